@@ -1,0 +1,36 @@
+import { redirect } from "next/navigation";
+import { connection } from "next/server";
+import { signIn } from "@/auth";
+import { getBridge } from "@/server/http/bridge";
+
+export default async function SignInPage({ searchParams }: { searchParams: Promise<{ error?: string }> }) {
+  await connection();
+  const { error } = await searchParams;
+  const outbox = !getBridge()?.runtime.config.resendApiKey;
+  return (
+    <section className="card">
+      <h1>Sign in</h1>
+      <p className="muted">We email you a link that signs you in. No password.</p>
+      {error ? <p className="error" role="alert">Sign-in failed ({error}). Ask for a new link.</p> : null}
+      <form
+        action={async (form: FormData) => {
+          "use server";
+          const email = String(form.get("email") ?? "").trim();
+          if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) redirect("/signin?error=InvalidEmail");
+          await signIn("resend", { email, redirectTo: "/" });
+        }}
+      >
+        <label htmlFor="email">Email</label>
+        <input id="email" name="email" type="email" required autoComplete="email" placeholder="you@example.com" />
+        <p>
+          <button type="submit">Email me a sign-in link</button>
+        </p>
+      </form>
+      {outbox ? (
+        <p className="muted" data-testid="outbox-note">
+          This server has no mail provider configured: the sign-in link is written to <code>data/outbox/</code> as a JSON file.
+        </p>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,30 @@
+import NextAuth from "next-auth";
+import Resend from "next-auth/providers/resend";
+import { PrismaAdapter } from "@auth/prisma-adapter";
+import { getBridge } from "@/server/http/bridge";
+import { signInMail } from "@/server/email/templates";
+
+// next-auth (Auth.js v5): email-link sign-in, database sessions in our own Session table.
+// The config is built per request from the custom server's runtime (server/http/bridge.ts).
+export const { handlers, auth, signIn, signOut } = NextAuth(() => {
+  const bridge = getBridge();
+  if (!bridge) throw new Error("Start the app through the custom server (npm start / npm run dev)");
+  const { prisma, mailer, config } = bridge.runtime;
+  return {
+    adapter: PrismaAdapter(prisma as never),
+    session: { strategy: "database", maxAge: 30 * 24 * 60 * 60 },
+    trustHost: true,
+    secret: config.authSecret,
+    pages: { signIn: "/signin", verifyRequest: "/signin/check-email", error: "/signin" },
+    providers: [
+      Resend({
+        apiKey: config.resendApiKey ?? "outbox",
+        from: config.emailFrom,
+        maxAge: 24 * 60 * 60,
+        async sendVerificationRequest({ identifier, url }) {
+          await mailer.send(signInMail(identifier, url));
+        },
+      }),
+    ],
+  };
+});

@@ -1,0 +1,49 @@
+import { z } from "zod";
+import { ZId, ZName, ZSocketId, ZTimestamp } from "./common.ts";
+
+export const ZProjectRole = z.enum(["owner", "editor", "viewer"]);
+
+export const ZProject = z
+  .object({
+    id: ZId,
+    name: z.string(),
+    description: z.string(),
+    isPublic: z.boolean(),
+    ownerId: ZId,
+    createdAt: ZTimestamp,
+    updatedAt: ZTimestamp,
+  })
+  .meta({ id: "Project" });
+
+export const ZProjectFull = ZProject.extend({
+  role: ZProjectRole.describe("The caller's access: owner, editor (read and write) or viewer (read only)"),
+  settings: z.record(z.string(), z.unknown()),
+}).meta({ id: "ProjectFull" });
+
+export const ZProjectCreateInput = z
+  .object({
+    name: ZName,
+    description: z.string().max(10_000).default(""),
+    isPublic: z.boolean().default(false),
+  })
+  .meta({ id: "ProjectCreateInput" });
+
+export const ZProjectUpdateInput = z
+  .object({
+    name: ZName.optional(),
+    description: z.string().max(10_000).optional(),
+    isPublic: z.boolean().optional(),
+  })
+  .refine((v) => v.name !== undefined || v.description !== undefined || v.isPublic !== undefined, {
+    message: "give at least one of name, description, isPublic",
+  })
+  .meta({ id: "ProjectUpdateInput" });
+
+export const ZProjectIdInput = z.object({ projectId: ZId, socketId: ZSocketId }).meta({ id: "ProjectIdInput" });
+
+export const ZProjectParams = z.object({ projectId: ZId });
+
+export type TProject = z.infer<typeof ZProject>;
+export type TProjectFull = z.infer<typeof ZProjectFull>;
+export type TProjectCreateInput = z.input<typeof ZProjectCreateInput>;
+export type TProjectUpdateInput = z.input<typeof ZProjectUpdateInput>;

@@ -1,0 +1,17 @@
+import { z } from "zod";
+import { ZId, ZTimestamp } from "./common.ts";
+
+export const ZUserProfileFull = z
+  .object({
+    id: ZId,
+    email: z.string(),
+    name: z.string().nullable(),
+    image: z.string().nullable(),
+    isAdmin: z.boolean(),
+    defaultProjectId: ZId.nullable(),
+    settings: z.record(z.string(), z.unknown()),
+    createdAt: ZTimestamp,
+  })
+  .meta({ id: "UserProfileFull" });
+
+export type TUserProfileFull = z.infer<typeof ZUserProfileFull>;

@@ -1,0 +1,38 @@
+import path from "node:path";
+import type { Config } from "./config.ts";
+import { resolveCaller } from "./auth/resolve.ts";
+import { openDatabase } from "./db/open.ts";
+import { createMailer } from "./email/mailer.ts";
+import { createPipeline, type Pipeline } from "./http/pipeline.ts";
+import { Router } from "./http/router.ts";
+import { log } from "./log.ts";
+import { operations } from "./operations/index.ts";
+import { EventBus } from "./realtime/bus.ts";
+import { setRuntime, type Runtime } from "./runtime.ts";
+
+export type App = { runtime: Runtime; handle: Pipeline; close(): Promise<void> };
+
+/** Everything but the network: database, bus, mailer and the operation pipeline. Used by the server, scripts and benchmarks. */
+export async function createApp(config: Config): Promise<App> {
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: path.join(config.dataDir, "pglite"),
+    log: (msg) => log.info(msg),
+  });
+  const runtime: Runtime = {
+    config,
+    prisma: database.prisma,
+    bus: new EventBus(),
+    mailer: createMailer({ resendApiKey: config.resendApiKey, from: config.emailFrom, dataDir: config.dataDir }),
+  };
+  setRuntime(runtime);
+  const handle = createPipeline(new Router(operations), resolveCaller, config.appUrl);
+  return {
+    runtime,
+    handle,
+    async close() {
+      setRuntime(undefined);
+      await database.close();
+    },
+  };
+}

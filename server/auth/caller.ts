@@ -1,0 +1,21 @@
+// Who is calling, resolved from the credential of the request's base path.
+export type Credential = "apiKey" | "session" | "device";
+export type Base = "api" | "cookie" | "dst";
+
+export const BASE_PATH: Record<Base, string> = { api: "/api/v1", cookie: "/cookie/v1", dst: "/dst/v1" };
+export const BASE_CREDENTIAL: Record<Base, Credential> = { api: "apiKey", cookie: "session", dst: "device" };
+
+export type Caller = {
+  credential: Credential;
+  userId: string;
+  email: string;
+  name: string | null;
+  isAdmin: boolean;
+  /** Set for API-key callers. */
+  apiKeyId?: string;
+  /** Set for device-token callers. */
+  deviceId?: string | null;
+  tokenId?: string;
+  /** A mayfly token may act on this one todo only. */
+  todoScope?: string | null;
+};

@@ -1,0 +1,106 @@
+import { db } from "../runtime.ts";
+import type { Base, Caller } from "./caller.ts";
+import { API_KEY_PATTERN, DEVICE_TOKEN_PATTERN, sha256 } from "./tokens.ts";
+
+// Auth.js names its database-session cookie this way; the __Secure- form is used over https.
+export const SESSION_COOKIES = ["__Secure-authjs.session-token", "authjs.session-token"];
+
+const userSelect = { id: true, email: true, name: true, isAdmin: true } as const;
+type UserRow = { id: string; email: string; name: string | null; isAdmin: boolean };
+
+function fromUser(user: UserRow, extra: Omit<Caller, "userId" | "email" | "name" | "isAdmin">): Caller {
+  return { userId: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin, ...extra };
+}
+
+// lastUsedAt is a hint for people, not an audit log: one write a minute per key is plenty.
+const LAST_USED_EVERY_MS = 60_000;
+
+export async function resolveApiKey(key: string): Promise<Caller | null> {
+  if (!API_KEY_PATTERN.test(key)) return null;
+  const row = await db().apiKey.findUnique({
+    where: { keyHash: sha256(key) },
+    select: { id: true, lastUsedAt: true, user: { select: userSelect } },
+  });
+  if (!row) return null;
+  if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > LAST_USED_EVERY_MS) {
+    void db()
+      .apiKey.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } })
+      .catch(() => undefined);
+  }
+  return fromUser(row.user, { credential: "apiKey", apiKeyId: row.id });
+}
+
+export async function resolveDeviceToken(token: string): Promise<Caller | null> {
+  if (!DEVICE_TOKEN_PATTERN.test(token)) return null;
+  const row = await db().deviceToken.findUnique({
+    where: { tokenHash: sha256(token) },
+    select: { id: true, deviceId: true, todoId: true, expiresAt: true, revokedAt: true, user: { select: userSelect } },
+  });
+  if (!row || row.revokedAt || row.expiresAt.getTime() <= Date.now()) return null;
+  return fromUser(row.user, { credential: "device", deviceId: row.deviceId, tokenId: row.id, todoScope: row.todoId });
+}
+
+export async function resolveSessionToken(sessionToken: string): Promise<Caller | null> {
+  if (!sessionToken || sessionToken.length > 512) return null;
+  const row = await db().session.findUnique({
+    where: { sessionToken },
+    select: { expires: true, user: { select: userSelect } },
+  });
+  if (!row || row.expires.getTime() <= Date.now()) return null;
+  return fromUser(row.user, { credential: "session" });
+}
+
+export function readCookie(cookieHeader: string | null | undefined, names: string[]): string | undefined {
+  if (!cookieHeader) return undefined;
+  const jar = new Map<string, string>();
+  for (const part of cookieHeader.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq < 0) continue;
+    jar.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim());
+  }
+  for (const name of names) {
+    const value = jar.get(name);
+    if (value) {
+      try {
+        return decodeURIComponent(value);
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+function bearer(headers: Headers): string | undefined {
+  const auth = headers.get("authorization");
+  const m = auth?.match(/^Bearer\s+(\S+)\s*$/i);
+  return m?.[1];
+}
+
+/** The one resolver per base (CONVENTIONS.md "Base paths and credentials"). */
+export async function resolveCaller(base: Base, headers: Headers): Promise<Caller | null> {
+  switch (base) {
+    case "api": {
+      const key = headers.get("x-api-key")?.trim() || bearer(headers);
+      return key ? resolveApiKey(key) : null;
+    }
+    case "dst": {
+      const token = bearer(headers);
+      return token ? resolveDeviceToken(token) : null;
+    }
+    case "cookie": {
+      const token = readCookie(headers.get("cookie"), SESSION_COOKIES);
+      return token ? resolveSessionToken(token) : null;
+    }
+  }
+}
+
+/** Socket.IO handshakes carry `auth.token` (an API key or dst_ token) or the browser's session cookie. */
+export async function resolveHandshake(token: unknown, cookieHeader: string | undefined): Promise<Caller | null> {
+  if (typeof token === "string" && token) {
+    if (token.startsWith("dst_")) return resolveDeviceToken(token);
+    return resolveApiKey(token);
+  }
+  const session = readCookie(cookieHeader, SESSION_COOKIES);
+  return session ? resolveSessionToken(session) : null;
+}

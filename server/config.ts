@@ -1,0 +1,60 @@
+import path from "node:path";
+import { z } from "zod";
+
+// Every variable the server reads, validated once at start with a message per problem.
+const ZEnv = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOSTNAME: z.string().min(1).default("0.0.0.0"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL (leave it unset for the embedded database)")
+    .optional(),
+  DATA_DIR: z.string().min(1).default("data"),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, "must be a redis:// URL").optional(),
+  APP_URL: z.string().url("must be an absolute URL such as http://localhost:3000").optional(),
+  AUTH_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+  RESEND_API_KEY: z.string().min(1).optional(),
+  EMAIL_FROM: z.string().min(3).default("Todo Service <no-reply@todo.localhost>"),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+});
+
+export type Config = {
+  env: "development" | "production" | "test";
+  port: number;
+  hostname: string;
+  databaseUrl?: string;
+  dataDir: string;
+  redisUrl?: string;
+  appUrl: string;
+  authSecret?: string;
+  resendApiKey?: string;
+  emailFrom: string;
+  logLevel: "debug" | "info" | "warn" | "error" | "silent";
+};
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // Empty strings count as unset, as in most .env tooling.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = ZEnv.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Invalid environment:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    hostname: e.HOSTNAME,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: path.resolve(e.DATA_DIR),
+    redisUrl: e.REDIS_URL,
+    appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
+    authSecret: e.AUTH_SECRET,
+    resendApiKey: e.RESEND_API_KEY,
+    emailFrom: e.EMAIL_FROM,
+    logLevel: e.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,88 @@
+// Opens the application's database: embedded PGlite by default, a PostgreSQL server when a
+// postgresql:// URL is given. Pending migrations are applied before the client is handed out.
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { PrismaClient } from "./generated/client.ts";
+import { applyMigrations, describeError, migratePostgres, pgliteExecutor, redactUrl } from "./migrate.ts";
+
+export interface OpenDatabaseOptions {
+  /** postgresql://… of a PostgreSQL server; without it the embedded PGlite database is used. */
+  databaseUrl?: string;
+  /** PGlite data directory (default ./data/pglite); "memory://" for a throw-away in-memory one. */
+  dataDir?: string;
+  log?: (msg: string) => void;
+}
+
+export interface Database {
+  prisma: PrismaClient;
+  kind: "pglite" | "postgres";
+  close(): Promise<void>;
+}
+
+export const DEFAULT_DATA_DIR = "data/pglite";
+const MEMORY = "memory://";
+
+// PGlite is a single connection to files nobody else may touch: a second instance on the same
+// directory would corrupt it, so each directory is opened once per process.
+const openDirs = new Set<string>();
+
+export async function openDatabase(opts: OpenDatabaseOptions = {}): Promise<Database> {
+  const log = opts.log ?? (() => {});
+  return opts.databaseUrl ? openPostgres(opts.databaseUrl, log) : openPglite(opts.dataDir ?? DEFAULT_DATA_DIR, log);
+}
+
+async function openPostgres(url: string, log: (msg: string) => void): Promise<Database> {
+  const where = redactUrl(url);
+  if (!/^postgres(ql)?:\/\//.test(url)) {
+    throw new Error(`DATABASE_URL must be a postgresql:// URL (got ${where}). Unset it to use the embedded database.`);
+  }
+  try {
+    // Also proves the server is reachable, before Prisma's lazy connection could fail mid-request.
+    const applied = await migratePostgres(url, { log });
+    log(`database: PostgreSQL ${where}${applied.length ? `, applied ${applied.join(", ")}` : ""}`);
+  } catch (e) {
+    throw new Error(`Could not open the PostgreSQL database ${where}: ${describeError(e)}`, { cause: e });
+  }
+  const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: url }) });
+  return { prisma, kind: "postgres", close: () => prisma.$disconnect() };
+}
+
+async function openPglite(dataDir: string, log: (msg: string) => void): Promise<Database> {
+  const memory = dataDir === MEMORY;
+  const dir = memory ? MEMORY : path.resolve(dataDir);
+  if (!memory && openDirs.has(dir)) {
+    throw new Error(`The embedded database ${dir} is already open in this process; share that client instead.`);
+  }
+  let db: PGlite;
+  try {
+    // PGlite does not create parent directories; without them it fails with "External error id#0".
+    if (!memory) await mkdir(dir, { recursive: true });
+    db = memory ? await PGlite.create() : await PGlite.create(dir);
+  } catch (e) {
+    throw new Error(`Could not open the embedded database ${dir}: ${describeError(e)}`, { cause: e });
+  }
+  if (!memory) openDirs.add(dir);
+  const release = async (): Promise<void> => {
+    openDirs.delete(dir);
+    await db.close();
+  };
+  try {
+    const applied = await applyMigrations(pgliteExecutor(db), { log });
+    log(`database: embedded PGlite ${dir}${applied.length ? `, applied ${applied.join(", ")}` : ""}`);
+  } catch (e) {
+    await release().catch(() => {});
+    throw new Error(`Could not migrate the embedded database ${dir}: ${describeError(e)}`, { cause: e });
+  }
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(db) });
+  return {
+    prisma,
+    kind: "pglite",
+    close: async () => {
+      await prisma.$disconnect();
+      await release();
+    },
+  };
+}

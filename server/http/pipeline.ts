@@ -1,0 +1,114 @@
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import { BASE_CREDENTIAL, BASE_PATH, type Base, type Caller } from "../auth/caller.ts";
+import type { AnyOperation } from "../operations/define.ts";
+import { log } from "../log.ts";
+import { ApiError, errorResponse, jsonResponse, toApiError, type Issue } from "./errors.ts";
+import { readJsonBody } from "./body.ts";
+import { checkSameOrigin } from "./same-origin.ts";
+import type { Router } from "./router.ts";
+
+export type ResolveCaller = (base: Base, headers: Headers) => Promise<Caller | null>;
+
+const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+export function zodIssues(error: z.ZodError, location: string): Issue[] {
+  return error.issues.map((i) => ({
+    path: [location, ...i.path.map(String)].join("."),
+    message: i.message,
+    code: i.code,
+  }));
+}
+
+function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, location: string): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const issues = zodIssues(result.error, location);
+    throw new ApiError("BAD_REQUEST", `Invalid ${location}: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`, { issues });
+  }
+  return result.data;
+}
+
+/**
+ * Bodies of operations whose path names the object (DELETE /projects/{projectId} with
+ * ProjectIdInput) repeat the identifier: a missing one is taken from the path, a different one is 400.
+ */
+function reconcileBodyWithPath(body: unknown, schema: z.ZodType, params: Record<string, string>): unknown {
+  if (!(schema instanceof z.ZodObject)) return body;
+  const shape = schema.shape as Record<string, unknown>;
+  const echoed = Object.keys(params).filter((k) => k in shape);
+  if (echoed.length === 0) return body;
+  const obj = body === undefined ? {} : body;
+  if (typeof obj !== "object" || obj === null || Array.isArray(obj)) return body;
+  const out: Record<string, unknown> = { ...(obj as Record<string, unknown>) };
+  for (const key of echoed) {
+    if (out[key] === undefined) out[key] = params[key];
+    else if (out[key] !== params[key])
+      throw new ApiError("BAD_REQUEST", `body.${key} must repeat the ${key} of the path`, {
+        issues: [{ path: `body.${key}`, message: `must equal the path's ${key}`, code: "custom" }],
+      });
+  }
+  return out;
+}
+
+export type Pipeline = (base: Base, request: Request) => Promise<Response>;
+
+/** resolve caller for the base → check access → parse input → handler → serialize. */
+export function createPipeline(router: Router, resolveCaller: ResolveCaller, appUrl: string): Pipeline {
+  return async function handle(base, request) {
+    const requestId = request.headers.get("x-request-id")?.slice(0, 64) || randomUUID();
+    const idHeader = { "x-request-id": requestId };
+    let op: AnyOperation | undefined;
+    try {
+      const url = new URL(request.url);
+      const sub = url.pathname.slice(BASE_PATH[base].length) || "/";
+      const match = router.match(request.method, sub);
+      if (match.kind === "none") throw new ApiError("NOT_FOUND", `No operation at ${request.method} ${BASE_PATH[base]}${sub}`);
+      if (match.kind === "method")
+        throw new ApiError("METHOD_NOT_SUPPORTED", `${request.method} is not supported at ${BASE_PATH[base]}${sub}`, { allow: match.allow }, { allow: match.allow.join(", ") });
+      op = match.op;
+      const credential = BASE_CREDENTIAL[base];
+      if (op.auth !== "none" && !op.auth.includes(credential))
+        throw new ApiError("NOT_FOUND", `${op.id} is not served under ${BASE_PATH[base]}`);
+
+      if (base === "cookie" && STATE_CHANGING.has(request.method)) checkSameOrigin(request, appUrl);
+
+      let caller: Caller | null = null;
+      if (op.auth === "none") {
+        caller = await resolveCaller(base, request.headers).catch(() => null);
+      } else {
+        caller = await resolveCaller(base, request.headers);
+        if (!caller) throw new ApiError("UNAUTHORIZED", "Missing, invalid or expired credential");
+        if (op.admin && !caller.isAdmin) throw new ApiError("FORBIDDEN", "Administrators only");
+      }
+
+      const params = op.params ? parseOrThrow(op.params, match.params, "path") : match.params;
+      const query = op.query ? parseOrThrow(op.query, Object.fromEntries(url.searchParams), "query") : undefined;
+      let body: unknown;
+      let rawBody: unknown;
+      if (op.body) {
+        rawBody = await readJsonBody(request);
+        body = parseOrThrow(op.body, reconcileBodyWithPath(rawBody, op.body, match.params), "body");
+      }
+      const bodySocketId =
+        rawBody && typeof rawBody === "object" && typeof (rawBody as { socketId?: unknown }).socketId === "string"
+          ? (rawBody as { socketId: string }).socketId
+          : undefined;
+      const socketId = request.headers.get("x-socket-id") ?? bodySocketId;
+
+      const result = await op.handler({ caller: caller as Caller, params, query, body, socketId, request, requestId });
+      const out = op.response.safeParse(result);
+      if (!out.success) {
+        log.error("response failed its schema", { op: op.id, requestId, issues: zodIssues(out.error, "response") });
+        throw new Error("response schema mismatch");
+      }
+      return jsonResponse(out.data, 200, idHeader);
+    } catch (err) {
+      const { error, unexpected } = toApiError(err);
+      if (unexpected) {
+        log.error("unhandled error", { op: op?.id, requestId, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+      }
+      return errorResponse(error, idHeader);
+    }
+  };
+}

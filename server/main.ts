@@ -1,0 +1,74 @@
+import { createServer } from "node:http";
+import next from "next";
+import { createApp } from "./app.ts";
+import { ConfigError, loadConfig } from "./config.ts";
+import { writeControlFile, handleControl } from "./control.ts";
+import { setBridge } from "./http/bridge.ts";
+import { ensureAuthSecret } from "./auth/secret.ts";
+import { log, setLogLevel } from "./log.ts";
+import { attachSockets } from "./realtime/sockets.ts";
+
+// The custom server: Next (pages and route handlers) and Socket.IO on one port.
+async function main() {
+  const config = ensureAuthSecret(loadConfig());
+  setLogLevel(config.logLevel);
+  const dev = config.env !== "production";
+  const app = await createApp(config);
+  setBridge({ handle: app.handle, runtime: app.runtime });
+
+  const nextApp = next({ dev, hostname: "localhost", port: config.port });
+  const handleNext = nextApp.getRequestHandler();
+  await nextApp.prepare();
+
+  // Next's handler first: Socket.IO wraps the existing listener and takes only /socket.io.
+  const control = config.databaseUrl ? null : writeControlFile(config.dataDir, config.port);
+  const httpServer = createServer((req, res) => {
+    if (control && handleControl(req, res, control.token)) return;
+    handleNext(req, res).catch((err: unknown) => {
+      log.error("request failed", { url: req.url, error: String(err) });
+      if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+      res.end(JSON.stringify({ message: "Internal server error", code: "INTERNAL_SERVER_ERROR" }));
+    });
+  });
+  const upgrade = nextApp.getUpgradeHandler?.();
+  const sockets = await attachSockets(httpServer, app.runtime.bus, config.redisUrl);
+  app.runtime.io = sockets.io;
+  if (dev && upgrade) {
+    // Hot reload's websocket; Socket.IO's own upgrades never reach here.
+    httpServer.on("upgrade", (req, socket, head) => {
+      if (!req.url?.startsWith("/socket.io")) void upgrade(req, socket, head);
+    });
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once("error", reject);
+    httpServer.listen(config.port, config.hostname, resolve);
+  });
+  log.info(`Todo Service ready on ${config.appUrl} (${dev ? "development" : "production"}, ${config.databaseUrl ? "PostgreSQL" : "embedded database"}${config.redisUrl ? ", Redis adapter" : ""})`);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info(`${signal}: shutting down`);
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    await sockets.close().catch(() => undefined);
+    const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    httpServer.closeAllConnections();
+    await closed;
+    await nextApp.close?.().catch(() => undefined);
+    await app.close().catch(() => undefined);
+    control?.remove();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof ConfigError) console.error(err.message);
+  else console.error("Failed to start:", err instanceof Error ? err.message : err);
+  if (!(err instanceof ConfigError) && err instanceof Error && process.env.LOG_LEVEL === "debug") console.error(err.stack);
+  process.exit(1);
+});

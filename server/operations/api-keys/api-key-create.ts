@@ -1,0 +1,16 @@
+import { ZApiKey, ZApiKeyNameInput } from "../../../lib/schemas/api-keys.ts";
+import { createApiKey } from "../../services/api-keys/api-keys.ts";
+import { USER_CREDENTIAL, defineOperation } from "../define.ts";
+
+export default defineOperation({
+  id: "apiKey_create",
+  method: "POST",
+  path: "/apikeys",
+  tag: "API keys",
+  summary: "Create an API key",
+  description: "The response carries the full key; it is never shown again. The user's first key becomes the default. 409 if the name is taken.",
+  auth: USER_CREDENTIAL,
+  body: ZApiKeyNameInput,
+  response: ZApiKey,
+  handler: ({ caller, body }) => createApiKey(caller.userId, body.name),
+});

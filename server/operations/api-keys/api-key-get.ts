@@ -1,0 +1,16 @@
+import { z } from "zod";
+import { ZApiKey, ZApiKeyName } from "../../../lib/schemas/api-keys.ts";
+import { getApiKey } from "../../services/api-keys/api-keys.ts";
+import { USER_CREDENTIAL, defineOperation } from "../define.ts";
+
+export default defineOperation({
+  id: "apiKey_get",
+  method: "GET",
+  path: "/apikeys/{name}",
+  tag: "API keys",
+  summary: "Get one API key by name (masked)",
+  auth: USER_CREDENTIAL,
+  params: z.object({ name: ZApiKeyName }),
+  response: ZApiKey,
+  handler: ({ caller, params }) => getApiKey(caller.userId, params.name),
+});

@@ -1,0 +1,15 @@
+import { z } from "zod";
+import { ZApiKey } from "../../../lib/schemas/api-keys.ts";
+import { listApiKeys } from "../../services/api-keys/api-keys.ts";
+import { USER_CREDENTIAL, defineOperation } from "../define.ts";
+
+export default defineOperation({
+  id: "apiKey_list",
+  method: "GET",
+  path: "/apikeys",
+  tag: "API keys",
+  summary: "List the user's API keys (masked)",
+  auth: USER_CREDENTIAL,
+  response: z.array(ZApiKey),
+  handler: ({ caller }) => listApiKeys(caller.userId),
+});

@@ -1,0 +1,18 @@
+import { z } from "zod";
+import { ZApiKeyName, ZApiKeyNameInput } from "../../../lib/schemas/api-keys.ts";
+import { ZNull } from "../../../lib/schemas/common.ts";
+import { setDefaultApiKey } from "../../services/api-keys/api-keys.ts";
+import { USER_CREDENTIAL, defineOperation } from "../define.ts";
+
+export default defineOperation({
+  id: "apiKey_setDefault",
+  method: "PUT",
+  path: "/apikeys/{name}/default",
+  tag: "API keys",
+  summary: "Make an API key the user's default",
+  auth: USER_CREDENTIAL,
+  params: z.object({ name: ZApiKeyName }),
+  body: ZApiKeyNameInput,
+  response: ZNull,
+  handler: ({ caller, params }) => setDefaultApiKey(caller.userId, params.name),
+});

@@ -1,0 +1,68 @@
+import type { z } from "zod";
+import type { Caller, Credential } from "../auth/caller.ts";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+type AnyObject = z.ZodObject<z.ZodRawShape>;
+type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export type OperationContext<P, Q, B, Auth> = {
+  caller: Auth extends "none" ? Caller | null : Caller;
+  params: Parsed<P>;
+  query: Parsed<Q>;
+  body: Parsed<B>;
+  /** Socket.IO connection id from `X-Socket-Id` or a `socketId` body field, for subscribe operations. */
+  socketId: string | undefined;
+  request: Request;
+  requestId: string;
+};
+
+export type OperationDef<
+  P extends AnyObject | undefined = AnyObject | undefined,
+  Q extends AnyObject | undefined = AnyObject | undefined,
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+  R extends z.ZodType = z.ZodType,
+  Auth extends readonly Credential[] | "none" = readonly Credential[] | "none",
+> = {
+  /** The spec's operationId, e.g. `project_get`. */
+  id: string;
+  method: HttpMethod;
+  /** Path below the base, with `{param}` placeholders, e.g. `/projects/{projectId}`. */
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  /** Credential kinds (and so base paths) that serve it; "none" serves it on every base without a credential. */
+  auth: Auth;
+  /** Administrators only (course console). */
+  admin?: boolean;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Success body; everything the handler returns passes through it, so unlisted fields (hashes, secrets) never leave. */
+  response: R;
+  handler: (ctx: OperationContext<P, Q, B, Auth>) => Promise<z.input<R>>;
+};
+
+export type AnyOperation = OperationDef<
+  AnyObject | undefined,
+  AnyObject | undefined,
+  z.ZodType | undefined,
+  z.ZodType,
+  readonly Credential[] | "none"
+>;
+
+export function defineOperation<
+  P extends AnyObject | undefined = undefined,
+  Q extends AnyObject | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+  R extends z.ZodType = z.ZodType,
+  const Auth extends readonly Credential[] | "none" = readonly Credential[],
+>(def: OperationDef<P, Q, B, R, Auth>): AnyOperation {
+  return def as unknown as AnyOperation;
+}
+
+/** The usual set: every credential kind. */
+export const ANY_CREDENTIAL = ["apiKey", "session", "device"] as const;
+/** Account management (keys, billing): people and scripts, not device tokens. */
+export const USER_CREDENTIAL = ["apiKey", "session"] as const;

@@ -1,0 +1,15 @@
+import { ZProjectCreateInput, ZProjectFull } from "../../../lib/schemas/projects.ts";
+import { createProject } from "../../services/projects/projects.ts";
+import { ANY_CREDENTIAL, defineOperation } from "../define.ts";
+
+export default defineOperation({
+  id: "project_create",
+  method: "POST",
+  path: "/projects",
+  tag: "Projects",
+  summary: "Create a project owned by the caller",
+  auth: ANY_CREDENTIAL,
+  body: ZProjectCreateInput,
+  response: ZProjectFull,
+  handler: ({ caller, body }) => createProject(caller, body),
+});

@@ -1,0 +1,18 @@
+import { ZNull } from "../../../lib/schemas/common.ts";
+import { ZProjectParams, ZProjectUpdateInput } from "../../../lib/schemas/projects.ts";
+import { updateProject } from "../../services/projects/projects.ts";
+import { ANY_CREDENTIAL, defineOperation } from "../define.ts";
+
+export default defineOperation({
+  id: "project_update",
+  method: "PUT",
+  path: "/projects/{projectId}",
+  tag: "Projects",
+  summary: "Change a project's name, description or visibility",
+  description: "Owner or editor. Fields left out keep their value. Publishes `project.updated`.",
+  auth: ANY_CREDENTIAL,
+  params: ZProjectParams,
+  body: ZProjectUpdateInput,
+  response: ZNull,
+  handler: ({ caller, params, body }) => updateProject(caller, params.projectId, body),
+});

@@ -1,0 +1,34 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { EventBus, roomsFor } from "./bus.ts";
+
+test("publish stamps id and time and reaches every listener", () => {
+  const bus = new EventBus();
+  const seen: string[] = [];
+  bus.subscribe((e) => seen.push(`a:${e.type}`));
+  const off = bus.subscribe((e) => seen.push(`b:${e.type}`));
+  const event = bus.publish({ type: "project.updated", projectId: "p1", data: { name: "x" } });
+  assert.match(event.id, /^[0-9a-f-]{36}$/);
+  assert.ok(Math.abs(event.at - Date.now()) < 5_000);
+  off();
+  bus.publish({ type: "project.deleted", projectId: "p1", data: null });
+  assert.deepEqual(seen, ["a:project.updated", "b:project.updated", "a:project.deleted"]);
+});
+
+test("a throwing listener does not stop the others", () => {
+  const bus = new EventBus();
+  let reached = false;
+  bus.subscribe(() => {
+    throw new Error("boom");
+  });
+  bus.subscribe(() => {
+    reached = true;
+  });
+  bus.publish({ type: "todo.created", todoId: "t", data: {} });
+  assert.equal(reached, true);
+});
+
+test("rooms follow the ids the event names", () => {
+  const rooms = roomsFor({ type: "message.created", id: "1", at: 0, projectId: "p", todoId: "t", data: {} });
+  assert.deepEqual(rooms, ["project:p", "todo:t"]);
+});

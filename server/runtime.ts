@@ -1,0 +1,33 @@
+import type { Config } from "./config.ts";
+import type { PrismaClient } from "./db/generated/client.ts";
+import type { EventBus } from "./realtime/bus.ts";
+import type { Mailer } from "./email/mailer.ts";
+import type { Server as SocketServer } from "socket.io";
+
+/**
+ * The process-wide services, set once by the server at start (or by a test). Services read them
+ * through `runtime()` rather than importing singletons, so a test can swap in its own database.
+ */
+export type Runtime = {
+  config: Config;
+  prisma: PrismaClient;
+  bus: EventBus;
+  mailer: Mailer;
+  /** Absent in processes that serve no sockets (scripts, unit tests). */
+  io?: SocketServer;
+};
+
+let current: Runtime | undefined;
+
+export function setRuntime(next: Runtime | undefined): void {
+  current = next;
+}
+
+export function runtime(): Runtime {
+  if (!current) throw new Error("Runtime not initialised: start the app through server/main.ts (npm start / npm run dev)");
+  return current;
+}
+
+export function db(): PrismaClient {
+  return runtime().prisma;
+}

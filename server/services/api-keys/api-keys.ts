@@ -1,0 +1,100 @@
+import type { TApiKey } from "../../../lib/schemas/api-keys.ts";
+import type { Caller } from "../../auth/caller.ts";
+import { maskKey, newApiKey, sha256 } from "../../auth/tokens.ts";
+import { ApiError, notFound } from "../../http/errors.ts";
+import { db } from "../../runtime.ts";
+import type { Prisma } from "../../db/generated/client.ts";
+
+/** The name the automatically created default key gets; people cannot take it for their own keys. */
+export const DEFAULT_KEY_NAME = "default";
+
+type KeyRow = { id: string; name: string; last4: string; isDefault: boolean; createdAt: Date; lastUsedAt: Date | null };
+
+function toApiKey(row: KeyRow, fullKey?: string): TApiKey {
+  return {
+    id: row.id,
+    name: row.name,
+    key: fullKey ?? maskKey(row.last4),
+    isDefault: row.isDefault,
+    createdAt: row.createdAt.getTime(),
+    lastUsedAt: row.lastUsedAt ? row.lastUsedAt.getTime() : null,
+  };
+}
+
+type Tx = Prisma.TransactionClient;
+
+/** Serialises key changes of one user (default flag, unique names) on the user's row. */
+async function lockUser(tx: Tx, userId: string): Promise<void> {
+  await tx.$executeRaw`SELECT 1 FROM "User" WHERE "id" = ${userId} FOR UPDATE`;
+}
+
+async function insertKey(tx: Tx, userId: string, name: string, makeDefault: boolean): Promise<TApiKey> {
+  const key = newApiKey();
+  const row = await tx.apiKey.create({
+    data: { userId, name, keyHash: sha256(key), last4: key.slice(-4), isDefault: makeDefault },
+  });
+  return toApiKey(row, key);
+}
+
+export async function listApiKeys(userId: string): Promise<TApiKey[]> {
+  const rows = await db().apiKey.findMany({ where: { userId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+  return rows.map((r) => toApiKey(r));
+}
+
+/** Creates a key and returns its full value, the only time it is ever shown. The first key becomes the default. */
+export async function createApiKey(userId: string, name: string, opts: { allowReservedName?: boolean } = {}): Promise<TApiKey> {
+  if (name.toLowerCase() === DEFAULT_KEY_NAME && !opts.allowReservedName)
+    throw new ApiError("BAD_REQUEST", `The name "${DEFAULT_KEY_NAME}" is reserved for the default key`, {
+      issues: [{ path: "body.name", message: "reserved", code: "custom" }],
+    });
+  return db().$transaction(async (tx) => {
+    await lockUser(tx, userId);
+    const taken = await tx.apiKey.findUnique({ where: { userId_name: { userId, name } }, select: { id: true } });
+    if (taken) throw new ApiError("CONFLICT", `An API key named "${name}" already exists`);
+    const hasDefault = (await tx.apiKey.count({ where: { userId, isDefault: true } })) > 0;
+    return insertKey(tx, userId, name, !hasDefault);
+  });
+}
+
+export async function getApiKey(userId: string, name: string): Promise<TApiKey> {
+  const row = await db().apiKey.findUnique({ where: { userId_name: { userId, name } } });
+  if (!row) throw notFound("API key");
+  return toApiKey(row);
+}
+
+export async function deleteApiKey(userId: string, name: string): Promise<null> {
+  const { count } = await db().apiKey.deleteMany({ where: { userId, name } });
+  if (count === 0) throw notFound("API key");
+  return null;
+}
+
+/** The default key; created (and then shown in full, once) when the user has none. */
+export async function getDefaultApiKey(userId: string): Promise<TApiKey> {
+  return db().$transaction(async (tx) => {
+    await lockUser(tx, userId);
+    const current = await tx.apiKey.findFirst({ where: { userId, isDefault: true } });
+    if (current) return toApiKey(current);
+    const names = new Set((await tx.apiKey.findMany({ where: { userId }, select: { name: true } })).map((k) => k.name));
+    let name = DEFAULT_KEY_NAME;
+    for (let n = 2; names.has(name); n++) name = `${DEFAULT_KEY_NAME}-${n}`;
+    return insertKey(tx, userId, name, true);
+  });
+}
+
+export async function setDefaultApiKey(userId: string, name: string): Promise<null> {
+  await db().$transaction(async (tx) => {
+    await lockUser(tx, userId);
+    const target = await tx.apiKey.findUnique({ where: { userId_name: { userId, name } }, select: { id: true } });
+    if (!target) throw notFound("API key");
+    await tx.apiKey.updateMany({ where: { userId, isDefault: true, NOT: { id: target.id } }, data: { isDefault: false } });
+    await tx.apiKey.update({ where: { id: target.id }, data: { isDefault: true } });
+  });
+  return null;
+}
+
+export async function validateApiKey(caller: Caller) {
+  if (!caller.apiKeyId) throw new ApiError("UNAUTHORIZED", "No API key in the request");
+  const row = await db().apiKey.findUnique({ where: { id: caller.apiKeyId } });
+  if (!row) throw new ApiError("UNAUTHORIZED", "Missing, invalid or expired credential");
+  return { valid: true as const, keyId: row.id, name: row.name, isDefault: row.isDefault, userId: caller.userId, email: caller.email };
+}

@@ -1,0 +1,52 @@
+import type { Caller } from "../../auth/caller.ts";
+import type { TProjectCreateInput, TProjectFull } from "../../../lib/schemas/projects.ts";
+import { notFound } from "../../http/errors.ts";
+import { db, runtime } from "../../runtime.ts";
+import { requireProjectAccess, type ProjectRole } from "../access.ts";
+import { toProjectFull } from "./serialize.ts";
+
+export async function listProjects(caller: Caller): Promise<TProjectFull[]> {
+  const rows = await db().project.findMany({
+    where: { OR: [{ ownerId: caller.userId }, { shares: { some: { userId: caller.userId } } }] },
+    include: { shares: { where: { userId: caller.userId }, select: { role: true } } },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
+  return rows.map((p) => toProjectFull(p, p.ownerId === caller.userId ? "owner" : (p.shares[0]?.role ?? "viewer")));
+}
+
+export async function createProject(caller: Caller, input: Required<TProjectCreateInput>): Promise<TProjectFull> {
+  const project = await db().project.create({
+    data: { ownerId: caller.userId, name: input.name, description: input.description, isPublic: input.isPublic },
+  });
+  runtime().bus.publish({ type: "project.updated", projectId: project.id, userId: caller.userId, data: { action: "created", project: toProjectFull(project, "owner") } });
+  return toProjectFull(project, "owner");
+}
+
+export async function getProject(caller: Caller, projectId: string): Promise<TProjectFull> {
+  const role = await requireProjectAccess(caller, projectId, "read");
+  const project = await db().project.findUnique({ where: { id: projectId } });
+  if (!project) throw notFound("Project");
+  return toProjectFull(project, role);
+}
+
+export async function updateProject(
+  caller: Caller,
+  projectId: string,
+  patch: { name?: string; description?: string; isPublic?: boolean },
+): Promise<null> {
+  const role: ProjectRole = await requireProjectAccess(caller, projectId, "write");
+  const project = await db().project.update({ where: { id: projectId }, data: patch });
+  runtime().bus.publish({ type: "project.updated", projectId, data: { action: "updated", project: toProjectFull(project, role) } });
+  return null;
+}
+
+export async function deleteProject(caller: Caller, projectId: string): Promise<null> {
+  await requireProjectAccess(caller, projectId, "owner");
+  await db().$transaction([
+    db().user.updateMany({ where: { defaultProjectId: projectId }, data: { defaultProjectId: null } }),
+    // Todos, messages, blocks, groups and shares go with it through ON DELETE CASCADE.
+    db().project.delete({ where: { id: projectId } }),
+  ]);
+  runtime().bus.publish({ type: "project.deleted", projectId, data: { projectId } });
+  return null;
+}

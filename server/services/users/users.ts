@@ -1,0 +1,44 @@
+import type { TUserProfileFull } from "../../../lib/schemas/users.ts";
+import { notFound } from "../../http/errors.ts";
+import { db } from "../../runtime.ts";
+import { projectRole } from "../access.ts";
+
+export async function getProfile(userId: string): Promise<TUserProfileFull> {
+  const user = await db().user.findUnique({ where: { id: userId }, include: { settings: true } });
+  if (!user) throw notFound("User");
+  // A default project the user lost access to is not offered as a landing place.
+  const defaultProjectId = user.defaultProjectId && (await projectRole(user.defaultProjectId, userId)) ? user.defaultProjectId : null;
+  const settings = user.settings?.settings;
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    image: user.image,
+    isAdmin: user.isAdmin,
+    defaultProjectId,
+    settings: settings && typeof settings === "object" && !Array.isArray(settings) ? (settings as Record<string, unknown>) : {},
+    createdAt: user.createdAt.getTime(),
+  };
+}
+
+/** Finds or creates a user by email (the command line's user:create, and sign-in). */
+export async function ensureUser(email: string, opts: { name?: string; isAdmin?: boolean } = {}) {
+  const normalized = email.trim().toLowerCase();
+  return db().user.upsert({
+    where: { email: normalized },
+    create: { email: normalized, name: opts.name ?? null, isAdmin: opts.isAdmin ?? false },
+    update: {
+      ...(opts.name !== undefined ? { name: opts.name } : {}),
+      ...(opts.isAdmin ? { isAdmin: true } : {}),
+    },
+  });
+}
+
+/** `npm run user:create`: finds or creates the user and gives them a fresh API key (shown once). */
+export async function createUserWithKey(opts: { email: string; name?: string; admin?: boolean }) {
+  const { createApiKey } = await import("../api-keys/api-keys.ts");
+  const user = await ensureUser(opts.email, { name: opts.name, isAdmin: opts.admin });
+  const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\..*/, "").replace("T", "-");
+  const key = await createApiKey(user.id, `cli-${stamp}-${Math.random().toString(36).slice(2, 6)}`);
+  return { userId: user.id, email: user.email, isAdmin: user.isAdmin, apiKey: key.key };
+}
