@@ -117,9 +117,11 @@ export async function diffMigrationsToSchemaViaEngine(opts: { schema?: string; m
 }
 
 /**
- * pglite-prisma-adapter's factory with three fixes: its executeScript does not await the query
- * (errors escape as unhandled rejections), the engine sends whole migration files through
- * executeRaw (the extended protocol takes one statement), and its shadow databases are never closed.
+ * pglite-prisma-adapter's factory with three fixes. Its executeScript does not await the query,
+ * so a failing migration file (this engine build replays files through executeScript) escaped as
+ * an unhandled rejection. Engine builds that send a whole file through executeRaw would hit the
+ * extended protocol's one-statement limit, so parameterless multi-statement SQL goes to the script
+ * path. And its shadow databases were never closed.
  */
 export function pgliteFactory(db: PGlite): SqlMigrationAwareDriverAdapterFactory {
   const base = new PrismaPGlite(db) as unknown as SqlMigrationAwareDriverAdapterFactory;

@@ -1,0 +1,71 @@
+import { defineConfig } from "@playwright/test";
+import path from "node:path";
+
+// One run starts three real servers (production build):
+//   3100  embedded default (PGlite, no Redis)            → projects api-embedded and ui
+//   3101  PostgreSQL + Redis adapter                      → project api-postgres
+//   3102  a second process on the same PostgreSQL + Redis → the cross-process real-time test
+// Names set here are inherited by the workers, so every process agrees on them.
+process.env.E2E_RUN_ID ??= `${Date.now()}-${process.pid}`;
+process.env.E2E_PG_DB ??= `todo_e2e_${process.env.E2E_RUN_ID.replace(/\D/g, "_")}`;
+const runDir = path.resolve("data", "e2e", process.env.E2E_RUN_ID);
+const pgAdmin = process.env.TEST_PG_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+const pgUrl = new URL(pgAdmin);
+pgUrl.pathname = `/${process.env.E2E_PG_DB}`;
+const redisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+const skipPostgres = process.env.SKIP_POSTGRES === "1";
+
+export const E2E = {
+  embedded: { url: "http://localhost:3100", dataDir: path.join(runDir, "embedded") },
+  postgres: { url: "http://localhost:3101", peerUrl: "http://localhost:3102", dataDir: path.join(runDir, "postgres") },
+};
+
+const common = {
+  NODE_ENV: "production",
+  NEXT_TELEMETRY_DISABLED: "1",
+  AUTH_SECRET: "e2e-secret-not-for-production-0123456789",
+  LOG_LEVEL: "warn",
+};
+
+function server(port: number, env: Record<string, string>) {
+  return {
+    command: `node --import tsx scripts/test-server.ts`,
+    url: `http://localhost:${port}/api/v1/openapi.json`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: "pipe" as const,
+    stderr: "pipe" as const,
+    env: { ...common, PORT: String(port), APP_URL: `http://localhost:${port}`, ...env },
+  };
+}
+
+const pgEnv = { DATABASE_URL: pgUrl.toString(), REDIS_URL: redisUrl, DATA_DIR: E2E.postgres.dataDir, TEST_PG_ADMIN_URL: pgAdmin };
+
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "test-results",
+  fullyParallel: true,
+  workers: process.env.CI ? 2 : undefined,
+  retries: 0,
+  reporter: process.env.CI ? [["list"], ["html", { open: "never" }]] : "list",
+  globalTeardown: "./e2e/global-teardown.ts",
+  use: {
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    },
+  },
+  projects: [
+    { name: "api-embedded", testDir: "e2e/api", use: { baseURL: E2E.embedded.url }, metadata: { dataDir: E2E.embedded.dataDir } },
+    ...(skipPostgres
+      ? []
+      : [{ name: "api-postgres", testDir: "e2e/api", use: { baseURL: E2E.postgres.url }, metadata: { dataDir: E2E.postgres.dataDir, peerUrl: E2E.postgres.peerUrl } }]),
+    { name: "ui", testDir: "e2e/ui", use: { baseURL: E2E.embedded.url, browserName: "chromium" as const }, metadata: { dataDir: E2E.embedded.dataDir } },
+  ],
+  webServer: [
+    server(3100, { DATA_DIR: E2E.embedded.dataDir }),
+    ...(skipPostgres ? [] : [server(3101, pgEnv), server(3102, pgEnv)]),
+  ],
+});
