@@ -9,6 +9,7 @@ if [ "${CI:-}" = "true" ] && [ "${SKIP_POSTGRES:-}" = "1" ]; then
   echo "SKIP_POSTGRES is not allowed in CI" >&2
   exit 1
 fi
+bash scripts/ensure-chromium.sh
 echo "== typecheck"
 npx tsc --noEmit
 echo "== unit tests"
