@@ -130,12 +130,3 @@ export function summarize(result: LoadResult): Stats {
     maxMs: s.length ? s[s.length - 1]! : NaN,
   };
 }
-
-/** Fixed-width text table: the first row is the header; the first column is left-aligned, the rest right-aligned. */
-export function table(rows: (string | number)[][]): string {
-  const cells = rows.map((r) => r.map((c) => String(c)));
-  const widths = cells[0]!.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? "").length)));
-  return cells
-    .map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  "))
-    .join("\n");
-}
