@@ -6,6 +6,7 @@ import { log } from "../log.ts";
 import { ApiError, errorResponse, jsonResponse, toApiError, type Issue } from "./errors.ts";
 import { readJsonBody } from "./body.ts";
 import { checkSameOrigin } from "./same-origin.ts";
+import { basesOf } from "./openapi.ts";
 import type { Router } from "./router.ts";
 
 export type ResolveCaller = (base: Base, headers: Headers) => Promise<Caller | null>;
@@ -69,7 +70,7 @@ export function createPipeline(router: Router, resolveCaller: ResolveCaller, app
       op = match.op;
       const credential = BASE_CREDENTIAL[base];
       if (op.auth !== "none" && !op.auth.includes(credential))
-        throw new ApiError("NOT_FOUND", `${op.id} is not served under ${BASE_PATH[base]}`);
+        throw new ApiError("NOT_FOUND", `${op.id} is not served under ${BASE_PATH[base]}; use ${basesOf(op).map((b) => BASE_PATH[b]).join(" or ")}`);
 
       if (base === "cookie" && STATE_CHANGING.has(request.method)) checkSameOrigin(request, appUrl);
 
