@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import type { ReactNode } from "react";
 import "./globals.css";
 
@@ -12,9 +13,9 @@ export default function RootLayout({ children }: { children: ReactNode }) {
     <html lang="en">
       <body>
         <header className="topbar">
-          <a href="/" className="brand">Todo Service</a>
+          <Link href="/" className="brand">Todo Service</Link>
           <nav aria-label="Main">
-            <a href="/reference">API reference</a>
+            <Link href="/reference">API reference</Link>
           </nav>
         </header>
         <main className="page">{children}</main>

@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { connection } from "next/server";
 import { auth, signOut } from "@/auth";
 import { ProjectList } from "@/components/projects/project-list";
@@ -11,7 +12,7 @@ export default async function Home() {
         <h1>Todo Service</h1>
         <p>Organize todos in projects and run an AI agent on each one, as a chat.</p>
         <p>
-          <a href="/signin">Sign in with your email</a> · <a href="/reference">API reference</a>
+          <Link href="/signin">Sign in with your email</Link> · <Link href="/reference">API reference</Link>
         </p>
       </section>
     );

@@ -12,6 +12,8 @@ fi
 bash scripts/ensure-chromium.sh
 echo "== typecheck"
 npx tsc --noEmit
+echo "== lint"
+npx eslint .
 echo "== unit tests"
 npm run -s test:unit
 echo "== build"

@@ -19,11 +19,31 @@ export async function projectRole(projectId: string, userId: string): Promise<{ 
     where: { id: projectId },
     select: { ownerId: true, shares: { where: { userId }, select: { role: true } } },
   });
-  if (!project) return null;
-  if (project.ownerId === userId) return { role: "owner", ownerId: project.ownerId };
-  const share = project.shares[0];
-  if (share) return { role: share.role, ownerId: project.ownerId };
-  return null;
+  const role = project ? roleOf(project, userId) : null;
+  return role ? { role, ownerId: project!.ownerId } : null;
+}
+
+function roleOf(project: { ownerId: string; shares: { role: ProjectRole }[] }, userId: string): ProjectRole | null {
+  if (project.ownerId === userId) return "owner";
+  return project.shares[0]?.role ?? null;
+}
+
+function assertAllowed(role: ProjectRole | null, need: Need): asserts role is ProjectRole {
+  if (!role) throw notFound("Project");
+  if (!allows(role, need)) {
+    throw new ApiError("FORBIDDEN", need === "owner" ? "Only the project's owner may do this" : "Your access to this project is read-only");
+  }
+}
+
+/** The project row and the caller's role in one query, or the same errors as requireProjectAccess. */
+export async function getProjectOrThrow(caller: Caller, projectId: string, need: Need) {
+  const project = await db().project.findUnique({
+    where: { id: projectId },
+    include: { shares: { where: { userId: caller.userId }, select: { role: true } } },
+  });
+  const role = project ? roleOf(project, caller.userId) : null;
+  assertAllowed(role, need);
+  return { project: project!, role };
 }
 
 /**
@@ -32,9 +52,7 @@ export async function projectRole(projectId: string, userId: string): Promise<{ 
  */
 export async function requireProjectAccess(caller: Caller, projectId: string, need: Need): Promise<ProjectRole> {
   const access = await projectRole(projectId, caller.userId);
-  if (!access) throw notFound("Project");
-  if (!allows(access.role, need)) {
-    throw new ApiError("FORBIDDEN", need === "owner" ? "Only the project's owner may do this" : "Your access to this project is read-only");
-  }
-  return access.role;
+  const role = access?.role ?? null;
+  assertAllowed(role, need);
+  return role;
 }

@@ -1,8 +1,7 @@
 import type { Caller } from "../../auth/caller.ts";
 import type { TProjectCreateInput, TProjectFull } from "../../../lib/schemas/projects.ts";
-import { notFound } from "../../http/errors.ts";
 import { db, runtime } from "../../runtime.ts";
-import { requireProjectAccess, type ProjectRole } from "../access.ts";
+import { getProjectOrThrow, requireProjectAccess, type ProjectRole } from "../access.ts";
 import { toProjectFull } from "./serialize.ts";
 
 export async function listProjects(caller: Caller): Promise<TProjectFull[]> {
@@ -23,9 +22,7 @@ export async function createProject(caller: Caller, input: Required<TProjectCrea
 }
 
 export async function getProject(caller: Caller, projectId: string): Promise<TProjectFull> {
-  const role = await requireProjectAccess(caller, projectId, "read");
-  const project = await db().project.findUnique({ where: { id: projectId } });
-  if (!project) throw notFound("Project");
+  const { project, role } = await getProjectOrThrow(caller, projectId, "read");
   return toProjectFull(project, role);
 }
 
