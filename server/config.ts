@@ -36,8 +36,12 @@ export type Config = {
 export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  // Empty strings count as unset, as in most .env tooling.
-  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  // Empty (or blank) values count as unset, as in most .env tooling.
+  const cleaned = Object.fromEntries(
+    Object.entries(env)
+      .filter(([, v]) => v !== undefined && v.trim() !== "")
+      .map(([k, v]) => [k, v!.trim()]),
+  );
   const parsed = ZEnv.safeParse(cleaned);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);

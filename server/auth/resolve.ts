@@ -50,25 +50,39 @@ export async function resolveSessionToken(sessionToken: string): Promise<Caller 
   return fromUser(row.user, { credential: "session" });
 }
 
-export function readCookie(cookieHeader: string | null | undefined, names: string[]): string | undefined {
-  if (!cookieHeader) return undefined;
+/** Every value of the named cookies, in the order of `names`. */
+export function readCookies(cookieHeader: string | null | undefined, names: string[]): string[] {
+  if (!cookieHeader) return [];
   const jar = new Map<string, string>();
   for (const part of cookieHeader.split(";")) {
     const eq = part.indexOf("=");
     if (eq < 0) continue;
     jar.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim());
   }
+  const out: string[] = [];
   for (const name of names) {
     const value = jar.get(name);
-    if (value) {
-      try {
-        return decodeURIComponent(value);
-      } catch {
-        return undefined;
-      }
+    if (!value) continue;
+    try {
+      out.push(decodeURIComponent(value));
+    } catch {
+      // an undecodable cookie is no credential
     }
   }
-  return undefined;
+  return out;
+}
+
+export function readCookie(cookieHeader: string | null | undefined, names: string[]): string | undefined {
+  return readCookies(cookieHeader, names)[0];
+}
+
+/** A stale cookie of one name must not hide a valid one of the other. */
+async function resolveSessionCookies(cookieHeader: string | null | undefined): Promise<Caller | null> {
+  for (const token of readCookies(cookieHeader, SESSION_COOKIES)) {
+    const caller = await resolveSessionToken(token);
+    if (caller) return caller;
+  }
+  return null;
 }
 
 function bearer(headers: Headers): string | undefined {
@@ -88,10 +102,8 @@ export async function resolveCaller(base: Base, headers: Headers): Promise<Calle
       const token = bearer(headers);
       return token ? resolveDeviceToken(token) : null;
     }
-    case "cookie": {
-      const token = readCookie(headers.get("cookie"), SESSION_COOKIES);
-      return token ? resolveSessionToken(token) : null;
-    }
+    case "cookie":
+      return resolveSessionCookies(headers.get("cookie"));
   }
 }
 
@@ -101,6 +113,5 @@ export async function resolveHandshake(token: unknown, cookieHeader: string | un
     if (token.startsWith("dst_")) return resolveDeviceToken(token);
     return resolveApiKey(token);
   }
-  const session = readCookie(cookieHeader, SESSION_COOKIES);
-  return session ? resolveSessionToken(session) : null;
+  return resolveSessionCookies(cookieHeader);
 }

@@ -26,14 +26,9 @@ function toSchema(schema: z.ZodType, io: "input" | "output", components: Record<
   const defs = (json.$defs ?? {}) as Record<string, Json>;
   delete json.$defs;
   delete json.$schema;
+  // Names are settled first (a name clash with a different schema gets an Input/Output suffix),
+  // then refs are rewritten, and a definition is compared with the stored one in rewritten form.
   const rename = new Map<string, string>();
-  for (const [id, def] of Object.entries(defs)) {
-    let name = id;
-    const existing = components[name];
-    if (existing && JSON.stringify(existing) !== JSON.stringify(def)) name = `${id}${io === "input" ? "Input" : "Output"}`;
-    rename.set(id, name);
-    components[name] = def;
-  }
   const fix = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(fix);
     if (value && typeof value === "object") {
@@ -45,7 +40,13 @@ function toSchema(schema: z.ZodType, io: "input" | "output", components: Record<
     }
     return value;
   };
-  for (const [id, def] of Object.entries(defs)) components[rename.get(id)!] = fix(def) as Json;
+  const ids = Object.keys(defs);
+  for (const id of ids) rename.set(id, id);
+  for (const id of ids) {
+    const existing = components[id];
+    if (existing && JSON.stringify(existing) !== JSON.stringify(fix(defs[id]))) rename.set(id, `${id}${io === "input" ? "Input" : "Output"}`);
+  }
+  for (const id of ids) components[rename.get(id)!] = fix(defs[id]) as Json;
   return fix(json) as Json;
 }
 
@@ -61,6 +62,15 @@ function parameters(schema: z.ZodObject | undefined, where: "path" | "query", co
     ...(s.description ? { description: s.description } : {}),
     schema: s,
   }));
+}
+
+/** A body whose required fields all repeat path parameters may be left out (see pipeline.ts). */
+function bodyIsOptional(op: AnyOperation): boolean {
+  if (!op.body) return true;
+  if (!(op.body instanceof z.ZodObject)) return op.body.safeParse(undefined).success;
+  const shape = op.body.shape as Record<string, z.ZodType>;
+  const pathParams = new Set(op.params ? Object.keys(op.params.shape) : []);
+  return Object.entries(shape).every(([k, s]) => pathParams.has(k) || s.safeParse(undefined).success);
 }
 
 export function basesOf(op: AnyOperation): Base[] {
@@ -101,7 +111,7 @@ export function buildOpenApi(ops: readonly AnyOperation[], appUrl: string): Json
       responses,
     };
     if (op.body) {
-      operation.requestBody = { required: true, content: { "application/json": { schema: toSchema(op.body, "input", components) } } };
+      operation.requestBody = { required: !bodyIsOptional(op), content: { "application/json": { schema: toSchema(op.body, "input", components) } } };
     }
     (paths[op.path] ??= {})[op.method.toLowerCase()] = operation;
   }

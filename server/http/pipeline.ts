@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { BASE_CREDENTIAL, BASE_PATH, type Base, type Caller } from "../auth/caller.ts";
+import { BASE_PATH, type Base, type Caller } from "../auth/caller.ts";
 import type { AnyOperation } from "../operations/define.ts";
 import { log } from "../log.ts";
 import { ApiError, errorResponse, jsonResponse, toApiError, type Issue } from "./errors.ts";
 import { readJsonBody } from "./body.ts";
 import { checkSameOrigin } from "./same-origin.ts";
 import { basesOf } from "./openapi.ts";
-import type { Router } from "./router.ts";
+import { Router } from "./router.ts";
 
 export type ResolveCaller = (base: Base, headers: Headers) => Promise<Caller | null>;
 
@@ -32,30 +32,42 @@ function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, location: 
 
 /**
  * Bodies of operations whose path names the object (DELETE /projects/{projectId} with
- * ProjectIdInput) repeat the identifier: a missing one is taken from the path, a different one is 400.
+ * ProjectIdInput) repeat the identifier: a missing one is taken from the path, a different one is
+ * 400 and the handler never runs. Compared after parsing, so trimming applies to both alike.
  */
-function reconcileBodyWithPath(body: unknown, schema: z.ZodType, params: Record<string, string>): unknown {
-  if (!(schema instanceof z.ZodObject)) return body;
+function echoedKeys(schema: z.ZodType, params: Record<string, string>): string[] {
+  if (!(schema instanceof z.ZodObject)) return [];
   const shape = schema.shape as Record<string, unknown>;
-  const echoed = Object.keys(params).filter((k) => k in shape);
-  if (echoed.length === 0) return body;
+  return Object.keys(params).filter((k) => k in shape);
+}
+
+function fillFromPath(body: unknown, keys: string[], params: Record<string, string>): unknown {
+  if (keys.length === 0) return body;
   const obj = body === undefined ? {} : body;
   if (typeof obj !== "object" || obj === null || Array.isArray(obj)) return body;
   const out: Record<string, unknown> = { ...(obj as Record<string, unknown>) };
-  for (const key of echoed) {
-    if (out[key] === undefined) out[key] = params[key];
-    else if (out[key] !== params[key])
+  for (const key of keys) if (out[key] === undefined) out[key] = params[key];
+  return out;
+}
+
+function checkEchoes(body: unknown, keys: string[], params: Record<string, unknown>): void {
+  for (const key of keys) {
+    if ((body as Record<string, unknown>)[key] !== params[key])
       throw new ApiError("BAD_REQUEST", `body.${key} must repeat the ${key} of the path`, {
         issues: [{ path: `body.${key}`, message: `must equal the path's ${key}`, code: "custom" }],
       });
   }
-  return out;
 }
 
 export type Pipeline = (base: Base, request: Request) => Promise<Response>;
 
 /** resolve caller for the base → check access → parse input → handler → serialize. */
 export function createPipeline(router: Router, resolveCaller: ResolveCaller, appUrl: string): Pipeline {
+  // Each base routes only the operations it serves, so 405's Allow never names a method that
+  // exists under another base only. The full router still explains a 404 for those.
+  const byBase = Object.fromEntries(
+    (Object.keys(BASE_PATH) as Base[]).map((b) => [b, new Router(router.operations.filter((op) => basesOf(op).includes(b)))]),
+  ) as Record<Base, Router>;
   return async function handle(base, request) {
     const requestId = request.headers.get("x-request-id")?.slice(0, 64) || randomUUID();
     const idHeader = { "x-request-id": requestId };
@@ -63,14 +75,16 @@ export function createPipeline(router: Router, resolveCaller: ResolveCaller, app
     try {
       const url = new URL(request.url);
       const sub = url.pathname.slice(BASE_PATH[base].length) || "/";
-      const match = router.match(request.method, sub);
-      if (match.kind === "none") throw new ApiError("NOT_FOUND", `No operation at ${request.method} ${BASE_PATH[base]}${sub}`);
+      const match = byBase[base].match(request.method, sub);
+      if (match.kind === "none") {
+        const elsewhere = router.match(request.method, sub);
+        if (elsewhere.kind === "found")
+          throw new ApiError("NOT_FOUND", `${elsewhere.op.id} is not served under ${BASE_PATH[base]}; use ${basesOf(elsewhere.op).map((b) => BASE_PATH[b]).join(" or ")}`);
+        throw new ApiError("NOT_FOUND", `No operation at ${request.method} ${BASE_PATH[base]}${sub}`);
+      }
       if (match.kind === "method")
         throw new ApiError("METHOD_NOT_SUPPORTED", `${request.method} is not supported at ${BASE_PATH[base]}${sub}`, { allow: match.allow }, { allow: match.allow.join(", ") });
       op = match.op;
-      const credential = BASE_CREDENTIAL[base];
-      if (op.auth !== "none" && !op.auth.includes(credential))
-        throw new ApiError("NOT_FOUND", `${op.id} is not served under ${BASE_PATH[base]}; use ${basesOf(op).map((b) => BASE_PATH[b]).join(" or ")}`);
 
       if (base === "cookie" && STATE_CHANGING.has(request.method)) checkSameOrigin(request, appUrl);
 
@@ -89,13 +103,15 @@ export function createPipeline(router: Router, resolveCaller: ResolveCaller, app
       let rawBody: unknown;
       if (op.body) {
         rawBody = await readJsonBody(request);
-        body = parseOrThrow(op.body, reconcileBodyWithPath(rawBody, op.body, match.params), "body");
+        const echoed = echoedKeys(op.body, match.params);
+        body = parseOrThrow(op.body, fillFromPath(rawBody, echoed, match.params), "body");
+        checkEchoes(body, echoed, params as Record<string, unknown>);
       }
       const bodySocketId =
         rawBody && typeof rawBody === "object" && typeof (rawBody as { socketId?: unknown }).socketId === "string"
           ? (rawBody as { socketId: string }).socketId
           : undefined;
-      const socketId = request.headers.get("x-socket-id") ?? bodySocketId;
+      const socketId = request.headers.get("x-socket-id")?.trim() || bodySocketId;
 
       const result = await op.handler({ caller: caller as Caller, params, query, body, socketId, request, requestId });
       const out = op.response.safeParse(result);

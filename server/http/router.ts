@@ -18,7 +18,8 @@ function split(path: string): string[] {
 export class Router {
   private readonly routes: Route[] = [];
 
-  constructor(ops: readonly AnyOperation[]) {
+  constructor(readonly operations: readonly AnyOperation[]) {
+    const ops = operations;
     const seen = new Set<string>();
     for (const op of ops) {
       const key = `${op.method} ${op.path.replace(/\{[^}]+\}/g, "{}")}`;

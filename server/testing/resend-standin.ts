@@ -38,7 +38,10 @@ export type ResendStandin = {
   requests: RecordedRequest[];
   /** Every email accepted by POST /emails, oldest first. */
   emails: AcceptedEmail[];
-  /** Answers the next request with this status and JSON body (queued: call it again for later ones). */
+  /**
+   * Answers the next request with this status and body (queued: call it again for later ones).
+   * An object is sent as JSON, like Resend's `{ statusCode, name, message }`; a string as plain text.
+   */
   failNext(status: number, body: unknown): void;
   /** Resolves with the first accepted email matching `match`, waiting for it up to `timeoutMs`. */
   waitForEmail(match: (mail: AcceptedEmail) => boolean, timeoutMs?: number): Promise<AcceptedEmail>;
@@ -67,6 +70,10 @@ export async function startResendStandin(opts: { port?: number; host?: string } 
       const path = (req.url ?? "/").split("?")[0]!;
       requests.push({ method: req.method ?? "", path, headers: req.headers, text, json });
       const reply = (status: number, body: unknown) => {
+        if (typeof body === "string") {
+          res.writeHead(status, { "content-type": "text/plain" });
+          return res.end(body);
+        }
         res.writeHead(status, { "content-type": "application/json" });
         res.end(JSON.stringify(body));
       };

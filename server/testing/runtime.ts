@@ -1,53 +1,101 @@
-// Test support: a throw-away Runtime (in-memory PGlite, a fresh EventBus, an outbox mailer in a
+// Test support: a throw-away Runtime (a fresh database, a fresh EventBus, an outbox mailer in a
 // temp directory) installed with setRuntime, so services and resolvers can run inside unit tests.
+//
+// The database is an in-memory PGlite by default. With `database: "postgres"` it is a fresh
+// database on the PostgreSQL server at TEST_PG_ADMIN_URL (default postgresql://postgres@127.0.0.1:5432/postgres),
+// dropped again by close(); PGlite is one connection, so only there do transactions really overlap.
 import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { loadConfig } from "../config.ts";
 import { openDatabase, type Database } from "../db/open.ts";
 import type { PrismaClient } from "../db/generated/client.ts";
 import { OutboxMailer } from "../email/mailer.ts";
 import { EventBus } from "../realtime/bus.ts";
-import { setRuntime, type Runtime } from "../runtime.ts";
+import { runtime as currentRuntime, setRuntime, type Runtime } from "../runtime.ts";
 
 export type TestRuntime = {
   runtime: Runtime;
   prisma: PrismaClient;
   bus: EventBus;
+  kind: "pglite" | "postgres";
   /** Temp directory holding the outbox; removed by close(). */
   dataDir: string;
   outboxDir: string;
-  /** Unsets the runtime, closes the database and removes the temp directory. */
+  /** Puts back the runtime that was installed before, closes the database and removes the temp directory. */
   close(): Promise<void>;
 };
 
-/** Opens an in-memory database with all migrations applied and installs it as the process runtime. */
-export async function startTestRuntime(env: Record<string, string> = {}): Promise<TestRuntime> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), "todo-unit-"));
-  let database: Database | undefined;
+/** Thrown by startTestRuntime({ database: "postgres" }) when no server answers; tests may skip on it. */
+export class PostgresUnavailable extends Error {}
+
+export const TEST_PG_ADMIN_URL = process.env.TEST_PG_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+
+async function freshPostgres(): Promise<{ database: Database; drop(): Promise<void> }> {
+  const admin = new pg.Client({ connectionString: TEST_PG_ADMIN_URL, connectionTimeoutMillis: 5000 });
+  admin.on("error", () => {});
   try {
-    database = await openDatabase({ dataDir: "memory://" });
+    await admin.connect();
+  } catch (e) {
+    throw new PostgresUnavailable(`PostgreSQL unreachable at ${TEST_PG_ADMIN_URL} (set TEST_PG_ADMIN_URL): ${String(e)}`);
+  }
+  const name = `unit_${process.pid}_${randomUUID().slice(0, 8)}`;
+  const drop = async () => {
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.end();
+  };
+  try {
+    await admin.query(`CREATE DATABASE "${name}"`);
+    const url = new URL(TEST_PG_ADMIN_URL);
+    url.pathname = `/${name}`;
+    return { database: await openDatabase({ databaseUrl: url.toString() }), drop };
+  } catch (e) {
+    await drop().catch(() => {});
+    throw e;
+  }
+}
+
+/** Opens a fresh database with all migrations applied and installs it as the process runtime. */
+export async function startTestRuntime(opts: { database?: "pglite" | "postgres"; env?: Record<string, string> } = {}): Promise<TestRuntime> {
+  const kind = opts.database ?? "pglite";
+  let previous: Runtime | undefined;
+  try {
+    previous = currentRuntime();
+  } catch {
+    previous = undefined;
+  }
+  const dataDir = await mkdtemp(path.join(tmpdir(), "todo-unit-"));
+  let database: Database;
+  let drop = async () => {};
+  try {
+    if (kind === "postgres") ({ database, drop } = await freshPostgres());
+    else database = await openDatabase({ dataDir: "memory://" });
   } catch (e) {
     await rm(dataDir, { recursive: true, force: true });
     throw e;
   }
-  const config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, LOG_LEVEL: "silent", APP_URL: "http://app.test", ...env });
+  const config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, LOG_LEVEL: "silent", APP_URL: "http://app.test", ...opts.env });
   const outboxDir = path.join(dataDir, "outbox");
   const bus = new EventBus();
   const runtime: Runtime = { config, prisma: database.prisma, bus, mailer: new OutboxMailer(outboxDir) };
   setRuntime(runtime);
-  const db = database;
   return {
     runtime,
-    prisma: db.prisma,
+    prisma: database.prisma,
     bus,
+    kind,
     dataDir,
     outboxDir,
     close: async () => {
-      setRuntime(undefined);
-      await db.close();
-      await rm(dataDir, { recursive: true, force: true });
+      setRuntime(previous);
+      try {
+        await database.close();
+        await drop();
+      } finally {
+        await rm(dataDir, { recursive: true, force: true });
+      }
     },
   };
 }

@@ -1,0 +1,188 @@
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import path from "node:path";
+import { ConfigError, loadConfig } from "./config.ts";
+
+// NodeJS.ProcessEnv is augmented (by Next) to require NODE_ENV; loadConfig treats every key as optional.
+const load = (env: Record<string, string | undefined>) => loadConfig(env as NodeJS.ProcessEnv);
+
+function configError(names: string[], absent: string[] = []) {
+  return (err: unknown) => {
+    assert.ok(err instanceof ConfigError, `expected a ConfigError, got ${String(err)}`);
+    assert.match(err.message, /^Invalid environment:/);
+    for (const n of names) assert.match(err.message, new RegExp(`^  ${n}: .+`, "m"), `${n} not named in:\n${err.message}`);
+    for (const n of absent) assert.doesNotMatch(err.message, new RegExp(`\\b${n}\\b`), `${n} wrongly named in:\n${err.message}`);
+    return true;
+  };
+}
+
+describe("defaults", () => {
+  test("an empty environment gives the documented defaults", () => {
+    assert.deepEqual(load({}), {
+      env: "development",
+      port: 3000,
+      hostname: "0.0.0.0",
+      databaseUrl: undefined,
+      dataDir: path.resolve("data"),
+      redisUrl: undefined,
+      appUrl: "http://localhost:3000",
+      authSecret: undefined,
+      resendApiKey: undefined,
+      emailFrom: "Todo Service <no-reply@todo.localhost>",
+      logLevel: "info",
+    });
+  });
+
+  test("reads the given object, not process.env, and ignores unrelated variables", () => {
+    const saved = process.env.PORT;
+    process.env.PORT = "not-a-port";
+    try {
+      assert.equal(load({ PATH: "/usr/bin", HOME: "/root", SOMETHING_ELSE: "x" }).port, 3000);
+    } finally {
+      if (saved === undefined) delete process.env.PORT;
+      else process.env.PORT = saved;
+    }
+  });
+
+  test("every variable is read", () => {
+    const c = load({
+      NODE_ENV: "production",
+      PORT: "8080",
+      HOSTNAME: "127.0.0.1",
+      DATABASE_URL: "postgresql://u:p@db:5432/todo",
+      DATA_DIR: "/var/lib/todo",
+      REDIS_URL: "rediss://cache:6380",
+      APP_URL: "https://todo.example.org/",
+      AUTH_SECRET: "0123456789abcdef",
+      RESEND_API_KEY: "re_123",
+      EMAIL_FROM: "Todo <todo@example.org>",
+      LOG_LEVEL: "warn",
+    });
+    assert.deepEqual(c, {
+      env: "production",
+      port: 8080,
+      hostname: "127.0.0.1",
+      databaseUrl: "postgresql://u:p@db:5432/todo",
+      dataDir: "/var/lib/todo",
+      redisUrl: "rediss://cache:6380",
+      appUrl: "https://todo.example.org",
+      authSecret: "0123456789abcdef",
+      resendApiKey: "re_123",
+      emailFrom: "Todo <todo@example.org>",
+      logLevel: "warn",
+    });
+  });
+
+  test("APP_URL defaults to localhost on the configured PORT; a trailing slash is dropped", () => {
+    assert.equal(load({ PORT: "4321" }).appUrl, "http://localhost:4321");
+    assert.equal(load({ APP_URL: "http://a.test:9/" }).appUrl, "http://a.test:9");
+    assert.equal(load({ APP_URL: "http://a.test/base/" }).appUrl, "http://a.test/base");
+  });
+
+  test("a relative DATA_DIR is made absolute", () => {
+    const c = load({ DATA_DIR: "tmp/data" });
+    assert.ok(path.isAbsolute(c.dataDir));
+    assert.equal(c.dataDir, path.resolve("tmp/data"));
+  });
+});
+
+describe("PORT", () => {
+  test("accepts integers 0…65535", () => {
+    for (const [raw, port] of [
+      ["0", 0],
+      ["1", 1],
+      ["65535", 65535],
+      ["3001", 3001],
+    ] as const) {
+      assert.equal(load({ PORT: raw }).port, port);
+    }
+  });
+
+  test("rejects non-numbers, fractions, negatives and values over 65535, naming PORT", () => {
+    for (const raw of ["abc", "3000.5", "-1", "65536", "99999", "80a"]) {
+      assert.throws(() => load({ PORT: raw }), configError(["PORT"]), raw);
+    }
+  });
+});
+
+describe("DATABASE_URL", () => {
+  test("accepts postgresql:// (and the postgres:// alias)", () => {
+    assert.equal(load({ DATABASE_URL: "postgresql://localhost/todo" }).databaseUrl, "postgresql://localhost/todo");
+    assert.equal(load({ DATABASE_URL: "postgres://localhost/todo" }).databaseUrl, "postgres://localhost/todo");
+  });
+
+  test("surrounding blanks are trimmed, as .env files often leave them", () => {
+    assert.equal(load({ DATABASE_URL: "  postgresql://x/y " }).databaseUrl, "postgresql://x/y");
+    assert.equal(load({ PORT: " 4000 " }).port, 4000);
+  });
+
+  test("anything else is an error naming DATABASE_URL and saying what is expected", () => {
+    for (const raw of ["mysql://localhost/todo", "file:./dev.db", "localhost:5432/todo", "postgresql:/oops"]) {
+      assert.throws(
+        () => load({ DATABASE_URL: raw }),
+        (err: unknown) => {
+          configError(["DATABASE_URL"])(err);
+          assert.match((err as Error).message, /postgresql:\/\//);
+          return true;
+        },
+        raw,
+      );
+    }
+  });
+});
+
+describe("empty strings count as unset", () => {
+  test("every variable set to '' gives the defaults", () => {
+    const blank = Object.fromEntries(
+      ["NODE_ENV", "PORT", "HOSTNAME", "DATABASE_URL", "DATA_DIR", "REDIS_URL", "APP_URL", "AUTH_SECRET", "RESEND_API_KEY", "EMAIL_FROM", "LOG_LEVEL"].map((k) => [k, ""]),
+    );
+    assert.deepEqual(load(blank), load({}));
+  });
+
+  test("undefined values are unset too", () => {
+    assert.equal(load({ PORT: undefined, DATABASE_URL: undefined }).port, 3000);
+  });
+});
+
+describe("errors", () => {
+  test("the message names each bad variable, one per line, and none of the good ones", () => {
+    const env = {
+      NODE_ENV: "staging",
+      PORT: "http",
+      DATABASE_URL: "mysql://x",
+      REDIS_URL: "http://cache",
+      APP_URL: "not a url",
+      AUTH_SECRET: "short",
+      LOG_LEVEL: "loud",
+      HOSTNAME: "0.0.0.0",
+      EMAIL_FROM: "ok@example.com",
+    };
+    assert.throws(
+      () => load(env),
+      (err: unknown) => {
+        configError(["NODE_ENV", "PORT", "DATABASE_URL", "REDIS_URL", "APP_URL", "AUTH_SECRET", "LOG_LEVEL"], ["HOSTNAME", "EMAIL_FROM"])(err);
+        const lines = (err as Error).message.split("\n").slice(1);
+        assert.equal(lines.length, 7, (err as Error).message);
+        assert.match((err as Error).message, /AUTH_SECRET: must be at least 16 characters/);
+        assert.match((err as Error).message, /REDIS_URL: must be a redis:\/\/ URL/);
+        assert.match((err as Error).message, /APP_URL: must be an absolute URL/);
+        return true;
+      },
+    );
+  });
+
+  test("a single bad variable gives a single line", () => {
+    assert.throws(
+      () => load({ LOG_LEVEL: "verbose" }),
+      (err: unknown) => {
+        configError(["LOG_LEVEL"])(err);
+        assert.equal((err as Error).message.split("\n").length, 2);
+        return true;
+      },
+    );
+  });
+
+  test("ConfigError is an Error", () => {
+    assert.ok(new ConfigError("x") instanceof Error);
+  });
+});
