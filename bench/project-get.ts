@@ -1,17 +1,17 @@
-// npm run bench [-- --pg] [--concurrency 8] [--requests 3000] [--warmup 300] [--rounds 2] [--max-seconds 30] [--cpu-prof]
+// npm run bench [-- --pg] [--concurrency 8] [--requests 3000] [--warmup 300] [--initial-warmup 2000] [--rounds 2] [--max-seconds 30] [--cpu-prof]
 //
 // Throughput and p99 latency of GET /api/v1/projects/{projectId} (operation project_get, API key
 // in x-api-key) served by the real production server, against a baseline in the same run: a plain
 // node:http server doing the same database reads (bench/raw-server.ts). Phases alternate
 // baseline/app/baseline/app… and the median of the rounds is reported. See bench/README.md.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { keepAliveAgent, median, runLoad, summarize, type Reply, type Stats } from "./lib/load.ts";
-import { freePort, killAllNow, run, start, stopAll, waitForHttp, type Child } from "./lib/processes.ts";
+import { cpuMs, freePort, killAllNow, run, start, stopAll, waitForHttp, type Child } from "./lib/processes.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const TARGET_RATIO = 0.5;
@@ -23,6 +23,7 @@ const { values: args } = parseArgs({
     concurrency: { type: "string", default: "8" },
     requests: { type: "string", default: "3000" },
     warmup: { type: "string", default: "300" },
+    "initial-warmup": { type: "string", default: "2000" },
     rounds: { type: "string", default: "2" },
     "max-seconds": { type: "string", default: "30" },
     "cpu-prof": { type: "boolean", default: false },
@@ -31,7 +32,7 @@ const { values: args } = parseArgs({
   strict: true,
 });
 if (args.help) {
-  console.log("npm run bench -- [--pg] [--pg-url postgresql://…/postgres] [--concurrency 8] [--requests 3000] [--warmup 300] [--rounds 2] [--max-seconds 30] [--cpu-prof]");
+  console.log("npm run bench -- [--pg] [--pg-url postgresql://…/postgres] [--concurrency 8] [--requests 3000] [--warmup 300] [--initial-warmup 2000] [--rounds 2] [--max-seconds 30] [--cpu-prof]");
   process.exit(0);
 }
 function positive(name: string, value: string): number {
@@ -47,6 +48,7 @@ const opts = {
   concurrency: positive("concurrency", args.concurrency),
   requests: positive("requests", args.requests),
   warmup: positive("warmup", args.warmup),
+  initialWarmup: positive("initial-warmup", args["initial-warmup"]),
   rounds: positive("rounds", args.rounds),
   maxSeconds: positive("max-seconds", args["max-seconds"]),
 };
@@ -60,13 +62,22 @@ let cleaning: Promise<void> | undefined;
 function cleanup(): Promise<void> {
   cleaning ??= (async () => {
     await stopAll();
-    for (const undo of cleanups.reverse()) await Promise.resolve(undo()).catch((e: unknown) => console.error(`cleanup: ${String(e)}`));
+    for (const undo of cleanups.reverse()) {
+      try {
+        await undo();
+      } catch (e) {
+        console.error(`cleanup: ${String(e)}`);
+      }
+    }
   })();
   return cleaning;
 }
+let interrupted = false;
 process.on("exit", killAllNow);
 for (const sig of ["SIGINT", "SIGTERM"] as const) {
   process.on(sig, () => {
+    if (interrupted) return;
+    interrupted = true;
     console.error(`\n${sig}: stopping the servers`);
     void cleanup().finally(() => process.exit(130));
   });
@@ -89,7 +100,8 @@ function checkProject(projectId: string) {
 }
 
 async function ensureBuild() {
-  if (existsSync(path.join(ROOT, ".next", "BUILD_ID"))) return;
+  const buildId = path.join(ROOT, ".next", "BUILD_ID");
+  if (existsSync(buildId)) return console.log(`using the production build ${readFileSync(buildId, "utf8").trim()} (.next)`);
   console.log("No production build (.next/BUILD_ID missing): running `npx next build` first…");
   await run("next build", "npx", ["next", "build"], {
     cwd: ROOT,
@@ -121,7 +133,8 @@ async function createPgDatabase(adminUrl: string): Promise<string> {
   return url.toString();
 }
 
-const nodeArgs = (name: string) => (profDir ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`, `--cpu-prof-name=${name}-${stamp}.cpuprofile`] : []);
+// One directory per server: node writes a profile per thread (tsx's loader runs in its own), the largest is the main one.
+const nodeArgs = (name: string) => (profDir ? ["--cpu-prof", `--cpu-prof-dir=${path.join(profDir, name)}`] : []);
 
 async function startApp(dataDir: string, databaseUrl: string | undefined): Promise<Target & { child: Child }> {
   const port = await freePort();
@@ -143,7 +156,7 @@ async function startApp(dataDir: string, databaseUrl: string | undefined): Promi
   await waitForHttp(`${url}/api/v1/openapi.json`, child, 180_000);
 
   // The user and key through the real command (it reaches the running server via data/server.json).
-  const out = await run("user:create", "npm", ["run", "user:create", "--", "--email", "bench@bench.invalid", "--name", "Bench"], { cwd: ROOT, env, echoStderr: true });
+  const out = await run("user:create", "npm", ["run", "user:create", "--", "--email", "bench@bench.invalid", "--name", "Bench"], { cwd: ROOT, env });
   const line = out.split("\n").reverse().find((l) => l.trim().startsWith("{"));
   const created = line ? (JSON.parse(line) as { apiKey?: string }) : {};
   if (!created.apiKey) throw new Error(`user:create printed no API key:\n${out}`);
@@ -178,26 +191,48 @@ async function startBaseline(pgliteDir: string, databaseUrl: string | undefined)
   return { name: "baseline", url: `http://127.0.0.1:${info.port}/projects/${encodeURIComponent(info.projectId)}`, apiKey: info.apiKey, projectId: info.projectId, child };
 }
 
-async function phase(t: Target): Promise<Stats> {
+type PhaseStats = Stats & {
+  /** CPU time of the server process per measured request (not the database's); null without /proc. */
+  serverCpuMsPerRequest: number | null;
+  /** CPU use of this load generator during the run, in % of one core (near 100: the generator is the limit). */
+  generatorCpuPercent: number;
+};
+
+// The first phase of each server starts with a longer warm-up: until V8 has optimised the hot
+// path, round 1 ran up to 40% slower than the next ones, which skews a median of 2 rounds.
+const warmedUp = new Set<string>();
+
+async function phase(t: Target & { child: Child }): Promise<PhaseStats> {
   const agent = keepAliveAgent(opts.concurrency);
   const common = { url: t.url, headers: { "x-api-key": t.apiKey }, concurrency: opts.concurrency, check: checkProject(t.projectId), agent };
   try {
-    await runLoad({ ...common, requests: opts.warmup, maxSeconds: opts.maxSeconds });
+    const warmup = warmedUp.has(t.name) ? opts.warmup : Math.max(opts.warmup, opts.initialWarmup);
+    warmedUp.add(t.name);
+    await runLoad({ ...common, requests: warmup, maxSeconds: opts.maxSeconds });
+    const cpu0 = cpuMs(t.child.proc.pid);
+    const gen0 = process.cpuUsage();
     const result = await runLoad({ ...common, requests: opts.requests, maxSeconds: opts.maxSeconds });
+    const gen = process.cpuUsage(gen0);
+    const cpu1 = cpuMs(t.child.proc.pid);
     if (result.timedOut) console.log(`  (${t.name}: stopped at ${opts.maxSeconds} s after ${result.latenciesMs.length} requests)`);
-    return summarize(result);
+    const stats = summarize(result);
+    return {
+      ...stats,
+      serverCpuMsPerRequest: cpu0 !== undefined && cpu1 !== undefined && stats.requests ? (cpu1 - cpu0) / stats.requests : null,
+      generatorCpuPercent: (100 * (gen.user + gen.system)) / 1000 / result.elapsedMs,
+    };
   } finally {
     agent.destroy();
   }
 }
 
 const f1 = (n: number) => n.toFixed(1);
-const row = (cells: (string | number)[]) => cells.map((c, i) => (i === 0 ? String(c).padEnd(12) : String(c).padStart(9))).join(" ");
 const f2 = (n: number) => n.toFixed(2);
+const row = (cells: (string | number)[]) => cells.map((c, i) => (i === 0 ? String(c).padEnd(12) : String(c).padStart(10))).join(" ");
 
 async function main() {
   console.log(
-    `project_get benchmark: ${opts.mode} database, concurrency ${opts.concurrency}, ${opts.warmup} warm-up + ${opts.requests} requests per phase (max ${opts.maxSeconds} s), ${opts.rounds} rounds; node ${process.version}, ${os.cpus().length} CPUs`,
+    `project_get benchmark: ${opts.mode} database, concurrency ${opts.concurrency}, ${opts.warmup} warm-up (${opts.initialWarmup} the first time) + ${opts.requests} requests per phase (max ${opts.maxSeconds} s), ${opts.rounds} rounds; node ${process.version}, ${os.cpus().length} CPUs`,
   );
   await ensureBuild();
   const tmp = mkdtempSync(path.join(os.tmpdir(), "todo-bench-"));
@@ -217,18 +252,22 @@ async function main() {
   }
 
   // One table row per phase, printed as it finishes.
-  const phases: { round: number; target: Target["name"]; stats: Stats }[] = [];
-  console.log(`\n${row(["phase", "requests", "seconds", "req/s", "mean ms", "p50 ms", "p90 ms", "p99 ms", "max ms"])}`);
+  const phases: { round: number; target: Target["name"]; stats: PhaseStats }[] = [];
+  console.log(`\n${row(["phase", "requests", "seconds", "req/s", "mean ms", "p50 ms", "p90 ms", "p99 ms", "max ms", "cpu ms/req", "gen cpu%"])}`);
   for (let round = 1; round <= opts.rounds; round++) {
     for (const t of [baseline, app]) {
       const s = await phase(t);
       phases.push({ round, target: t.name, stats: s });
-      console.log(row([`${t.name} #${round}`, s.requests, f2(s.seconds), Math.round(s.rps), f2(s.meanMs), f2(s.p50Ms), f2(s.p90Ms), f2(s.p99Ms), f2(s.maxMs)]));
+      console.log(row([`${t.name} #${round}`, s.requests, f2(s.seconds), Math.round(s.rps), f2(s.meanMs), f2(s.p50Ms), f2(s.p90Ms), f2(s.p99Ms), f2(s.maxMs), s.serverCpuMsPerRequest === null ? "-" : f2(s.serverCpuMsPerRequest), Math.round(s.generatorCpuPercent)]));
     }
   }
 
   const of = (name: Target["name"]) => phases.filter((p) => p.target === name).map((p) => p.stats);
-  const med = (name: Target["name"]) => ({ rps: median(of(name).map((s) => s.rps)), p99Ms: median(of(name).map((s) => s.p99Ms)) });
+  const med = (name: Target["name"]) => ({
+    rps: median(of(name).map((s) => s.rps)),
+    p99Ms: median(of(name).map((s) => s.p99Ms)),
+    serverCpuMsPerRequest: median(of(name).map((s) => s.serverCpuMsPerRequest ?? NaN)),
+  });
   const a = med("app");
   const b = med("baseline");
   const throughputRatio = a.rps / b.rps;
@@ -239,6 +278,8 @@ async function main() {
     `project_get: app ${Math.round(a.rps)} req/s p99 ${f1(a.p99Ms)} ms | baseline ${Math.round(b.rps)} req/s p99 ${f1(b.p99Ms)} ms | ` +
     `throughput ratio ${f2(throughputRatio)} (target >= ${f2(TARGET_RATIO)}) | p99 ratio ${f2(p99Ratio)}`;
   console.log(`${summary}   [${opts.mode}, median of ${opts.rounds} rounds]`);
+  if (!Number.isNaN(a.serverCpuMsPerRequest))
+    console.log(`server CPU per request: app ${f2(a.serverCpuMsPerRequest)} ms | baseline ${f2(b.serverCpuMsPerRequest)} ms (less noisy than req/s on a busy machine)`);
 
   mkdirSync(resultsDir, { recursive: true });
   const file = path.join(resultsDir, `project-get-${stamp}.json`);
@@ -264,9 +305,9 @@ try {
   await main();
 } catch (err) {
   failed = true;
-  console.error(`\nbenchmark failed: ${err instanceof Error ? err.message : String(err)}`);
+  if (!interrupted) console.error(`\nbenchmark failed: ${err instanceof Error ? err.message : String(err)}`);
 } finally {
   await cleanup();
   if (profDir) console.log(`CPU profiles: ${path.relative(process.cwd(), profDir)} (open in Chrome DevTools or speedscope)`);
 }
-process.exit(failed ? 1 : 0);
+process.exit(interrupted ? 130 : failed ? 1 : 0);

@@ -1,9 +1,9 @@
 // The baseline of bench/project-get.ts: the database work of GET /api/v1/projects/{projectId}
 // and nothing else, served by plain node:http. Same database layer (openDatabase: PGlite or
-// PostgreSQL through Prisma), same queries as the app's hot path:
-//   server/auth/resolve.ts      resolveApiKey        key by sha256 hash (+ lastUsedAt once a minute)
-//   server/services/access.ts   projectRole          owner / share of the caller
-//   server/services/projects    getProject           the project row, toProjectFull, JSON
+// PostgreSQL through Prisma), same queries as the app's hot path — keep them in step with:
+//   server/auth/resolve.ts      resolveApiKey       key by sha256 hash (+ lastUsedAt once a minute)
+//   server/services/access.ts   getProjectOrThrow   project row + the caller's share, one query
+//   server/services/projects    getProject          toProjectFull, then JSON
 // Not here, by design: Next's routing, the operation pipeline, zod, Web Request/Response.
 //
 // Env: BENCH_DATABASE_URL (postgresql://…) or BENCH_PGLITE_DIR (own PGlite directory).
@@ -42,18 +42,13 @@ async function projectGet(key: string, projectId: string): Promise<{ status: num
     void prisma.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } }).catch(() => undefined);
   }
   const userId = row.user.id;
-  // requireProjectAccess → projectRole
-  const access = await prisma.project.findUnique({
+  // getProjectOrThrow
+  const project = await prisma.project.findUnique({
     where: { id: projectId },
-    select: { ownerId: true, shares: { where: { userId }, select: { role: true } } },
+    include: { shares: { where: { userId }, select: { role: true } } },
   });
-  let role: ProjectRole | undefined;
-  if (access?.ownerId === userId) role = "owner";
-  else if (access?.shares[0]) role = access.shares[0].role;
-  if (!role) return { status: 404, body: { code: "NOT_FOUND" } };
-  // getProject
-  const project = await prisma.project.findUnique({ where: { id: projectId } });
-  if (!project) return { status: 404, body: { code: "NOT_FOUND" } };
+  const role: ProjectRole | undefined = !project ? undefined : project.ownerId === userId ? "owner" : project.shares[0]?.role;
+  if (!project || !role) return { status: 404, body: { code: "NOT_FOUND" } };
   return { status: 200, body: toProjectFull(project, role) };
 }
 

@@ -1,6 +1,7 @@
 // Child processes of a benchmark: started here, always stopped on the way out (normal end,
 // error or Ctrl-C), with the tail of their output kept for error messages.
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 
@@ -14,6 +15,8 @@ export type Child = {
 };
 
 const running = new Set<Child>();
+// Once we stop the servers, what they say while shutting down (aborted requests) is noise.
+let stopping = false;
 
 export type StartOptions = {
   cwd: string;
@@ -47,7 +50,7 @@ export function start(name: string, cmd: string, args: string[], o: StartOptions
   });
   split(proc.stderr!, (line) => {
     keep(line);
-    if (o.echoStderr && line.trim()) process.stderr.write(`[${name}] ${line}\n`);
+    if (o.echoStderr && !stopping && line.trim()) process.stderr.write(`[${name}] ${line}\n`);
   });
   const exited = new Promise<number | string>((resolve) => {
     proc.on("error", (err) => {
@@ -73,6 +76,7 @@ export async function run(name: string, cmd: string, args: string[], o: StartOpt
 
 /** SIGTERM to every child still running, SIGKILL to those still there after graceMs. */
 export async function stopAll(graceMs = 10_000): Promise<void> {
+  stopping = true;
   const all = [...running];
   for (const c of all) c.proc.kill("SIGTERM");
   await Promise.all(
@@ -119,5 +123,19 @@ export async function waitForHttp(url: string, child: Child, timeoutMs: number):
     if (answered) return;
     if (Date.now() > deadline) throw new Error(`${child.name} did not answer ${url} within ${timeoutMs / 1000} s:\n${child.tail()}`);
     await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/**
+ * CPU time (user + system) a process has used so far, in ms, from /proc (Linux; clock ticks of
+ * 10 ms, the usual CLK_TCK of 100). undefined where /proc is not available.
+ */
+export function cpuMs(pid: number | undefined): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // fields from the 3rd (state) on
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime
+  } catch {
+    return undefined;
   }
 }
