@@ -53,10 +53,13 @@ async function main() {
     log.info(`${signal}: shutting down`);
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
+    // Stop accepting, let requests in flight finish (idle keep-alive connections close now), and
+    // only then close the database they may still be using.
+    const drained = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    httpServer.closeIdleConnections();
     await sockets.close().catch(() => undefined);
-    const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    await Promise.race([drained, new Promise((r) => setTimeout(r, 5_000))]);
     httpServer.closeAllConnections();
-    await closed;
     await nextApp.close?.().catch(() => undefined);
     await app.close().catch(() => undefined);
     control?.remove();

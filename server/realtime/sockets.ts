@@ -54,7 +54,9 @@ export async function attachSockets(httpServer: HttpServer, bus: EventBus, redis
     io,
     async close() {
       unsubscribe();
-      await new Promise<void>((resolve) => io.close(() => resolve()));
+      // Not io.close(): that would also close the HTTP server, cutting requests still in flight.
+      io.local.disconnectSockets(true);
+      io.engine.close();
       await Promise.allSettled(closers.map((c) => c()));
     },
   };
