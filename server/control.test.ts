@@ -11,6 +11,7 @@ import { API_KEY_PATTERN } from "./auth/tokens.ts";
 import { controlFilePath, handleControl, readControlFile, writeControlFile } from "./control.ts";
 import { setLogLevel } from "./log.ts";
 import { startTestRuntime, uniqueEmail, type TestRuntime } from "./testing/runtime.ts";
+import { readResponse } from "./testing/http.ts";
 
 // Parsed JSON answers are navigated freely in the assertions.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -46,14 +47,7 @@ async function post(pathname: string, body: unknown, token: string | null = TOKE
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (token !== null) headers["x-control-token"] = token;
   const res = await fetch(`${base}${pathname}`, { method, headers, body: method === "GET" ? undefined : typeof body === "string" ? body : JSON.stringify(body) });
-  const text = await res.text();
-  let json: Json;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, json, text };
+  return readResponse(res);
 }
 
 /** Runs handleControl on a hand-made request from `remoteAddress`; resolves with what it answered. */

@@ -8,12 +8,9 @@ import { MAX_BODY_BYTES } from "./body.ts";
 import { ApiError } from "./errors.ts";
 import { createPipeline, type ResolveCaller } from "./pipeline.ts";
 import { Router } from "./router.ts";
+import { readResponse } from "../testing/http.ts";
 
 const APP = "http://app.test";
-
-// Parsed JSON answers are navigated freely in the assertions.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
 
 // ---------- fake callers ----------
 
@@ -200,14 +197,7 @@ const apiUser = { "x-api-key": "user-key" };
 
 async function call(base: Base, path: string, init: Init = {}) {
   const res = await handle(base, req(path, init));
-  const text = await res.text();
-  let json: Json;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { res, status: res.status, text, json };
+  return { res, ...(await readResponse(res)) };
 }
 
 function callsOf(op: string): Call[] {

@@ -2,16 +2,10 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import type { Caller } from "../auth/caller.ts";
 import { ApiError } from "../http/errors.ts";
-import { createTestUser, startTestRuntime, type TestRuntime } from "../testing/runtime.ts";
+import { createTestUser, withTestRuntime } from "../testing/runtime.ts";
 import { allows, getProjectOrThrow, requireProjectAccess, type Need } from "./access.ts";
 
-let t: TestRuntime;
-before(async () => {
-  t = await startTestRuntime();
-});
-after(async () => {
-  await t.close();
-});
+const testRuntime = withTestRuntime(before, after);
 
 function callerOf(user: { id: string; email: string }): Caller {
   return { credential: "apiKey", userId: user.id, email: user.email, name: null, isAdmin: false };
@@ -38,9 +32,9 @@ test("role ranks: viewer reads, editor writes, owner does everything", () => {
 });
 
 test("access matrix: owner, editor, viewer, stranger, missing project", async () => {
-  const [owner, editor, viewer, stranger] = await Promise.all([1, 2, 3, 4].map(() => createTestUser(t.prisma)));
-  const project = await t.prisma.project.create({ data: { ownerId: owner!.id, name: "Matrix" } });
-  await t.prisma.projectShare.createMany({
+  const [owner, editor, viewer, stranger] = await Promise.all([1, 2, 3, 4].map(() => createTestUser(testRuntime().prisma)));
+  const project = await testRuntime().prisma.project.create({ data: { ownerId: owner!.id, name: "Matrix" } });
+  await testRuntime().prisma.projectShare.createMany({
     data: [
       { projectId: project.id, userId: editor!.id, role: "editor" },
       { projectId: project.id, userId: viewer!.id, role: "viewer" },
@@ -61,9 +55,9 @@ test("access matrix: owner, editor, viewer, stranger, missing project", async ()
 });
 
 test("getProjectOrThrow returns the row with the role, and hides what the caller cannot read", async () => {
-  const [owner, viewer, stranger] = await Promise.all([1, 2, 3].map(() => createTestUser(t.prisma)));
-  const project = await t.prisma.project.create({ data: { ownerId: owner!.id, name: "Row" } });
-  await t.prisma.projectShare.create({ data: { projectId: project.id, userId: viewer!.id, role: "viewer" } });
+  const [owner, viewer, stranger] = await Promise.all([1, 2, 3].map(() => createTestUser(testRuntime().prisma)));
+  const project = await testRuntime().prisma.project.create({ data: { ownerId: owner!.id, name: "Row" } });
+  await testRuntime().prisma.projectShare.create({ data: { projectId: project.id, userId: viewer!.id, role: "viewer" } });
   const got = await getProjectOrThrow(callerOf(viewer!), project.id, "read");
   assert.equal(got.role, "viewer");
   assert.equal(got.project.name, "Row");

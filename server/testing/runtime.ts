@@ -111,3 +111,22 @@ export async function createTestUser(prisma: PrismaClient, opts: { name?: string
     data: { email: opts.email ?? uniqueEmail(), name: opts.name === undefined ? "Test User" : opts.name, isAdmin: opts.isAdmin ?? false },
   });
 }
+
+/**
+ * Registers before/after hooks that start a fresh test runtime for the enclosing file or suite
+ * and close it afterwards; read the runtime through the returned getter inside tests.
+ */
+export function withTestRuntime(before: (fn: () => Promise<void>) => void, after: (fn: () => Promise<void>) => void, opts?: Parameters<typeof startTestRuntime>[0]): () => TestRuntime {
+  let current: TestRuntime | undefined;
+  before(async () => {
+    current = await startTestRuntime(opts);
+  });
+  after(async () => {
+    await current?.close();
+  });
+  return () => {
+    if (!current) throw new Error("test runtime not started: call it inside a test");
+    return current;
+  };
+}
+
