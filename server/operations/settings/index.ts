@@ -1,0 +1,3 @@
+import type { AnyOperation } from "../define.ts";
+
+export const settingsOperations: AnyOperation[] = [];
