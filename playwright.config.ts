@@ -24,6 +24,8 @@ const common = {
   NODE_ENV: "production",
   NEXT_TELEMETRY_DISABLED: "1",
   AUTH_SECRET: "e2e-secret-not-for-production-0123456789",
+  // Short agent steps keep turns quick, yet long enough (a dozen steps) to pause or cancel mid-turn.
+  AGENT_STEP_MS: "60",
   LOG_LEVEL: "warn",
 };
 

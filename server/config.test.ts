@@ -30,6 +30,8 @@ describe("defaults", () => {
       resendApiKey: undefined,
       emailFrom: "Todo Service <no-reply@todo.localhost>",
       logLevel: "info",
+      agentProvider: "local",
+      agentStepMs: 200,
     });
   });
 
@@ -57,6 +59,8 @@ describe("defaults", () => {
       RESEND_API_KEY: "re_123",
       EMAIL_FROM: "Todo <todo@example.org>",
       LOG_LEVEL: "warn",
+      AGENT_PROVIDER: "local",
+      AGENT_STEP_MS: "25",
     });
     assert.deepEqual(c, {
       env: "production",
@@ -70,7 +74,15 @@ describe("defaults", () => {
       resendApiKey: "re_123",
       emailFrom: "Todo <todo@example.org>",
       logLevel: "warn",
+      agentProvider: "local",
+      agentStepMs: 25,
     });
+  });
+
+  test("AGENT_PROVIDER names the built-in agent; AGENT_STEP_MS is a bounded integer", () => {
+    assert.throws(() => load({ AGENT_PROVIDER: "gpt" }), /AGENT_PROVIDER/);
+    assert.throws(() => load({ AGENT_STEP_MS: "-1" }), /AGENT_STEP_MS/);
+    assert.throws(() => load({ AGENT_STEP_MS: "fast" }), /AGENT_STEP_MS/);
   });
 
   test("APP_URL defaults to localhost on the configured PORT; a trailing slash is dropped", () => {

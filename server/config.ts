@@ -16,6 +16,9 @@ const ZEnv = z.object({
   AUTH_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
   RESEND_API_KEY: z.string().min(1).optional(),
   EMAIL_FROM: z.string().min(3).default("Todo Service <no-reply@todo.localhost>"),
+  // "openai" (any OpenAI-compatible endpoint) arrives with the agent-runs work; only the built-in agent exists yet.
+  AGENT_PROVIDER: z.enum(["local"], "must be local (the built-in agent)").default("local"),
+  AGENT_STEP_MS: z.coerce.number().int().min(0).max(60_000).default(200),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 });
 
@@ -31,6 +34,9 @@ export type Config = {
   resendApiKey?: string;
   emailFrom: string;
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
+  agentProvider: "local";
+  /** Pause between the local agent's steps. */
+  agentStepMs: number;
 };
 
 export class ConfigError extends Error {}
@@ -60,5 +66,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     resendApiKey: e.RESEND_API_KEY,
     emailFrom: e.EMAIL_FROM,
     logLevel: e.LOG_LEVEL,
+    agentProvider: e.AGENT_PROVIDER,
+    agentStepMs: e.AGENT_STEP_MS,
   };
 }

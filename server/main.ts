@@ -7,6 +7,7 @@ import { setBridge } from "./http/bridge.ts";
 import { ensureAuthSecret } from "./auth/secret.ts";
 import { log, setLogLevel } from "./log.ts";
 import { attachSockets } from "./realtime/sockets.ts";
+import { startScheduler } from "./agent/scheduler.ts";
 
 // The custom server: Next (pages and route handlers) and Socket.IO on one port.
 async function main() {
@@ -40,6 +41,7 @@ async function main() {
     });
   }
 
+  const scheduler = startScheduler();
   await new Promise<void>((resolve, reject) => {
     httpServer.once("error", reject);
     httpServer.listen(config.port, config.hostname, resolve);
@@ -53,6 +55,7 @@ async function main() {
     log.info(`${signal}: shutting down`);
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
+    scheduler.stop();
     // Stop accepting, let requests in flight finish (idle keep-alive connections close now), and
     // only then close the database they may still be using.
     const drained = new Promise<void>((resolve) => httpServer.close(() => resolve()));

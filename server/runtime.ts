@@ -2,6 +2,7 @@ import type { Config } from "./config.ts";
 import type { PrismaClient } from "./db/generated/client.ts";
 import type { EventBus } from "./realtime/bus.ts";
 import type { Mailer } from "./email/mailer.ts";
+import type { AgentRunner } from "./agent/runner.ts";
 import type { Server as SocketServer } from "socket.io";
 
 /**
@@ -13,6 +14,8 @@ export type Runtime = {
   prisma: PrismaClient;
   bus: EventBus;
   mailer: Mailer;
+  /** Runs agent turns; services hand it a todo once it is RUNNING. */
+  agent: AgentRunner;
   /** Absent in processes that serve no sockets (scripts, unit tests). */
   io?: SocketServer;
 };

@@ -43,7 +43,28 @@ export const ZProjectIdInput = z.object({ projectId: ZId, socketId: ZSocketId })
 
 export const ZProjectParams = z.object({ projectId: ZId });
 
+/** An email address as typed: trimmed, compared case-insensitively by the service. */
+export const ZEmail = z.string().trim().max(320, "must be at most 320 characters").check(z.email("must be an email address"));
+
+export const ZShareRole = z.enum(["editor", "viewer"]).describe("editor reads and writes the project's todos; viewer only reads");
+
+export const ZShareProjectInput = z
+  .object({
+    email: ZEmail.describe("The account to share with (case-insensitive); 404 when no account has it"),
+    role: ZShareRole.default("editor"),
+  })
+  .meta({ id: "ShareProjectInput" });
+
+export const ZProjectBrandResponse = z
+  .object({
+    projectId: ZId,
+    markdown: z.string().describe("The project's brand page markdown (empty when none is set)"),
+  })
+  .meta({ id: "ProjectBrandResponse" });
+
 export type TProject = z.infer<typeof ZProject>;
 export type TProjectFull = z.infer<typeof ZProjectFull>;
 export type TProjectCreateInput = z.input<typeof ZProjectCreateInput>;
 export type TProjectUpdateInput = z.input<typeof ZProjectUpdateInput>;
+export type TShareProjectInput = z.output<typeof ZShareProjectInput>;
+export type TProjectBrandResponse = z.infer<typeof ZProjectBrandResponse>;

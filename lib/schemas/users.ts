@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ZId, ZTimestamp } from "./common.ts";
+import { ZAppSettings } from "./settings.ts";
 
 export const ZUserProfileFull = z
   .object({
@@ -9,7 +10,7 @@ export const ZUserProfileFull = z
     image: z.string().nullable(),
     isAdmin: z.boolean(),
     defaultProjectId: ZId.nullable(),
-    settings: z.record(z.string(), z.unknown()),
+    settings: ZAppSettings.describe("The same settings as settings_getUserSettings"),
     createdAt: ZTimestamp,
   })
   .meta({ id: "UserProfileFull" });

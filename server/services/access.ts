@@ -56,3 +56,19 @@ export async function requireProjectAccess(caller: Caller, projectId: string, ne
   assertAllowed(role, need);
   return role;
 }
+
+/**
+ * A todo with the caller's role on its project. Todo access is project access (SPEC §5); a
+ * mayfly token scoped to another todo is refused with 403.
+ */
+export async function getTodoOrThrow(caller: Caller, todoId: string, need: Need) {
+  if (caller.todoScope && caller.todoScope !== todoId) throw new ApiError("FORBIDDEN", "This token is scoped to another todo");
+  const todo = await db().todo.findUnique({
+    where: { id: todoId },
+    include: { group: { select: { slug: true } }, project: { select: { ownerId: true, shares: { where: { userId: caller.userId }, select: { role: true } } } } },
+  });
+  const role = todo ? roleOf(todo.project, caller.userId) : null;
+  if (!role) throw notFound("Todo");
+  if (!allows(role, need)) throw new ApiError("FORBIDDEN", "Your access to this project is read-only");
+  return { todo: todo!, role };
+}

@@ -14,6 +14,7 @@ import { openDatabase, type Database } from "../db/open.ts";
 import type { PrismaClient } from "../db/generated/client.ts";
 import { OutboxMailer } from "../email/mailer.ts";
 import { EventBus } from "../realtime/bus.ts";
+import { LocalAgent } from "../agent/local-agent.ts";
 import { runtime as currentRuntime, setRuntime, type Runtime } from "../runtime.ts";
 
 export type TestRuntime = {
@@ -79,7 +80,7 @@ export async function startTestRuntime(opts: { database?: "pglite" | "postgres";
   const config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, LOG_LEVEL: "silent", APP_URL: "http://app.test", ...opts.env });
   const outboxDir = path.join(dataDir, "outbox");
   const bus = new EventBus();
-  const runtime: Runtime = { config, prisma: database.prisma, bus, mailer: new OutboxMailer(outboxDir) };
+  const runtime: Runtime = { config, prisma: database.prisma, bus, mailer: new OutboxMailer(outboxDir), agent: new LocalAgent(0) };
   setRuntime(runtime);
   return {
     runtime,
@@ -89,6 +90,7 @@ export async function startTestRuntime(opts: { database?: "pglite" | "postgres";
     dataDir,
     outboxDir,
     close: async () => {
+      await runtime.agent.stop();
       setRuntime(previous);
       try {
         await database.close();

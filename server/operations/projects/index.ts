@@ -1,9 +1,26 @@
 import type { AnyOperation } from "../define.ts";
+import projectCards from "./project-cards.ts";
 import projectCreate from "./project-create.ts";
 import projectDelete from "./project-delete.ts";
 import projectGet from "./project-get.ts";
+import projectGetBrand from "./project-get-brand.ts";
+import projectGroups from "./project-groups.ts";
 import projectList from "./project-list.ts";
+import projectShare from "./project-share.ts";
 import projectSubscribe from "./project-subscribe.ts";
 import projectUpdate from "./project-update.ts";
+import projectUpsertGroup from "./project-upsert-group.ts";
 
-export const projectOperations: AnyOperation[] = [projectList, projectCreate, projectGet, projectUpdate, projectDelete, projectSubscribe];
+export const projectOperations: AnyOperation[] = [
+  projectList,
+  projectCreate,
+  projectGetBrand,
+  projectGet,
+  projectUpdate,
+  projectDelete,
+  projectShare,
+  projectSubscribe,
+  projectGroups,
+  projectCards,
+  projectUpsertGroup,
+];

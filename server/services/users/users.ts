@@ -2,13 +2,13 @@ import type { TUserProfileFull } from "../../../lib/schemas/users.ts";
 import { notFound } from "../../http/errors.ts";
 import { db } from "../../runtime.ts";
 import { projectRole } from "../access.ts";
+import { appSettingsFromStored } from "../settings/user-settings.ts";
 
 export async function getProfile(userId: string): Promise<TUserProfileFull> {
   const user = await db().user.findUnique({ where: { id: userId }, include: { settings: true } });
   if (!user) throw notFound("User");
   // A default project the user lost access to is not offered as a landing place.
   const defaultProjectId = user.defaultProjectId && (await projectRole(user.defaultProjectId, userId)) ? user.defaultProjectId : null;
-  const settings = user.settings?.settings;
   return {
     id: user.id,
     email: user.email,
@@ -16,7 +16,7 @@ export async function getProfile(userId: string): Promise<TUserProfileFull> {
     image: user.image,
     isAdmin: user.isAdmin,
     defaultProjectId,
-    settings: settings && typeof settings === "object" && !Array.isArray(settings) ? (settings as Record<string, unknown>) : {},
+    settings: appSettingsFromStored(user.settings?.settings),
     createdAt: user.createdAt.getTime(),
   };
 }

@@ -1,0 +1,218 @@
+import { z } from "zod";
+import { ZAgentSettings } from "./agent.ts";
+import { ZId, ZLimit, ZSocketId, ZTimestamp } from "./common.ts";
+
+export const TODO_STATUSES = ["PROPOSED", "TODO", "SCHEDULED", "RUNNING", "PAUSED", "READY", "DONE", "ERROR", "CANCELLED"] as const;
+export const ZTodoStatus = z.enum(TODO_STATUSES);
+export const ZMessageRole = z.enum(["user", "assistant", "system", "tool"]);
+export const ZMessageState = z.enum(["SCHEDULED", "PENDING", "PROCESSING", "DONE", "ERROR"]);
+export const ZStatusAction = z.enum(["pause", "resume", "complete", "cancel", "accept", "dismiss"]);
+
+const ZJsonObject = z.record(z.string(), z.unknown());
+const ZContent = z.string().trim().min(1, "must not be empty").max(100_000, "must be at most 100,000 characters");
+const ZGroupSlug = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, "lower-case letters, digits and dashes");
+/** A future or past instant in ms; past instants mean "now". */
+const ZWhen = z.number().int().min(0).max(8_640_000_000_000_000);
+
+export const ZBlock = z
+  .object({
+    id: ZId,
+    blockId: ZId,
+    todoId: ZId,
+    messageId: ZId,
+    type: z.string(),
+    content: z.unknown(),
+    actionable: z.boolean(),
+    checked: z.boolean(),
+    subTodoIds: z.array(ZId),
+    position: z.number().int(),
+    createdAt: ZTimestamp,
+    updatedAt: ZTimestamp,
+  })
+  .meta({ id: "Block" });
+
+export const ZMessage = z
+  .object({
+    id: ZId,
+    messageId: ZId,
+    todoId: ZId,
+    role: ZMessageRole,
+    content: z.string(),
+    state: ZMessageState,
+    scheduledAt: ZTimestamp.nullable(),
+    usage: z.unknown().nullable(),
+    createdAt: ZTimestamp,
+    updatedAt: ZTimestamp,
+    blocks: z.array(ZBlock),
+  })
+  .meta({ id: "Message" });
+
+const todoFields = {
+  id: ZId,
+  projectId: ZId,
+  userId: ZId,
+  groupId: ZId.nullable(),
+  groupSlug: z.string().nullable(),
+  content: z.string(),
+  status: ZTodoStatus,
+  scheduledAt: ZTimestamp.nullable(),
+  assignedAgent: z.string().nullable(),
+  agentSettingsId: z.string().nullable(),
+  businessContextId: z.string().nullable(),
+  agentSettings: ZAgentSettings.nullable(),
+  isPublic: z.boolean(),
+  metadata: ZJsonObject,
+  lastActivityAt: ZTimestamp.describe("Cursor value of todo_list"),
+  createdAt: ZTimestamp,
+  updatedAt: ZTimestamp,
+};
+
+export const ZTodoListItem = z.object(todoFields).meta({ id: "TodoListItem" });
+
+export const ZTodo = z
+  .object({
+    ...todoFields,
+    messages: z.array(ZMessage).describe("Chat order, oldest first"),
+    blocks: z.array(ZBlock).describe("The blocks of `messages`, flattened, in chat order"),
+    hasMoreMessages: z.boolean().describe("Older messages exist beyond messageLimit"),
+  })
+  .meta({ id: "Todo" });
+
+export const ZTodoPage = z
+  .object({ items: z.array(ZTodoListItem), nextCursor: ZTimestamp.nullable().describe("Pass as `cursor` for older items; null on the last page") })
+  .meta({ id: "TodoPage" });
+
+export const ZMessagesPage = z
+  .object({ items: z.array(ZMessage), nextCursor: ZId.nullable().describe("Pass as `before` for the page before; null at the first message") })
+  .meta({ id: "MessagesPage" });
+
+export const ZTodoWorkflow = z
+  .object({
+    todoId: ZId,
+    contextSummaryUsed: z.boolean(),
+    contextSummary: z.string().nullable(),
+    turn: z.number().int(),
+    state: z.string(),
+  })
+  .meta({ id: "TodoWorkflow" });
+
+export const ZPendingTask = z
+  .object({
+    id: z.string(),
+    kind: z.enum(["scheduled_message", "proposed_todo"]),
+    todoId: ZId,
+    projectId: ZId,
+    messageId: ZId.nullable(),
+    dueAt: ZTimestamp.nullable(),
+    createdAt: ZTimestamp,
+  })
+  .meta({ id: "PendingTask" });
+
+// ───────────── inputs ─────────────
+
+const todoSeed = {
+  content: ZContent,
+  groupSlug: ZGroupSlug.optional(),
+  agentSettings: ZAgentSettings.optional(),
+  assignedAgent: z.string().trim().min(1).max(200).optional(),
+  agentSettingsId: z.string().trim().min(1).max(128).optional(),
+  businessContextId: z.string().trim().min(1).max(128).optional(),
+  metadata: ZJsonObject.optional(),
+};
+
+export const ZCreateTodoInput = z
+  .object({
+    ...todoSeed,
+    scheduledAt: ZWhen.optional().describe("Run the first message at this time (ms)"),
+    startProcessing: z.boolean().default(false).describe("Start the agent now"),
+  })
+  .meta({ id: "CreateTodoInput" });
+
+const ZSpec = z.object(todoSeed);
+export const ZStartFromSpecInput = z
+  .object({
+    spec: ZSpec.optional(),
+    overrides: ZSpec.partial().optional(),
+    content: ZContent.optional().describe("From scratch, without a spec"),
+    propose: z.boolean().default(false).describe("Create it PROPOSED, not started"),
+  })
+  .refine((v) => v.spec !== undefined || v.content !== undefined, { message: "give a spec or a content", path: ["spec"] })
+  .meta({ id: "StartFromSpecInput" });
+
+export const ZTodoUpdateInput = z
+  .object({
+    content: ZContent.optional(),
+    scheduledAt: ZWhen.nullable().optional(),
+    assignedAgent: z.string().trim().min(1).max(200).nullable().optional(),
+    isPublic: z.boolean().optional(),
+    groupSlug: ZGroupSlug.nullable().optional(),
+    metadata: ZJsonObject.optional(),
+  })
+  .refine((v) => Object.values(v).some((x) => x !== undefined), { message: "give at least one field to change" })
+  .meta({ id: "TodoUpdateInput" });
+
+export const ZTodoIdInput = z.object({ todoId: ZId, socketId: ZSocketId }).meta({ id: "TodoIdInput" });
+
+export const ZAddMessageInput = z
+  .object({
+    content: ZContent,
+    startProcessing: z.boolean().default(true),
+    scheduledAt: ZWhen.optional().describe("Schedule the message for later (ms)"),
+  })
+  .meta({ id: "AddMessageInput" });
+
+export const ZUpdateMessageInput = z
+  .object({ content: ZContent.optional(), scheduledAt: ZWhen.optional() })
+  .refine((v) => v.content !== undefined || v.scheduledAt !== undefined, { message: "give content or scheduledAt" })
+  .meta({ id: "UpdateMessageInput" });
+
+export const ZUpdateAndStartMessageInput = z.object({ messageId: ZId, content: ZContent }).meta({ id: "UpdateAndStartMessageInput" });
+
+export const ZTodoStatusUpdateInput = z.object({ action: ZStatusAction }).meta({ id: "TodoStatusUpdateInput" });
+
+export const ZTodoBlockSubTodoInput = z
+  .object({ subTodoIds: z.array(ZId).min(1).max(100) })
+  .meta({ id: "TodoBlockSubTodoInput" });
+
+export const ZTodoBlockIdInput = z
+  .object({ blockId: ZId.optional(), checked: z.boolean().optional().describe("Set instead of toggling") })
+  .meta({ id: "TodoBlockIdInput" });
+
+export const ZTodoAgentSelectionInput = z.object({ agentSettings: ZAgentSettings }).meta({ id: "TodoAgentSelectionInput" });
+
+export const ZWorkflowUpdateInput = z
+  .object({ contextSummaryUsed: z.boolean().optional(), contextSummary: z.string().max(100_000).nullable().optional() })
+  .refine((v) => v.contextSummaryUsed !== undefined || v.contextSummary !== undefined, { message: "give contextSummaryUsed or contextSummary" })
+  .meta({ id: "WorkflowUpdateInput" });
+
+export const ZReportAiOutputInput = z
+  .object({
+    todoId: ZId,
+    messageId: ZId.optional(),
+    reason: z.enum(["offensive", "unsafe", "incorrect", "other"]),
+    details: z.string().max(5_000).default(""),
+  })
+  .meta({ id: "ReportAiOutputInput" });
+
+export const ZTodoParams = z.object({ todoId: ZId });
+
+export const ZTodoListQuery = z.object({
+  limit: ZLimit,
+  cursor: z.coerce.number().int().min(0).optional().describe("lastActivityAt of the last item received"),
+  search: z.string().trim().min(1).max(200).optional().describe("Substring of the content, or a status name"),
+  agentSettingsId: z.string().min(1).max(128).optional(),
+  businessContextId: z.string().min(1).max(128).optional(),
+});
+
+export const ZMessagesQuery = z.object({ limit: ZLimit, before: ZId.optional().describe("The oldest messageId loaded") });
+
+export const ZTodoGetQuery = z.object({
+  messageLimit: z.coerce.number().int().min(1).max(200).optional().describe("Only the newest N messages"),
+});
+
+export type TTodo = z.infer<typeof ZTodo>;
+export type TTodoListItem = z.infer<typeof ZTodoListItem>;
+export type TMessage = z.infer<typeof ZMessage>;
+export type TBlock = z.infer<typeof ZBlock>;
+export type TTodoStatus = z.infer<typeof ZTodoStatus>;
+export type TStatusAction = z.infer<typeof ZStatusAction>;

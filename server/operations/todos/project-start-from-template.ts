@@ -1,0 +1,19 @@
+import { ZProjectParams } from "../../../lib/schemas/projects.ts";
+import { ZStartFromSpecInput, ZTodo } from "../../../lib/schemas/todos.ts";
+import { startFromTemplate } from "../../services/todos/todos.ts";
+import { ANY_CREDENTIAL, defineOperation } from "../define.ts";
+
+export default defineOperation({
+  id: "project_startFromTemplate",
+  method: "POST",
+  path: "/projects/{projectId}/todos/from-template",
+  tag: "Todos",
+  summary: "Start a todo from a spec (with overrides) or from scratch",
+  description:
+    "The single accept path. One of `spec` or `content` is required. Started (RUNNING) unless `propose: true`, which creates it PROPOSED and starts nothing.",
+  auth: ANY_CREDENTIAL,
+  params: ZProjectParams,
+  body: ZStartFromSpecInput,
+  response: ZTodo,
+  handler: ({ caller, params, body }) => startFromTemplate(caller, params.projectId, body),
+});

@@ -1,0 +1,15 @@
+import { ZTodoParams, ZTodoWorkflow } from "../../../lib/schemas/todos.ts";
+import { getWorkflow } from "../../services/todos/extras.ts";
+import { ANY_CREDENTIAL, defineOperation } from "../define.ts";
+
+export default defineOperation({
+  id: "todo_getWorkflow",
+  method: "GET",
+  path: "/todos/{todoId}/workflow",
+  tag: "Todos",
+  summary: "Internal workflow state, for debugging",
+  auth: ANY_CREDENTIAL,
+  params: ZTodoParams,
+  response: ZTodoWorkflow,
+  handler: ({ caller, params }) => getWorkflow(caller, params.todoId),
+});

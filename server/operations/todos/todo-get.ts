@@ -1,0 +1,18 @@
+import { ZTodo, ZTodoGetQuery, ZTodoParams } from "../../../lib/schemas/todos.ts";
+import { getTodo } from "../../services/todos/todos.ts";
+import { ANY_CREDENTIAL, defineOperation } from "../define.ts";
+
+export default defineOperation({
+  id: "todo_get",
+  method: "GET",
+  path: "/todos/{todoId}",
+  tag: "Todos",
+  summary: "Get a todo with its messages and blocks",
+  description:
+    "Read access (owner or through project sharing). `messageLimit` returns only the newest N messages; `hasMoreMessages` tells whether older ones exist.",
+  auth: ANY_CREDENTIAL,
+  params: ZTodoParams,
+  query: ZTodoGetQuery,
+  response: ZTodo,
+  handler: ({ caller, params, query }) => getTodo(caller, params.todoId, query.messageLimit),
+});

@@ -1,0 +1,18 @@
+import { ZSuccess } from "../../../lib/schemas/common.ts";
+import { ZReportAiOutputInput } from "../../../lib/schemas/todos.ts";
+import { reportAiOutput } from "../../services/todos/extras.ts";
+import { ANY_CREDENTIAL, defineOperation } from "../define.ts";
+
+export default defineOperation({
+  id: "todo_reportAiOutput",
+  method: "POST",
+  path: "/report-ai-output",
+  tag: "Todos",
+  summary: "Report offensive or unsafe AI output for review",
+  description:
+    "Needs read access to the todo.",
+  auth: ANY_CREDENTIAL,
+  body: ZReportAiOutputInput,
+  response: ZSuccess,
+  handler: ({ caller, body }) => reportAiOutput(caller, body),
+});

@@ -1,0 +1,18 @@
+import { ZTodo, ZTodoIdInput, ZTodoParams } from "../../../lib/schemas/todos.ts";
+import { subscribeTodo } from "../../services/todos/extras.ts";
+import { ANY_CREDENTIAL, defineOperation } from "../define.ts";
+
+export default defineOperation({
+  id: "todo_subscribe",
+  method: "POST",
+  path: "/todos/{todoId}/subscribe",
+  tag: "Todos",
+  summary: "Subscribe a Socket.IO connection to the todo and get the full todo",
+  description:
+    "Pass the connection's id in `X-Socket-Id` (or `socketId` in the body). The connection joins the todo's room before the todo is read, so no event can slip between the response and the stream.",
+  auth: ANY_CREDENTIAL,
+  params: ZTodoParams,
+  body: ZTodoIdInput,
+  response: ZTodo,
+  handler: ({ caller, params, socketId }) => subscribeTodo(caller, params.todoId, socketId),
+});

@@ -1,0 +1,19 @@
+import { ZNull } from "../../../lib/schemas/common.ts";
+import { ZTodoAgentSelectionInput, ZTodoParams } from "../../../lib/schemas/todos.ts";
+import { updateAgentMapping } from "../../services/todos/extras.ts";
+import { ANY_CREDENTIAL, defineOperation } from "../define.ts";
+
+export default defineOperation({
+  id: "todo_updateAgentMapping",
+  method: "POST",
+  path: "/todos/{todoId}/todo-agent-mapping",
+  tag: "Todos",
+  summary: "Set this todo's agent settings",
+  description:
+    "Write access.",
+  auth: ANY_CREDENTIAL,
+  params: ZTodoParams,
+  body: ZTodoAgentSelectionInput,
+  response: ZNull,
+  handler: ({ caller, params, body }) => updateAgentMapping(caller, params.todoId, body.agentSettings),
+});

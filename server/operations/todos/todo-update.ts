@@ -1,0 +1,19 @@
+import { ZNull } from "../../../lib/schemas/common.ts";
+import { ZTodoParams, ZTodoUpdateInput } from "../../../lib/schemas/todos.ts";
+import { updateTodo } from "../../services/todos/todos.ts";
+import { ANY_CREDENTIAL, defineOperation } from "../define.ts";
+
+export default defineOperation({
+  id: "todo_update",
+  method: "PUT",
+  path: "/todos/{todoId}",
+  tag: "Todos",
+  summary: "Change a todo's content, schedule, assigned agent, group or visibility",
+  description:
+    "Write access. `isPublic: true` makes it readable by anyone at /public/todos/{todoId}.",
+  auth: ANY_CREDENTIAL,
+  params: ZTodoParams,
+  body: ZTodoUpdateInput,
+  response: ZNull,
+  handler: ({ caller, params, body }) => updateTodo(caller, params.todoId, body),
+});

@@ -1,0 +1,46 @@
+import { ZLocale, ZTheme, ZTimezone, type TAppSettings, type TUserSettingsUpdateInput } from "../../../lib/schemas/settings.ts";
+import type { Prisma } from "../../db/generated/client.ts";
+import { db } from "../../runtime.ts";
+import { agentSettingsFromStored, isRecord } from "./stored.ts";
+
+export const DEFAULT_APP_SETTINGS: Omit<TAppSettings, "updatedAt"> = {
+  theme: "system",
+  timezone: "UTC",
+  locale: "en",
+  emailNotifications: true,
+  defaultAgent: null,
+};
+
+/** AppSettings from the stored JSON: every field present, a missing or invalid one at its default. */
+export function appSettingsFromStored(raw: unknown): TAppSettings {
+  const s = isRecord(raw) ? raw : {};
+  const theme = ZTheme.safeParse(s.theme);
+  const timezone = typeof s.timezone === "string" ? ZTimezone.safeParse(s.timezone) : null;
+  const locale = typeof s.locale === "string" ? ZLocale.safeParse(s.locale) : null;
+  return {
+    theme: theme.success ? theme.data : DEFAULT_APP_SETTINGS.theme,
+    timezone: timezone?.success ? timezone.data : DEFAULT_APP_SETTINGS.timezone,
+    locale: locale?.success ? locale.data : DEFAULT_APP_SETTINGS.locale,
+    emailNotifications: typeof s.emailNotifications === "boolean" ? s.emailNotifications : DEFAULT_APP_SETTINGS.emailNotifications,
+    defaultAgent: agentSettingsFromStored(s.defaultAgent),
+    updatedAt: typeof s.updatedAt === "number" && Number.isInteger(s.updatedAt) ? s.updatedAt : null,
+  };
+}
+
+export async function getUserSettings(userId: string): Promise<TAppSettings> {
+  const row = await db().userSettings.findUnique({ where: { userId }, select: { settings: true } });
+  return appSettingsFromStored(row?.settings);
+}
+
+/** Changes the fields given (at least one, checked by the schema); the others keep their value. */
+export async function updateUserSettings(userId: string, patch: TUserSettingsUpdateInput): Promise<null> {
+  const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+  await db().$transaction(async (tx) => {
+    // Serialises concurrent partial updates of one user, so neither loses the other's fields.
+    await tx.$executeRaw`SELECT 1 FROM "User" WHERE "id" = ${userId} FOR UPDATE`;
+    const row = await tx.userSettings.findUnique({ where: { userId }, select: { settings: true } });
+    const settings = { ...(isRecord(row?.settings) ? row.settings : {}), ...changes, updatedAt: Date.now() } as Prisma.InputJsonObject;
+    await tx.userSettings.upsert({ where: { userId }, create: { userId, settings }, update: { settings } });
+  });
+  return null;
+}

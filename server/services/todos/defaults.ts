@@ -1,0 +1,22 @@
+import type { TAgentSettings } from "../../../lib/schemas/agent.ts";
+import { db } from "../../runtime.ts";
+import { projectSettingsFromStored } from "../settings/project-settings.ts";
+import { agentSettingsFromStored } from "../settings/stored.ts";
+import { appSettingsFromStored } from "../settings/user-settings.ts";
+
+/**
+ * What a new todo takes when its request leaves it out: the project's default group, and agent
+ * settings from (first that exists) the caller's mapping for this project, the project's agent
+ * defaults, then the caller's own default agent.
+ */
+export async function todoDefaults(userId: string, projectId: string): Promise<{ groupSlug: string | null; agentSettings: TAgentSettings | null }> {
+  const [project, mapping, user] = await Promise.all([
+    db().project.findUnique({ where: { id: projectId }, select: { settings: true } }),
+    db().projectAgentMapping.findUnique({ where: { userId_projectId: { userId, projectId } }, select: { settings: true } }),
+    db().userSettings.findUnique({ where: { userId }, select: { settings: true } }),
+  ]);
+  const projectSettings = projectSettingsFromStored(project?.settings);
+  const agentSettings =
+    agentSettingsFromStored(mapping?.settings) ?? projectSettings.agentDefaults ?? appSettingsFromStored(user?.settings).defaultAgent ?? null;
+  return { groupSlug: projectSettings.defaultGroupSlug, agentSettings };
+}

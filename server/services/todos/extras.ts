@@ -1,0 +1,81 @@
+import type { Caller } from "../../auth/caller.ts";
+import type { TAgentSettings } from "../../../lib/schemas/agent.ts";
+import type { Prisma } from "../../db/generated/client.ts";
+import { notFound } from "../../http/errors.ts";
+import { joinRoom } from "../../realtime/sockets.ts";
+import { db, runtime } from "../../runtime.ts";
+import { getTodoOrThrow } from "../access.ts";
+import { publishTodo } from "./events.ts";
+import { asObject, toTodoListItem } from "./serialize.ts";
+import { getTodo } from "./todos.ts";
+
+/** Joins the caller's connection to the todo's room first, then reads: no event can slip between. */
+export async function subscribeTodo(caller: Caller, todoId: string, socketId: string | undefined) {
+  await getTodoOrThrow(caller, todoId, "read");
+  await joinRoom(runtime().io, socketId, caller.userId, `todo:${todoId}`);
+  return getTodo(caller, todoId);
+}
+
+export async function updateAgentMapping(caller: Caller, todoId: string, agentSettings: TAgentSettings): Promise<null> {
+  await getTodoOrThrow(caller, todoId, "write");
+  const todo = await db().todo.update({
+    where: { id: todoId },
+    data: { agentSettings: agentSettings as Prisma.InputJsonValue, agentSettingsId: agentSettings.agentSettingsId ?? null },
+    include: { group: { select: { slug: true } } },
+  });
+  publishTodo("todo.updated", todo, toTodoListItem(todo));
+  return null;
+}
+
+type Workflow = { contextSummaryUsed?: boolean; contextSummary?: string | null; turn?: number; state?: string };
+
+export async function getWorkflow(caller: Caller, todoId: string) {
+  const { todo } = await getTodoOrThrow(caller, todoId, "read");
+  const w = asObject(todo.workflow) as Workflow;
+  return {
+    todoId,
+    contextSummaryUsed: w.contextSummaryUsed ?? false,
+    contextSummary: w.contextSummary ?? null,
+    turn: w.turn ?? 0,
+    state: w.state ?? "idle",
+  };
+}
+
+export async function updateWorkflow(caller: Caller, todoId: string, patch: { contextSummaryUsed?: boolean; contextSummary?: string | null }): Promise<null> {
+  await getTodoOrThrow(caller, todoId, "write");
+  await db().$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT 1 FROM "Todo" WHERE "id" = ${todoId} FOR UPDATE`;
+    const { workflow } = await tx.todo.findUniqueOrThrow({ where: { id: todoId }, select: { workflow: true } });
+    const next = { ...asObject(workflow), ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
+    await tx.todo.update({ where: { id: todoId }, data: { workflow: next as Prisma.InputJsonValue } });
+  });
+  return null;
+}
+
+/** The caller's scheduled messages and proposed todos, soonest first. */
+export async function pendingTasks(caller: Caller) {
+  const [scheduled, proposed] = await Promise.all([
+    db().message.findMany({
+      where: { state: "SCHEDULED", todo: { userId: caller.userId } },
+      select: { id: true, todoId: true, scheduledAt: true, createdAt: true, todo: { select: { projectId: true } } },
+      orderBy: { scheduledAt: "asc" },
+      take: 200,
+    }),
+    db().todo.findMany({ where: { userId: caller.userId, status: "PROPOSED" }, select: { id: true, projectId: true, createdAt: true }, orderBy: { createdAt: "asc" }, take: 200 }),
+  ]);
+  const tasks = [
+    ...scheduled.map((m) => ({ id: `message:${m.id}`, kind: "scheduled_message" as const, todoId: m.todoId, projectId: m.todo.projectId, messageId: m.id, dueAt: m.scheduledAt?.getTime() ?? null, createdAt: m.createdAt.getTime() })),
+    ...proposed.map((t) => ({ id: `todo:${t.id}`, kind: "proposed_todo" as const, todoId: t.id, projectId: t.projectId, messageId: null, dueAt: null, createdAt: t.createdAt.getTime() })),
+  ];
+  return tasks.sort((a, b) => (a.dueAt ?? Infinity) - (b.dueAt ?? Infinity) || a.createdAt - b.createdAt);
+}
+
+export async function reportAiOutput(caller: Caller, input: { todoId: string; messageId?: string; reason: string; details: string }) {
+  await getTodoOrThrow(caller, input.todoId, "read");
+  if (input.messageId) {
+    const message = await db().message.findFirst({ where: { id: input.messageId, todoId: input.todoId }, select: { id: true } });
+    if (!message) throw notFound("Message");
+  }
+  await db().aiReport.create({ data: { userId: caller.userId, todoId: input.todoId, messageId: input.messageId ?? null, reason: input.reason, details: input.details } });
+  return { success: true as const };
+}

@@ -1,0 +1,41 @@
+import type { TStatusAction, TTodoStatus } from "../../../lib/schemas/todos.ts";
+
+// CONVENTIONS.md "Todo lifecycle", as data. Anything not in here is 409 CONFLICT.
+
+/** Statuses from which a new user message with immediate processing starts a turn. */
+export const STARTABLE: ReadonlySet<TTodoStatus> = new Set(["TODO", "READY", "DONE", "ERROR"]);
+/** Statuses in which a new message waits (PENDING) for the next turn. */
+export const WAITING: ReadonlySet<TTodoStatus> = new Set(["RUNNING", "SCHEDULED", "PAUSED"]);
+const FINAL: ReadonlySet<TTodoStatus> = new Set(["DONE", "CANCELLED"]);
+
+export type ResumeContext = {
+  /** A turn was cut by the pause (an assistant message is still PROCESSING, or input waits). */
+  turnInterrupted: boolean;
+  /** A scheduled message is still to come. */
+  hasScheduled: boolean;
+};
+
+/** The status an action leads to, or null when the table does not allow it. */
+export function nextStatus(from: TTodoStatus, action: TStatusAction, ctx: ResumeContext): TTodoStatus | null {
+  switch (action) {
+    case "pause":
+      return from === "RUNNING" || from === "SCHEDULED" ? "PAUSED" : null;
+    case "resume":
+      if (from !== "PAUSED") return null;
+      // A paused schedule resumes as a schedule (our reading of "else READY" for scheduled todos).
+      return ctx.turnInterrupted ? "RUNNING" : ctx.hasScheduled ? "SCHEDULED" : "READY";
+    case "complete":
+      return FINAL.has(from) ? null : "DONE";
+    case "cancel":
+      return FINAL.has(from) ? null : "CANCELLED";
+    case "accept":
+      return from === "PROPOSED" ? "RUNNING" : null;
+    case "dismiss":
+      return from === "PROPOSED" ? "CANCELLED" : null;
+  }
+}
+
+/** After a turn: waiting input means another turn, a coming scheduled message means SCHEDULED. */
+export function afterTurn(ctx: { pendingInput: boolean; hasScheduled: boolean }): TTodoStatus {
+  return ctx.pendingInput ? "RUNNING" : ctx.hasScheduled ? "SCHEDULED" : "READY";
+}

@@ -1,0 +1,110 @@
+import type { z } from "zod";
+import type { Caller } from "../../auth/caller.ts";
+import type { ZAddMessageInput, ZMessagesQuery, ZUpdateMessageInput, TMessage, TTodoStatus } from "../../../lib/schemas/todos.ts";
+import { ApiError, badRequest, notFound } from "../../http/errors.ts";
+import { db, runtime } from "../../runtime.ts";
+import { getTodoOrThrow } from "../access.ts";
+import { publishStatus, publishTodo } from "./events.ts";
+import { STARTABLE } from "./lifecycle.ts";
+import { messageWithBlocks, toMessage } from "./serialize.ts";
+
+const CLOSED: ReadonlySet<TTodoStatus> = new Set(["CANCELLED", "PROPOSED"]);
+
+export async function getMessages(caller: Caller, todoId: string, q: z.output<typeof ZMessagesQuery>) {
+  await getTodoOrThrow(caller, todoId, "read");
+  let beforeSeq: bigint | undefined;
+  if (q.before) {
+    const anchor = await db().message.findFirst({ where: { id: q.before, todoId }, select: { seq: true } });
+    if (!anchor) throw badRequest("before is not a message of this todo", [{ path: "query.before", message: "unknown messageId for this todo" }]);
+    beforeSeq = anchor.seq;
+  }
+  const rows = await db().message.findMany({
+    where: { todoId, ...(beforeSeq !== undefined ? { seq: { lt: beforeSeq } } : {}) },
+    orderBy: { seq: "desc" },
+    take: q.limit + 1,
+    include: messageWithBlocks,
+  });
+  const page = rows.slice(0, q.limit).reverse();
+  return { items: page.map(toMessage), nextCursor: rows.length > q.limit ? page[0]!.id : null };
+}
+
+/**
+ * Adds a user message. Immediate processing starts a turn on a TODO, READY, DONE or ERROR todo
+ * and waits (PENDING) behind a RUNNING, SCHEDULED or PAUSED one; a future scheduledAt schedules it.
+ */
+export async function addMessage(caller: Caller, todoId: string, input: z.output<typeof ZAddMessageInput>): Promise<TMessage> {
+  const { todo } = await getTodoOrThrow(caller, todoId, "write");
+  const scheduledAt = input.scheduledAt !== undefined && input.scheduledAt > Date.now() ? new Date(input.scheduledAt) : null;
+  const result = await db().$transaction(async (tx) => {
+    // Re-read under a row lock: a concurrent status change must not be lost.
+    await tx.$executeRaw`SELECT 1 FROM "Todo" WHERE "id" = ${todoId} FOR UPDATE`;
+    const current = await tx.todo.findUniqueOrThrow({ where: { id: todoId }, select: { status: true, scheduledAt: true } });
+    if (CLOSED.has(current.status)) throw new ApiError("CONFLICT", `A ${current.status} todo takes no new messages`);
+    let status = current.status;
+    let state: TMessage["state"];
+    if (scheduledAt) {
+      state = "SCHEDULED";
+      if (STARTABLE.has(status)) status = "SCHEDULED";
+    } else if (input.startProcessing) {
+      state = "PENDING";
+      if (STARTABLE.has(status)) status = "RUNNING";
+    } else {
+      state = "DONE";
+    }
+    const message = await tx.message.create({ data: { todoId, role: "user", content: input.content, state, scheduledAt }, include: messageWithBlocks });
+    const nextScheduled = scheduledAt && (!current.scheduledAt || current.scheduledAt > scheduledAt || current.scheduledAt < new Date()) ? scheduledAt : undefined;
+    await tx.todo.update({ where: { id: todoId }, data: { status, lastActivityAt: new Date(), ...(nextScheduled ? { scheduledAt: nextScheduled } : {}) } });
+    return { message, status, previous: current.status };
+  });
+  publishTodo("message.created", todo, toMessage(result.message));
+  publishStatus(todo, result.status, result.previous);
+  if (result.status === "RUNNING") runtime().agent.start(todoId);
+  return toMessage(result.message);
+}
+
+async function scheduledMessageOrThrow(todoId: string, messageId: string) {
+  const message = await db().message.findFirst({ where: { id: messageId, todoId } });
+  if (!message) throw notFound("Message");
+  return message;
+}
+
+/** Only a scheduled message, before it starts processing, can change. */
+export async function updateMessage(caller: Caller, todoId: string, messageId: string, input: z.output<typeof ZUpdateMessageInput>): Promise<null> {
+  const { todo } = await getTodoOrThrow(caller, todoId, "write");
+  await scheduledMessageOrThrow(todoId, messageId);
+  const scheduledAt = input.scheduledAt === undefined ? undefined : new Date(Math.max(input.scheduledAt, Date.now()));
+  // Conditional on the state: the scheduler may take the message at this very moment.
+  const { count } = await db().message.updateMany({
+    where: { id: messageId, todoId, role: "user", state: "SCHEDULED" },
+    data: { content: input.content, scheduledAt },
+  });
+  if (count === 0) throw new ApiError("CONFLICT", "Only a scheduled message can be edited, before it starts processing");
+  const message = await db().message.findUniqueOrThrow({ where: { id: messageId }, include: messageWithBlocks });
+  if (scheduledAt) await db().todo.update({ where: { id: todoId }, data: { scheduledAt, lastActivityAt: new Date() } });
+  publishTodo("message.updated", todo, toMessage(message));
+  return null;
+}
+
+/** Edits a user message that has not run yet and starts a turn with it at once. */
+export async function updateAndStart(caller: Caller, todoId: string, messageId: string, content: string): Promise<null> {
+  const { todo } = await getTodoOrThrow(caller, todoId, "write");
+  await scheduledMessageOrThrow(todoId, messageId);
+  const result = await db().$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT 1 FROM "Todo" WHERE "id" = ${todoId} FOR UPDATE`;
+    const current = await tx.todo.findUniqueOrThrow({ where: { id: todoId }, select: { status: true } });
+    if (CLOSED.has(current.status)) throw new ApiError("CONFLICT", `A ${current.status} todo cannot start`);
+    const { count } = await tx.message.updateMany({
+      where: { id: messageId, todoId, role: "user", state: { in: ["SCHEDULED", "PENDING"] } },
+      data: { content, state: "PENDING", scheduledAt: null },
+    });
+    if (count === 0) throw new ApiError("CONFLICT", "Only a user message that has not started can be updated and started");
+    // An explicit start: also out of SCHEDULED or PAUSED.
+    await tx.todo.update({ where: { id: todoId }, data: { status: "RUNNING", lastActivityAt: new Date() } });
+    const message = await tx.message.findUniqueOrThrow({ where: { id: messageId }, include: messageWithBlocks });
+    return { message, previous: current.status };
+  });
+  publishTodo("message.updated", todo, toMessage(result.message));
+  publishStatus(todo, "RUNNING", result.previous);
+  runtime().agent.start(todoId);
+  return null;
+}

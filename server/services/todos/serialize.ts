@@ -1,0 +1,118 @@
+import type { TBlock, TMessage, TTodo, TTodoListItem } from "../../../lib/schemas/todos.ts";
+import type { TAgentSettings } from "../../../lib/schemas/agent.ts";
+
+type BlockRow = {
+  id: string;
+  todoId: string;
+  messageId: string;
+  type: string;
+  content: unknown;
+  actionable: boolean;
+  checked: boolean;
+  subTodoIds: string[];
+  position: number;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+type MessageRow = {
+  id: string;
+  todoId: string;
+  role: "user" | "assistant" | "system" | "tool";
+  content: string;
+  state: "SCHEDULED" | "PENDING" | "PROCESSING" | "DONE" | "ERROR";
+  scheduledAt: Date | null;
+  usage: unknown;
+  createdAt: Date;
+  updatedAt: Date;
+  blocks?: BlockRow[];
+};
+
+export type TodoRow = {
+  id: string;
+  projectId: string;
+  userId: string;
+  groupId: string | null;
+  group?: { slug: string } | null;
+  content: string;
+  status: TTodo["status"];
+  scheduledAt: Date | null;
+  assignedAgent: string | null;
+  agentSettingsId: string | null;
+  businessContextId: string | null;
+  agentSettings: unknown;
+  isPublic: boolean;
+  metadata: unknown;
+  lastActivityAt: Date;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+const ms = (d: Date | null) => (d ? d.getTime() : null);
+
+export function asObject(v: unknown): Record<string, unknown> {
+  return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+}
+
+export function toBlock(b: BlockRow): TBlock {
+  return {
+    id: b.id,
+    blockId: b.id,
+    todoId: b.todoId,
+    messageId: b.messageId,
+    type: b.type,
+    content: b.content,
+    actionable: b.actionable,
+    checked: b.checked,
+    subTodoIds: b.subTodoIds,
+    position: b.position,
+    createdAt: b.createdAt.getTime(),
+    updatedAt: b.updatedAt.getTime(),
+  };
+}
+
+export function toMessage(m: MessageRow): TMessage {
+  return {
+    id: m.id,
+    messageId: m.id,
+    todoId: m.todoId,
+    role: m.role,
+    content: m.content,
+    state: m.state,
+    scheduledAt: ms(m.scheduledAt),
+    usage: m.usage ?? null,
+    createdAt: m.createdAt.getTime(),
+    updatedAt: m.updatedAt.getTime(),
+    blocks: (m.blocks ?? []).map(toBlock),
+  };
+}
+
+export function toTodoListItem(t: TodoRow): TTodoListItem {
+  return {
+    id: t.id,
+    projectId: t.projectId,
+    userId: t.userId,
+    groupId: t.groupId,
+    groupSlug: t.group?.slug ?? null,
+    content: t.content,
+    status: t.status,
+    scheduledAt: ms(t.scheduledAt),
+    assignedAgent: t.assignedAgent,
+    agentSettingsId: t.agentSettingsId,
+    businessContextId: t.businessContextId,
+    agentSettings: t.agentSettings ? (asObject(t.agentSettings) as TAgentSettings) : null,
+    isPublic: t.isPublic,
+    metadata: asObject(t.metadata),
+    lastActivityAt: t.lastActivityAt.getTime(),
+    createdAt: t.createdAt.getTime(),
+    updatedAt: t.updatedAt.getTime(),
+  };
+}
+
+export function toTodo(t: TodoRow, messages: MessageRow[], hasMoreMessages: boolean): TTodo {
+  const msgs = messages.map(toMessage);
+  return { ...toTodoListItem(t), messages: msgs, blocks: msgs.flatMap((m) => m.blocks), hasMoreMessages };
+}
+
+/** Prisma include for a message with its blocks in order. */
+export const messageWithBlocks = { blocks: { orderBy: [{ position: "asc" as const }, { createdAt: "asc" as const }] } };

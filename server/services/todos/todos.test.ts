@@ -1,0 +1,91 @@
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import type { Caller } from "../../auth/caller.ts";
+import { createTestUser, startTestRuntime, type TestRuntime } from "../../testing/runtime.ts";
+import { createTodo, listTodos } from "./todos.ts";
+
+let t: TestRuntime;
+before(async () => {
+  t = await startTestRuntime();
+});
+after(async () => {
+  await t.close();
+});
+
+async function seed(n: number, timeOf: (i: number) => number) {
+  const user = await createTestUser(t.prisma);
+  const caller: Caller = { credential: "apiKey", userId: user.id, email: user.email, name: null, isAdmin: false };
+  const project = await t.prisma.project.create({ data: { ownerId: user.id, name: "Paging" } });
+  await t.prisma.todo.createMany({
+    data: Array.from({ length: n }, (_, i) => ({ projectId: project.id, userId: user.id, content: `todo ${i}`, lastActivityAt: new Date(timeOf(i)) })),
+  });
+  return { caller, projectId: project.id };
+}
+
+async function pageAll(caller: Caller, projectId: string, limit: number) {
+  const seen: { id: string; lastActivityAt: number }[] = [];
+  const sizes: number[] = [];
+  let cursor: number | undefined;
+  for (let guard = 0; guard < 500; guard++) {
+    const page = await listTodos(caller, projectId, { limit, cursor });
+    sizes.push(page.items.length);
+    seen.push(...page.items.map((i) => ({ id: i.id, lastActivityAt: i.lastActivityAt })));
+    if (page.nextCursor === null) return { seen, sizes };
+    assert.equal(page.nextCursor, page.items.at(-1)!.lastActivityAt, "the cursor is the last item's lastActivityAt");
+    cursor = page.nextCursor;
+  }
+  throw new Error("paging did not end");
+}
+
+test("120 todos with many shared lastActivityAt values: each exactly once, newest first", async () => {
+  // Groups of 1 to 9 todos share a timestamp; page size 7 makes groups straddle page ends.
+  const base = Date.UTC(2026, 0, 1);
+  const { caller, projectId } = await seed(120, (i) => base + Math.floor(i / ((i % 9) + 1)) * 1000);
+  const { seen, sizes } = await pageAll(caller, projectId, 7);
+  assert.equal(seen.length, 120);
+  assert.equal(new Set(seen.map((s) => s.id)).size, 120);
+  for (let i = 1; i < seen.length; i++) assert.ok(seen[i - 1]!.lastActivityAt >= seen[i]!.lastActivityAt, "non-increasing");
+  assert.ok(sizes.every((s) => s > 0));
+});
+
+test("a tie group larger than the page comes whole, and paging goes on after it", async () => {
+  const base = Date.UTC(2026, 0, 2);
+  // 3 newest, then 12 sharing one instant, then 5 older.
+  const { caller, projectId } = await seed(20, (i) => (i < 5 ? base + i : i < 17 ? base + 100 : base + 200 + i));
+  const first = await listTodos(caller, projectId, { limit: 5 });
+  assert.equal(first.items.length, 3);
+  const second = await listTodos(caller, projectId, { limit: 5, cursor: first.nextCursor! });
+  assert.equal(second.items.length, 12);
+  assert.ok(second.items.every((i) => i.lastActivityAt === base + 100));
+  const third = await listTodos(caller, projectId, { limit: 5, cursor: second.nextCursor! });
+  assert.equal(third.items.length, 5);
+  assert.equal(third.nextCursor, null);
+});
+
+test("search matches content case-insensitively or a status name; filters narrow", async () => {
+  const { caller, projectId } = await seed(4, (i) => Date.UTC(2026, 0, 3) + i);
+  await t.prisma.todo.updateMany({ where: { projectId, content: "todo 1" }, data: { status: "READY", agentSettingsId: "fast" } });
+  await t.prisma.todo.updateMany({ where: { projectId, content: "todo 2" }, data: { businessContextId: "acme" } });
+  assert.deepEqual((await listTodos(caller, projectId, { limit: 50, search: "TODO 3" })).items.map((i) => i.content), ["todo 3"]);
+  assert.deepEqual((await listTodos(caller, projectId, { limit: 50, search: "ready" })).items.map((i) => i.content), ["todo 1"]);
+  assert.deepEqual((await listTodos(caller, projectId, { limit: 50, agentSettingsId: "fast" })).items.map((i) => i.content), ["todo 1"]);
+  assert.deepEqual((await listTodos(caller, projectId, { limit: 50, businessContextId: "acme" })).items.map((i) => i.content), ["todo 2"]);
+});
+
+test("a new todo takes the project's default group and the nearest agent defaults", async () => {
+  const { caller, projectId } = await seed(0, () => 0);
+  await t.prisma.todoGroup.create({ data: { projectId, slug: "inbox", name: "Inbox" } });
+  await t.prisma.project.update({ where: { id: projectId }, data: { settings: { defaultGroupSlug: "inbox", agentDefaults: { model: "project-model" } } } });
+  const fromProject = await createTodo(caller, projectId, { content: "a", startProcessing: false });
+  assert.equal(fromProject.groupSlug, "inbox");
+  assert.equal(fromProject.agentSettings?.model, "project-model");
+
+  await t.prisma.projectAgentMapping.create({ data: { userId: caller.userId, projectId, settings: { model: "my-model" } } });
+  assert.equal((await createTodo(caller, projectId, { content: "b", startProcessing: false })).agentSettings?.model, "my-model");
+  const explicit = await createTodo(caller, projectId, { content: "c", startProcessing: false, agentSettings: { model: "explicit" }, groupSlug: undefined });
+  assert.equal(explicit.agentSettings?.model, "explicit");
+
+  // A default group that was renamed away is skipped, not an error.
+  await t.prisma.todoGroup.deleteMany({ where: { projectId } });
+  assert.equal((await createTodo(caller, projectId, { content: "d", startProcessing: false })).groupSlug, null);
+});

@@ -1,0 +1,161 @@
+import type { z } from "zod";
+import type { Caller } from "../../auth/caller.ts";
+import type { ZCreateTodoInput, ZStartFromSpecInput, ZTodoListQuery, ZTodoUpdateInput, TTodo, TTodoStatus } from "../../../lib/schemas/todos.ts";
+import { TODO_STATUSES } from "../../../lib/schemas/todos.ts";
+import { notFound } from "../../http/errors.ts";
+import type { Prisma } from "../../db/generated/client.ts";
+import { db, runtime } from "../../runtime.ts";
+import { getTodoOrThrow, requireProjectAccess } from "../access.ts";
+import { todoDefaults } from "./defaults.ts";
+import { publishTodo } from "./events.ts";
+import { messageWithBlocks, toMessage, toTodo, toTodoListItem } from "./serialize.ts";
+
+const withGroup = { group: { select: { slug: true } } } as const;
+
+async function groupIdFor(projectId: string, slug: string | null | undefined): Promise<string | null | undefined> {
+  if (slug === undefined) return undefined;
+  if (slug === null) return null;
+  const group = await db().todoGroup.findUnique({ where: { projectId_slug: { projectId, slug } }, select: { id: true } });
+  if (!group) throw notFound(`Group "${slug}"`);
+  return group.id;
+}
+
+type Seed = {
+  content: string;
+  groupSlug?: string;
+  agentSettings?: Record<string, unknown>;
+  assignedAgent?: string;
+  agentSettingsId?: string;
+  businessContextId?: string;
+  metadata?: Record<string, unknown>;
+};
+
+/** Creates a todo with its first user message, in one transaction, and hands a RUNNING one to the agent. */
+async function insertTodo(caller: Caller, projectId: string, seed: Seed, status: TTodoStatus, scheduledAt: Date | null): Promise<TTodo> {
+  await requireProjectAccess(caller, projectId, "write");
+  const defaults = await todoDefaults(caller.userId, projectId);
+  seed = { ...seed, agentSettings: seed.agentSettings ?? defaults.agentSettings ?? undefined };
+  // An explicit group must exist (404); a project default that no longer does is simply skipped.
+  const groupId = seed.groupSlug !== undefined ? await groupIdFor(projectId, seed.groupSlug) : await groupIdFor(projectId, defaults.groupSlug).catch(() => null);
+  const now = new Date();
+  const { todo, message } = await db().$transaction(async (tx) => {
+    const todo = await tx.todo.create({
+      data: {
+        projectId,
+        userId: caller.userId,
+        groupId: groupId ?? null,
+        content: seed.content,
+        status,
+        scheduledAt,
+        assignedAgent: seed.assignedAgent ?? null,
+        agentSettingsId: seed.agentSettingsId ?? seed.agentSettings?.agentSettingsId?.toString() ?? null,
+        businessContextId: seed.businessContextId ?? null,
+        agentSettings: (seed.agentSettings as Prisma.InputJsonValue | undefined) ?? undefined,
+        metadata: (seed.metadata ?? {}) as Prisma.InputJsonValue,
+        lastActivityAt: now,
+      },
+      include: withGroup,
+    });
+    const message = await tx.message.create({
+      data: { todoId: todo.id, role: "user", content: seed.content, state: scheduledAt ? "SCHEDULED" : "PENDING", scheduledAt },
+      include: messageWithBlocks,
+    });
+    return { todo, message };
+  });
+  publishTodo("todo.created", todo, toTodoListItem(todo));
+  publishTodo("message.created", todo, toMessage(message));
+  if (status === "RUNNING") runtime().agent.start(todo.id);
+  return toTodo(todo, [message], false);
+}
+
+export async function createTodo(caller: Caller, projectId: string, input: z.output<typeof ZCreateTodoInput>): Promise<TTodo> {
+  const scheduledAt = input.scheduledAt !== undefined && input.scheduledAt > Date.now() ? new Date(input.scheduledAt) : null;
+  const status: TTodoStatus = scheduledAt ? "SCHEDULED" : input.startProcessing ? "RUNNING" : "TODO";
+  return insertTodo(caller, projectId, input, status, scheduledAt);
+}
+
+/** The single accept path: a spec with overrides on top, or from scratch; PROPOSED when asked. */
+export async function startFromTemplate(caller: Caller, projectId: string, input: z.output<typeof ZStartFromSpecInput>): Promise<TTodo> {
+  const base = input.spec ?? { content: input.content! };
+  const seed = { ...base, ...Object.fromEntries(Object.entries(input.overrides ?? {}).filter(([, v]) => v !== undefined)) } as Seed;
+  if (input.content !== undefined && !input.spec) seed.content = input.content;
+  return insertTodo(caller, projectId, seed, input.propose ? "PROPOSED" : "RUNNING", null);
+}
+
+export async function getTodo(caller: Caller | null, todoId: string, messageLimit?: number, opts: { publicOnly?: boolean } = {}): Promise<TTodo> {
+  let todo;
+  if (opts.publicOnly) {
+    todo = await db().todo.findUnique({ where: { id: todoId }, include: withGroup });
+    // A private todo answers exactly like a missing one.
+    if (!todo || !todo.isPublic) throw notFound("Todo");
+  } else {
+    todo = (await getTodoOrThrow(caller!, todoId, "read")).todo;
+  }
+  const take = messageLimit ?? 10_000;
+  const rows = await db().message.findMany({ where: { todoId }, orderBy: { seq: "desc" }, take: take + 1, include: messageWithBlocks });
+  const hasMore = rows.length > take;
+  return toTodo(todo, rows.slice(0, take).reverse(), hasMore);
+}
+
+export async function updateTodo(caller: Caller, todoId: string, input: z.output<typeof ZTodoUpdateInput>): Promise<null> {
+  const { todo } = await getTodoOrThrow(caller, todoId, "write");
+  const groupId = await groupIdFor(todo.projectId, input.groupSlug);
+  const updated = await db().todo.update({
+    where: { id: todoId },
+    data: {
+      content: input.content,
+      scheduledAt: input.scheduledAt === undefined ? undefined : input.scheduledAt === null ? null : new Date(input.scheduledAt),
+      assignedAgent: input.assignedAgent,
+      isPublic: input.isPublic,
+      groupId,
+      metadata: input.metadata as Prisma.InputJsonValue | undefined,
+      lastActivityAt: new Date(),
+    },
+    include: withGroup,
+  });
+  publishTodo("todo.updated", updated, toTodoListItem(updated));
+  return null;
+}
+
+export async function deleteTodo(caller: Caller, todoId: string): Promise<null> {
+  const { todo } = await getTodoOrThrow(caller, todoId, "write");
+  // Messages and blocks go with it (ON DELETE CASCADE).
+  await db().todo.delete({ where: { id: todoId } });
+  publishTodo("todo.deleted", todo, { todoId });
+  return null;
+}
+
+/**
+ * Newest activity first. A page never ends inside a group of todos sharing one lastActivityAt,
+ * so `cursor` (the last item's lastActivityAt) never loses or repeats one (docs/api.md).
+ */
+export async function listTodos(caller: Caller, projectId: string, q: z.output<typeof ZTodoListQuery>) {
+  await requireProjectAccess(caller, projectId, "read");
+  const status = TODO_STATUSES.find((s) => s === q.search?.toUpperCase());
+  const where: Prisma.TodoWhereInput = {
+    projectId,
+    ...(q.agentSettingsId ? { agentSettingsId: q.agentSettingsId } : {}),
+    ...(q.businessContextId ? { businessContextId: q.businessContextId } : {}),
+    ...(q.search ? { OR: [{ content: { contains: q.search, mode: "insensitive" } }, ...(status ? [{ status }] : [])] } : {}),
+  };
+  const order = [{ lastActivityAt: "desc" as const }, { id: "desc" as const }];
+  const rows = await db().todo.findMany({
+    where: { ...where, ...(q.cursor !== undefined ? { lastActivityAt: { lt: new Date(q.cursor) } } : {}) },
+    orderBy: order,
+    take: q.limit + 1,
+    include: withGroup,
+  });
+  if (rows.length <= q.limit) return { items: rows.map(toTodoListItem), nextCursor: null };
+  const boundary = rows[q.limit]!.lastActivityAt.getTime();
+  let page = rows.slice(0, q.limit);
+  if (page.at(-1)!.lastActivityAt.getTime() === boundary) {
+    page = page.filter((r) => r.lastActivityAt.getTime() !== boundary);
+    if (page.length === 0) {
+      // One group of ties is larger than a page: it comes whole.
+      const group = await db().todo.findMany({ where: { ...where, lastActivityAt: new Date(boundary) }, orderBy: order, include: withGroup });
+      const older = await db().todo.findFirst({ where: { ...where, lastActivityAt: { lt: new Date(boundary) } }, select: { id: true } });
+      return { items: group.map(toTodoListItem), nextCursor: older ? boundary : null };
+    }
+  }
+  return { items: page.map(toTodoListItem), nextCursor: page.at(-1)!.lastActivityAt.getTime() };
+}
