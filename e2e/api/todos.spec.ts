@@ -147,6 +147,23 @@ test("delete removes the todo and its messages; a body naming another todo is 40
   expect((await getTodo(u, other.id)).messages).toHaveLength(1);
 });
 
+test("deleting the project deletes its todos and messages; nothing of them is readable afterwards", async ({ request }, info) => {
+  const u = await createUser(info);
+  const p = await createProject(u, "Going away");
+  const t = await createTodo(u, p.id, "Inside");
+  await addMessage(u, t.id, { content: "more", startProcessing: false });
+  await expectNull(await u.session.put(`/api/v1/todos/${t.id}`, { headers: h(u), data: { isPublic: true } }));
+  expect((await request.get(`/api/v1/public/todos/${t.id}`)).status()).toBe(200);
+
+  await expectNull(await u.session.delete(`/api/v1/projects/${p.id}`, { headers: h(u) }));
+  await expectError(await u.session.get(`/api/v1/todos/${t.id}`, { headers: h(u) }), 404, "NOT_FOUND");
+  await expectError(await u.session.get(`/api/v1/todos/${t.id}/messages`, { headers: h(u) }), 404, "NOT_FOUND");
+  await expectError(await request.get(`/api/v1/public/todos/${t.id}`), 404, "NOT_FOUND");
+  await expectError(await u.session.get(`/api/v1/projects/${p.id}/todos`, { headers: h(u) }), 404, "NOT_FOUND");
+  const pending = (await (await u.session.get("/api/v1/tasks/pending", { headers: h(u) })).json()) as { todoId: string }[];
+  expect(pending.filter((x) => x.todoId === t.id)).toEqual([]);
+});
+
 test("messageLimit returns only the newest N messages and hasMoreMessages tells if older exist", async ({}, info) => {
   const u = await createUser(info);
   const p = await createProject(u);
