@@ -132,3 +132,25 @@ export function withTestRuntime(before: (fn: () => Promise<void>) => void, after
   };
 }
 
+
+/**
+ * For the tests that need overlapping transactions (PGlite is one connection): registers hooks
+ * that open a fresh PostgreSQL database for the suite. Unreachable PostgreSQL skips those tests
+ * with the reason, except in CI (CI=true), where it fails them.
+ */
+export function withPostgresRuntime(before: (fn: () => Promise<void>) => void, after: (fn: () => Promise<void>) => void) {
+  let rt: TestRuntime | undefined;
+  let unavailable = "";
+  before(async () => {
+    try {
+      rt = await startTestRuntime({ database: "postgres" });
+    } catch (e) {
+      if (!(e instanceof PostgresUnavailable) || process.env.CI === "true") throw e;
+      unavailable = e.message;
+    }
+  });
+  after(async () => {
+    await rt?.close();
+  });
+  return { get: () => rt, reason: () => unavailable };
+}

@@ -5,7 +5,7 @@ import { resolveApiKey } from "../../auth/resolve.ts";
 import { API_KEY_PATTERN, sha256 } from "../../auth/tokens.ts";
 import type { PrismaClient } from "../../db/generated/client.ts";
 import { ApiError } from "../../http/errors.ts";
-import { createTestUser, PostgresUnavailable, startTestRuntime, type TestRuntime } from "../../testing/runtime.ts";
+import { type TestRuntime, createTestUser, startTestRuntime, withPostgresRuntime } from "../../testing/runtime.ts";
 import {
   createApiKey,
   deleteApiKey,
@@ -312,22 +312,11 @@ describe("validateApiKey", () => {
 // PGlite is a single connection, so there the transactions above run one after another. On a
 // PostgreSQL server they really overlap: this is where the per-user row lock earns its keep.
 describe("on a PostgreSQL server (overlapping transactions)", () => {
-  let pgRt: TestRuntime | undefined;
-  let unavailable = "";
-  before(async () => {
-    try {
-      pgRt = await startTestRuntime({ database: "postgres" });
-    } catch (e) {
-      if (!(e instanceof PostgresUnavailable) || process.env.CI === "true") throw e;
-      unavailable = e.message;
-    }
-  });
-  after(async () => {
-    await pgRt?.close();
-  });
+  const pg = withPostgresRuntime(before, after);
 
   test("getDefault 5× concurrently creates exactly one key and shows it in full once", async (ctx) => {
-    if (!pgRt) return ctx.skip(unavailable);
+    const pgRt = pg.get();
+    if (!pgRt) return ctx.skip(pg.reason());
     const userId = (await createTestUser(pgRt.prisma)).id;
     const results = await Promise.all(Array.from({ length: 5 }, () => getDefaultApiKey(userId)));
     const rows = await pgRt.prisma.apiKey.findMany({ where: { userId } });
@@ -337,7 +326,8 @@ describe("on a PostgreSQL server (overlapping transactions)", () => {
   });
 
   test("concurrent creates of one name: one succeeds, the others are 409, one default", async (ctx) => {
-    if (!pgRt) return ctx.skip(unavailable);
+    const pgRt = pg.get();
+    if (!pgRt) return ctx.skip(pg.reason());
     const userId = (await createTestUser(pgRt.prisma)).id;
     const settled = await Promise.allSettled(Array.from({ length: 5 }, () => createApiKey(userId, "race")));
     assert.equal(settled.filter((s) => s.status === "fulfilled").length, 1);
@@ -348,7 +338,8 @@ describe("on a PostgreSQL server (overlapping transactions)", () => {
   });
 
   test("concurrent first keys: exactly one becomes the default", async (ctx) => {
-    if (!pgRt) return ctx.skip(unavailable);
+    const pgRt = pg.get();
+    if (!pgRt) return ctx.skip(pg.reason());
     const userId = (await createTestUser(pgRt.prisma)).id;
     const created = await Promise.all(["a", "b", "c", "d", "e"].map((n) => createApiKey(userId, n)));
     assert.equal(created.filter((k) => k.isDefault).length, 1);
@@ -356,7 +347,8 @@ describe("on a PostgreSQL server (overlapping transactions)", () => {
   });
 
   test("concurrent setDefault calls leave exactly one default", async (ctx) => {
-    if (!pgRt) return ctx.skip(unavailable);
+    const pgRt = pg.get();
+    if (!pgRt) return ctx.skip(pg.reason());
     const userId = (await createTestUser(pgRt.prisma)).id;
     const names = ["p", "q", "r", "s", "t"];
     for (const n of names) await createApiKey(userId, n);

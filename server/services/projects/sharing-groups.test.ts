@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import type { Caller } from "../../auth/caller.ts";
 import { ApiError } from "../../http/errors.ts";
 import type { AppEvent } from "../../realtime/bus.ts";
-import { createTestUser, PostgresUnavailable, startTestRuntime, withTestRuntime, type TestRuntime } from "../../testing/runtime.ts";
+import { createTestUser, withPostgresRuntime, withTestRuntime } from "../../testing/runtime.ts";
 import { requireProjectAccess } from "../access.ts";
 import { getProjectBrand } from "./brand.ts";
 import { listCards } from "./cards.ts";
@@ -179,22 +179,11 @@ describe("listCards", () => {
 
 // PGlite is one connection; on a PostgreSQL server the upserts below really overlap.
 describe("on a PostgreSQL server (overlapping requests)", () => {
-  let pgRt: TestRuntime | undefined;
-  let unavailable = "";
-  before(async () => {
-    try {
-      pgRt = await startTestRuntime({ database: "postgres" });
-    } catch (e) {
-      if (!(e instanceof PostgresUnavailable) || process.env.CI === "true") throw e;
-      unavailable = e.message;
-    }
-  });
-  after(async () => {
-    await pgRt?.close();
-  });
+  const pg = withPostgresRuntime(before, after);
 
   test("concurrent first upserts of one slug all succeed and leave one group", async (ctx) => {
-    if (!pgRt) return ctx.skip(unavailable);
+    const pgRt = pg.get();
+    if (!pgRt) return ctx.skip(pg.reason());
     const owner = await createTestUser(pgRt.prisma);
     const project = await pgRt.prisma.project.create({ data: { ownerId: owner.id, name: "Race" } });
     for (let round = 0; round < 3; round++) {
@@ -206,7 +195,8 @@ describe("on a PostgreSQL server (overlapping requests)", () => {
   });
 
   test("concurrent shares with one user leave one share", async (ctx) => {
-    if (!pgRt) return ctx.skip(unavailable);
+    const pgRt = pg.get();
+    if (!pgRt) return ctx.skip(pg.reason());
     const owner = await createTestUser(pgRt.prisma);
     const sharee = await createTestUser(pgRt.prisma);
     const project = await pgRt.prisma.project.create({ data: { ownerId: owner.id, name: "Race" } });

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import type { Caller } from "../../auth/caller.ts";
 import { ApiError } from "../../http/errors.ts";
 import type { AppEvent } from "../../realtime/bus.ts";
-import { createTestUser, PostgresUnavailable, startTestRuntime, withTestRuntime, type TestRuntime } from "../../testing/runtime.ts";
+import { createTestUser, withPostgresRuntime, withTestRuntime } from "../../testing/runtime.ts";
 import { ZBillingInfoInput } from "../../../lib/schemas/billing.ts";
 import { ZUserSettingsUpdateInput } from "../../../lib/schemas/settings.ts";
 import { getProfile } from "../users/users.ts";
@@ -192,22 +192,11 @@ describe("user preferences", () => {
 });
 
 describe("on a PostgreSQL server (overlapping updates)", () => {
-  let pgRt: TestRuntime | undefined;
-  let unavailable = "";
-  before(async () => {
-    try {
-      pgRt = await startTestRuntime({ database: "postgres" });
-    } catch (e) {
-      if (!(e instanceof PostgresUnavailable) || process.env.CI === "true") throw e;
-      unavailable = e.message;
-    }
-  });
-  after(async () => {
-    await pgRt?.close();
-  });
+  const pg = withPostgresRuntime(before, after);
 
   test("concurrent partial updates of user settings lose no field", async (ctx) => {
-    if (!pgRt) return ctx.skip(unavailable);
+    const pgRt = pg.get();
+    if (!pgRt) return ctx.skip(pg.reason());
     const user = await createTestUser(pgRt.prisma);
     await Promise.all([
       updateUserSettings(user.id, { theme: "dark" }),
@@ -221,7 +210,8 @@ describe("on a PostgreSQL server (overlapping updates)", () => {
   });
 
   test("concurrent partial updates of project settings lose no field", async (ctx) => {
-    if (!pgRt) return ctx.skip(unavailable);
+    const pgRt = pg.get();
+    if (!pgRt) return ctx.skip(pg.reason());
     const owner = callerOf(await createTestUser(pgRt.prisma));
     const project = await pgRt.prisma.project.create({ data: { ownerId: owner.userId, name: "P" } });
     await pgRt.prisma.todoGroup.create({ data: { projectId: project.id, slug: "g", name: "G" } });
