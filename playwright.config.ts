@@ -5,6 +5,7 @@ import path from "node:path";
 //   3100  embedded default (PGlite, no Redis)            → projects api-embedded and ui
 //   3101  PostgreSQL + Redis adapter                      → project api-postgres
 //   3102  a second process on the same PostgreSQL + Redis → the cross-process real-time test
+//   3120  an OpenAI-compatible stand-in (scripts/openai-standin-server.ts) for todos set to "openai"
 // Names set here are inherited by the workers, so every process agrees on them.
 process.env.E2E_RUN_ID ??= `${Date.now()}-${process.pid}`;
 process.env.E2E_PG_DB ??= `todo_e2e_${process.env.E2E_RUN_ID.replace(/\D/g, "_")}`;
@@ -26,6 +27,8 @@ const common = {
   AUTH_SECRET: "e2e-secret-not-for-production-0123456789",
   // Short agent steps keep turns quick, yet long enough (a dozen steps) to pause or cancel mid-turn.
   AGENT_STEP_MS: "60",
+  // Todos may pick the OpenAI-compatible provider; it points at the stand-in below.
+  OPENAI_BASE_URL: "http://127.0.0.1:3120/v1",
   LOG_LEVEL: "warn",
 };
 
@@ -67,6 +70,13 @@ export default defineConfig({
     { name: "ui", testDir: "e2e/ui", use: { baseURL: E2E.embedded.url, browserName: "chromium" as const }, metadata: { dataDir: E2E.embedded.dataDir } },
   ],
   webServer: [
+    {
+      command: "node --import tsx scripts/openai-standin-server.ts",
+      port: 3120,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: { PORT: "3120" },
+    },
     server(3100, { DATA_DIR: E2E.embedded.dataDir }),
     ...(skipPostgres ? [] : [server(3101, pgEnv), server(3102, pgEnv)]),
   ],

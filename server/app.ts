@@ -8,7 +8,7 @@ import { Router } from "./http/router.ts";
 import { log } from "./log.ts";
 import { operations } from "./operations/index.ts";
 import { EventBus } from "./realtime/bus.ts";
-import { LocalAgent } from "./agent/local-agent.ts";
+import { createRunner } from "./agent/create-runner.ts";
 import { setRuntime, type Runtime } from "./runtime.ts";
 
 export type App = { runtime: Runtime; handle: Pipeline; close(): Promise<void> };
@@ -25,7 +25,7 @@ export async function createApp(config: Config): Promise<App> {
     prisma: database.prisma,
     bus: new EventBus(),
     mailer: createMailer({ resendApiKey: config.resendApiKey, from: config.emailFrom, dataDir: config.dataDir }),
-    agent: new LocalAgent(config.agentStepMs),
+    agent: createRunner(config),
   };
   setRuntime(runtime);
   const handle = createPipeline(new Router(operations), resolveCaller, config.appUrl);

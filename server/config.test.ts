@@ -31,7 +31,10 @@ describe("defaults", () => {
       emailFrom: "Todo Service <no-reply@todo.localhost>",
       logLevel: "info",
       agentProvider: "local",
+      openai: undefined,
       agentStepMs: 200,
+      agentMaxConcurrent: 32,
+      agentMaxPerUser: 4,
     });
   });
 
@@ -59,8 +62,13 @@ describe("defaults", () => {
       RESEND_API_KEY: "re_123",
       EMAIL_FROM: "Todo <todo@example.org>",
       LOG_LEVEL: "warn",
-      AGENT_PROVIDER: "local",
+      AGENT_PROVIDER: "openai",
+      OPENAI_BASE_URL: "http://localhost:11434/v1",
+      OPENAI_API_KEY: "sk-test",
+      AGENT_MODEL: "llama3",
       AGENT_STEP_MS: "25",
+      AGENT_MAX_CONCURRENT: "64",
+      AGENT_MAX_CONCURRENT_PER_USER: "2",
     });
     assert.deepEqual(c, {
       env: "production",
@@ -74,13 +82,21 @@ describe("defaults", () => {
       resendApiKey: "re_123",
       emailFrom: "Todo <todo@example.org>",
       logLevel: "warn",
-      agentProvider: "local",
+      agentProvider: "openai",
+      openai: { baseUrl: "http://localhost:11434/v1", apiKey: "sk-test", model: "llama3" },
       agentStepMs: 25,
+      agentMaxConcurrent: 64,
+      agentMaxPerUser: 2,
     });
   });
 
   test("AGENT_PROVIDER names the built-in agent; AGENT_STEP_MS is a bounded integer", () => {
     assert.throws(() => load({ AGENT_PROVIDER: "gpt" }), /AGENT_PROVIDER/);
+    assert.throws(() => load({ OPENAI_BASE_URL: "not a url" }), /OPENAI_BASE_URL/);
+    // openai without a base URL means OpenAI itself; a base URL alone makes the provider available per todo.
+    assert.equal(load({ AGENT_PROVIDER: "openai" }).openai?.baseUrl, "https://api.openai.com/v1");
+    assert.equal(load({ OPENAI_BASE_URL: "http://127.0.0.1:8000/v1" }).agentProvider, "local");
+    assert.equal(load({ OPENAI_BASE_URL: "http://127.0.0.1:8000/v1" }).openai?.model, "gpt-4o-mini");
     assert.throws(() => load({ AGENT_STEP_MS: "-1" }), /AGENT_STEP_MS/);
     assert.throws(() => load({ AGENT_STEP_MS: "fast" }), /AGENT_STEP_MS/);
   });

@@ -16,9 +16,13 @@ const ZEnv = z.object({
   AUTH_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
   RESEND_API_KEY: z.string().min(1).optional(),
   EMAIL_FROM: z.string().min(3).default("Todo Service <no-reply@todo.localhost>"),
-  // "openai" (any OpenAI-compatible endpoint) arrives with the agent-runs work; only the built-in agent exists yet.
-  AGENT_PROVIDER: z.enum(["local"], "must be local (the built-in agent)").default("local"),
+  AGENT_PROVIDER: z.enum(["local", "openai"], "must be local (the built-in agent) or openai (an OpenAI-compatible endpoint)").default("local"),
+  OPENAI_BASE_URL: z.string().url("must be an absolute URL such as https://api.openai.com/v1 or http://localhost:11434/v1").optional(),
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  AGENT_MODEL: z.string().min(1).max(200).default("gpt-4o-mini"),
   AGENT_STEP_MS: z.coerce.number().int().min(0).max(60_000).default(200),
+  AGENT_MAX_CONCURRENT: z.coerce.number().int().min(1).max(10_000).default(32),
+  AGENT_MAX_CONCURRENT_PER_USER: z.coerce.number().int().min(1).max(10_000).default(4),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 });
 
@@ -34,9 +38,14 @@ export type Config = {
   resendApiKey?: string;
   emailFrom: string;
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
-  agentProvider: "local";
+  agentProvider: "local" | "openai";
+  /** An OpenAI-compatible endpoint; todos may pick it per project or todo when it is set. */
+  openai?: { baseUrl: string; apiKey?: string; model: string };
   /** Pause between the local agent's steps. */
   agentStepMs: number;
+  /** Agent turns at once in one server process, and per user. */
+  agentMaxConcurrent: number;
+  agentMaxPerUser: number;
 };
 
 export class ConfigError extends Error {}
@@ -67,6 +76,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     emailFrom: e.EMAIL_FROM,
     logLevel: e.LOG_LEVEL,
     agentProvider: e.AGENT_PROVIDER,
+    openai:
+      e.OPENAI_BASE_URL || e.AGENT_PROVIDER === "openai"
+        ? { baseUrl: e.OPENAI_BASE_URL ?? "https://api.openai.com/v1", apiKey: e.OPENAI_API_KEY, model: e.AGENT_MODEL }
+        : undefined,
     agentStepMs: e.AGENT_STEP_MS,
+    agentMaxConcurrent: e.AGENT_MAX_CONCURRENT,
+    agentMaxPerUser: e.AGENT_MAX_CONCURRENT_PER_USER,
   };
 }

@@ -7,7 +7,7 @@ import { setBridge } from "./http/bridge.ts";
 import { ensureAuthSecret } from "./auth/secret.ts";
 import { log, setLogLevel } from "./log.ts";
 import { attachSockets } from "./realtime/sockets.ts";
-import { startScheduler } from "./agent/scheduler.ts";
+import { releaseLeases, startScheduler } from "./agent/scheduler.ts";
 
 // The custom server: Next (pages and route handlers) and Socket.IO on one port.
 async function main() {
@@ -41,6 +41,7 @@ async function main() {
     });
   }
 
+  if (!config.databaseUrl) await releaseLeases();
   const scheduler = startScheduler();
   await new Promise<void>((resolve, reject) => {
     httpServer.once("error", reject);

@@ -28,7 +28,7 @@ export async function readOutbox(dataDir: string, to: string, timeoutMs = 10_000
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const files = await readdir(dir).catch(() => [] as string[]);
-    for (const file of files.sort().reverse()) {
+    for (const file of files.filter((f) => f.endsWith(".json")).sort().reverse()) {
       const mail = JSON.parse(await readFile(path.join(dir, file), "utf8")) as { to: string; subject: string; text: string; html: string };
       if (mail.to === to) return mail;
     }

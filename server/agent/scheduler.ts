@@ -9,12 +9,14 @@ import { messageWithBlocks, toMessage } from "../services/todos/serialize.ts";
  * database, so a restart picks up what came due meanwhile, and the conditional update lets only
  * one process take a message.
  */
-export function startScheduler(everyMs = 500): { stop(): void } {
+export function startScheduler(everyMs = 500, recoverEvery = 10): { stop(): void } {
   let busy = false;
+  let ticks = 0;
   const tick = async () => {
     if (busy) return;
     busy = true;
     try {
+      if (ticks++ % recoverEvery === 0) await recoverTurns();
       const due = await db().message.findMany({
         where: { state: "SCHEDULED", scheduledAt: { lte: new Date() } },
         select: { id: true, todoId: true },
@@ -49,4 +51,27 @@ async function fire(messageId: string, todoId: string) {
   publishTodo("message.updated", result.todo, toMessage(result.message));
   publishStatus(result.todo, result.next, result.todo.status);
   if (result.next === "RUNNING") runtime().agent.start(todoId);
+}
+
+/**
+ * RUNNING todos that no live process works on (no lease, or one that ran out: its process died)
+ * are handed to this process's runner, which resumes the turn where it stopped. On start this
+ * picks up what a crash or restart left RUNNING, so nothing stays RUNNING forever.
+ */
+async function recoverTurns() {
+  const running = await db().todo.findMany({ where: { status: "RUNNING" }, select: { id: true, workflow: true }, take: 500 });
+  const now = Date.now();
+  for (const todo of running) {
+    const lease = (todo.workflow as { lease?: { until?: number } } | null)?.lease;
+    if (!lease || !lease.until || lease.until <= now) runtime().agent.start(todo.id);
+  }
+}
+
+/** The embedded database has one process: leases left by the previous one are void at start. */
+export async function releaseLeases() {
+  const running = await db().todo.findMany({ where: { status: "RUNNING" }, select: { id: true, workflow: true } });
+  for (const todo of running) {
+    const { lease: _gone, ...rest } = (todo.workflow ?? {}) as Record<string, unknown>;
+    await db().todo.update({ where: { id: todo.id }, data: { workflow: rest as object } });
+  }
 }

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { Resend } from "resend";
@@ -42,7 +42,9 @@ export class OutboxMailer implements Mailer {
     const sentAt = Date.now();
     const file = path.join(this.dir, `${new Date(sentAt).toISOString().replace(/[:.]/g, "-")}-${id}.json`);
     const html = mail.html ?? `<pre>${escapeHtml(mail.text)}</pre>`;
-    await writeFile(file, JSON.stringify({ id, to: mail.to, subject: mail.subject, text: mail.text, html, sentAt }, null, 2));
+    // Written aside, then renamed: a reader never sees half a message.
+    await writeFile(`${file}.tmp`, JSON.stringify({ id, to: mail.to, subject: mail.subject, text: mail.text, html, sentAt }, null, 2));
+    await rename(`${file}.tmp`, file);
     log.info("mail written to outbox", { to: mail.to, subject: mail.subject, file });
     return { ...mail, html, id, sentAt, via: "outbox", file };
   }

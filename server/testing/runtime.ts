@@ -14,7 +14,7 @@ import { openDatabase, type Database } from "../db/open.ts";
 import type { PrismaClient } from "../db/generated/client.ts";
 import { OutboxMailer } from "../email/mailer.ts";
 import { EventBus } from "../realtime/bus.ts";
-import { LocalAgent } from "../agent/local-agent.ts";
+import { createRunner } from "../agent/create-runner.ts";
 import { runtime as currentRuntime, setRuntime, type Runtime } from "../runtime.ts";
 
 export type TestRuntime = {
@@ -80,7 +80,7 @@ export async function startTestRuntime(opts: { database?: "pglite" | "postgres";
   const config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, LOG_LEVEL: "silent", APP_URL: "http://app.test", ...opts.env });
   const outboxDir = path.join(dataDir, "outbox");
   const bus = new EventBus();
-  const runtime: Runtime = { config, prisma: database.prisma, bus, mailer: new OutboxMailer(outboxDir), agent: new LocalAgent(0) };
+  const runtime: Runtime = { config, prisma: database.prisma, bus, mailer: new OutboxMailer(outboxDir), agent: createRunner({ ...config, agentStepMs: 0 }) };
   setRuntime(runtime);
   return {
     runtime,

@@ -1,0 +1,95 @@
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { openAIError, startOpenAIStandin, type OpenAIStandin } from "../testing/openai-standin.ts";
+import { createTestUser, startTestRuntime, type TestRuntime } from "../testing/runtime.ts";
+import { OpenAIProvider } from "./providers/openai.ts";
+import { LocalProvider } from "./providers/local.ts";
+import { TurnRunner } from "./turn-runner.ts";
+
+// The runner with the OpenAI-compatible provider, against a local server that speaks the
+// streaming protocol: the code path users get with OPENAI_BASE_URL.
+let t: TestRuntime;
+let standin: OpenAIStandin;
+let runner: TurnRunner;
+const KEY = "sk-unit-SECRET-42";
+
+before(async () => {
+  t = await startTestRuntime();
+  standin = await startOpenAIStandin({ delayMs: 15, apiKey: KEY });
+  runner = new TurnRunner({
+    providers: { local: new LocalProvider(0), openai: new OpenAIProvider({ baseUrl: standin.url, apiKey: KEY, model: "gpt-4o-mini" }) },
+    defaultProvider: "local",
+    maxConcurrent: 8,
+    maxPerUser: 8,
+    flushMs: 0,
+  });
+});
+after(async () => {
+  await runner.stop();
+  await standin.close();
+  await t.close();
+});
+
+async function openaiTodo(content: string) {
+  const user = await createTestUser(t.prisma);
+  const project = await t.prisma.project.create({ data: { ownerId: user.id, name: "OpenAI" } });
+  const todo = await t.prisma.todo.create({ data: { projectId: project.id, userId: user.id, content, status: "RUNNING", agentSettings: { provider: "openai", systemPrompt: "Be brief." } } });
+  await t.prisma.message.create({ data: { todoId: todo.id, role: "user", content, state: "PENDING" } });
+  return todo;
+}
+
+test("a todo set to the openai provider streams its reply from the endpoint and records its usage and cost", async () => {
+  standin.reset();
+  const todo = await openaiTodo("please list three colours now");
+  runner.start(todo.id);
+  await runner.idle();
+  const reply = await t.prisma.message.findFirstOrThrow({ where: { todoId: todo.id, role: "assistant" } });
+  assert.equal(reply.state, "DONE");
+  assert.equal(reply.content, "please list three colours now");
+  const usage = reply.usage as { provider: string; tokensIn: number; tokensOut: number; costCents: number };
+  assert.equal(usage.provider, "openai");
+  assert.ok(usage.tokensIn > 0 && usage.tokensOut > 0);
+  assert.ok(usage.costCents >= 1, "gpt-4o-mini is priced");
+  assert.equal((await t.prisma.todo.findUniqueOrThrow({ where: { id: todo.id } })).status, "READY");
+  const sent = standin.requests[0]!.json!;
+  assert.equal(sent.model, "gpt-4o-mini");
+  assert.deepEqual(sent.messages, [
+    { role: "system", content: "Be brief." },
+    { role: "user", content: "please list three colours now" },
+  ]);
+  assert.equal(standin.requests[0]!.headers.authorization, `Bearer ${KEY}`);
+});
+
+test("an endpoint error leaves the todo ERROR with the reason shown, never the key", async () => {
+  standin.reset();
+  standin.setScript(() => ({ status: 500, body: openAIError(`The server had an error processing your request (key ${KEY})`) }));
+  const todo = await openaiTodo("fail please");
+  runner.start(todo.id);
+  await runner.idle();
+  const after = await t.prisma.todo.findUniqueOrThrow({ where: { id: todo.id } });
+  assert.equal(after.status, "ERROR");
+  const reason = (after.metadata as { error: string }).error;
+  assert.match(reason, /^Model endpoint answered 500: The server had an error processing your request/);
+  assert.ok(!reason.includes(KEY));
+});
+
+test("pause mid-stream stops the request; resume continues with the partial reply, not again from the start", async () => {
+  standin.reset();
+  const todo = await openaiTodo("one two three four five six seven eight nine ten eleven twelve");
+  runner.start(todo.id);
+  while (!((await t.prisma.message.findFirst({ where: { todoId: todo.id, role: "assistant" } }))?.content ?? "").includes("four"))
+    await new Promise((r) => setTimeout(r, 5));
+  await t.prisma.todo.update({ where: { id: todo.id }, data: { status: "PAUSED" } });
+  await runner.idle();
+  assert.equal(await standin.requests[0]!.closed, "interrupted");
+  const partial = await t.prisma.message.findFirstOrThrow({ where: { todoId: todo.id, role: "assistant" } });
+  assert.equal(partial.state, "PROCESSING");
+
+  await t.prisma.todo.update({ where: { id: todo.id }, data: { status: "RUNNING" } });
+  runner.start(todo.id);
+  await runner.idle();
+  const done = await t.prisma.message.findFirstOrThrow({ where: { todoId: todo.id, role: "assistant" } });
+  assert.equal(done.content, "one two three four five six seven eight nine ten eleven twelve");
+  const resumed = standin.requests[1]!.json!.messages!;
+  assert.deepEqual(resumed.at(-2), { role: "assistant", content: partial.content });
+});

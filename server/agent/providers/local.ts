@@ -1,0 +1,56 @@
+import type { AgentProvider, BlockDraft, TurnRequest, TurnStream } from "../provider.ts";
+import { chunks, countTokens, planReply } from "../local-reply.ts";
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });
+
+/**
+ * AGENT_PROVIDER=local: a deterministic reply over the user messages of the turn, streamed a few
+ * words per step with `stepMs` between steps. Deterministic, so a resumed turn continues exactly.
+ */
+export class LocalProvider implements AgentProvider {
+  readonly name = "local";
+  constructor(private readonly stepMs: number) {}
+
+  private turnInput(request: TurnRequest): string[] {
+    // The user messages since the last assistant reply are what this turn answers.
+    const out: string[] = [];
+    for (const m of [...request.messages].reverse()) {
+      if (m.role === "assistant") break;
+      if (m.role === "user") out.unshift(m.content);
+    }
+    return out;
+  }
+
+  stream(request: TurnRequest, signal: AbortSignal): TurnStream {
+    const input = this.turnInput(request);
+    const reply = planReply(input);
+    if (!reply.text.startsWith(request.resumeFrom)) throw new Error("cannot resume: the reply written so far differs from this agent's reply");
+    const stepMs = this.stepMs;
+    const rest = reply.text.slice(request.resumeFrom.length);
+    let done = false;
+    async function* deltas() {
+      for (const piece of chunks(rest)) {
+        await sleep(stepMs, signal);
+        if (signal.aborted) return;
+        yield piece;
+      }
+      done = true;
+    }
+    return {
+      deltas: deltas(),
+      usage: () => (done ? { tokensIn: countTokens(input.join("\n")), tokensOut: countTokens(reply.text) } : null),
+    };
+  }
+
+  blocksFor(_reply: string, userMessages: string[]): BlockDraft[] {
+    return planReply(userMessages).checklist.map((text) => ({ type: "checklist_item", actionable: true, content: { text } }));
+  }
+}

@@ -1,0 +1,172 @@
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import type { AppEvent } from "../realtime/bus.ts";
+import { LocalProvider } from "./providers/local.ts";
+import { TurnRunner, type RunnerOptions } from "./turn-runner.ts";
+import type { AgentProvider } from "./provider.ts";
+import { createTestUser, startTestRuntime, type TestRuntime } from "../testing/runtime.ts";
+
+let t: TestRuntime;
+const events: AppEvent[] = [];
+before(async () => {
+  t = await startTestRuntime();
+  t.bus.subscribe((e) => events.push(e));
+});
+after(async () => {
+  await t.close();
+});
+
+async function runningTodo(content: string) {
+  const user = await createTestUser(t.prisma);
+  const project = await t.prisma.project.create({ data: { ownerId: user.id, name: "Agent" } });
+  const todo = await t.prisma.todo.create({ data: { projectId: project.id, userId: user.id, content, status: "RUNNING" } });
+  await t.prisma.message.create({ data: { todoId: todo.id, role: "user", content, state: "PENDING" } });
+  return todo;
+}
+
+test("a turn streams deltas, stores the reply with usage and checklist blocks, and ends READY", async () => {
+  const todo = await runningTodo("Trip:\n- passport\n- tickets\n- charger");
+  t.runtime.agent.start(todo.id);
+  await t.runtime.agent.idle();
+  const after = await t.prisma.todo.findUniqueOrThrow({ where: { id: todo.id }, include: { messages: { orderBy: { seq: "asc" }, include: { blocks: { orderBy: { position: "asc" } } } } } });
+  assert.equal(after.status, "READY");
+  const [user, reply] = after.messages;
+  assert.equal(user!.state, "DONE");
+  assert.equal(reply!.role, "assistant");
+  assert.equal(reply!.state, "DONE");
+  assert.deepEqual(reply!.blocks.map((b) => [b.type, b.actionable, (b.content as { text: string }).text]), [
+    ["checklist_item", true, "passport"],
+    ["checklist_item", true, "tickets"],
+    ["checklist_item", true, "charger"],
+  ]);
+  const usage = reply!.usage as { tokensIn: number; tokensOut: number; costCents: number; durationMs: number };
+  assert.ok(usage.tokensIn > 0 && usage.tokensOut > 0 && usage.costCents === 0 && usage.durationMs >= 0);
+  const mine = events.filter((e) => e.todoId === todo.id);
+  const deltas = mine.filter((e) => e.type === "message.delta").map((e) => (e.data as { delta: string }).delta);
+  assert.equal(deltas.join(""), reply!.content);
+  assert.deepEqual(
+    mine.filter((e) => e.type === "todo.status").map((e) => e.data),
+    [{ status: "READY", previous: "RUNNING" }],
+  );
+  assert.equal(mine.filter((e) => e.type === "block.updated").length, 3);
+});
+
+test("a todo that is not RUNNING is left alone; input that arrives during a turn gets its own turn", async () => {
+  const idle = await runningTodo("nothing");
+  await t.prisma.todo.update({ where: { id: idle.id }, data: { status: "PAUSED" } });
+  t.runtime.agent.start(idle.id);
+  await t.runtime.agent.idle();
+  assert.equal(await t.prisma.message.count({ where: { todoId: idle.id, role: "assistant" } }), 0);
+
+  // A slower agent, so the second message surely arrives while the first turn streams.
+  const agent = new TurnRunner({ providers: { local: new LocalProvider(30) }, defaultProvider: "local", maxConcurrent: 4, maxPerUser: 4 });
+  const busy = await runningTodo("first");
+  agent.start(busy.id);
+  while ((await t.prisma.message.count({ where: { todoId: busy.id, role: "assistant" } })) === 0) await new Promise((r) => setTimeout(r, 5));
+  await t.prisma.message.create({ data: { todoId: busy.id, role: "user", content: "second", state: "PENDING" } });
+  agent.start(busy.id); // already running here: looked at again when the turn ends
+  await agent.idle();
+  const replies = await t.prisma.message.findMany({ where: { todoId: busy.id, role: "assistant" } });
+  assert.equal(replies.length, 2);
+  assert.equal((await t.prisma.todo.findUniqueOrThrow({ where: { id: busy.id } })).status, "READY");
+});
+
+function fakeProvider(opts: { pieces?: string[]; failAfter?: number; stepMs?: number; seen?: unknown[] } = {}): AgentProvider {
+  return {
+    name: "fake",
+    stream(request, signal) {
+      opts.seen?.push(request);
+      const pieces = opts.pieces ?? ["Hello ", "there ", "friend."];
+      async function* deltas() {
+        let i = 0;
+        for (const piece of pieces.slice(request.resumeFrom ? pieces.findIndex((_, k) => pieces.slice(0, k).join("") === request.resumeFrom) : 0)) {
+          await new Promise((r) => setTimeout(r, opts.stepMs ?? 0));
+          if (signal.aborted) return;
+          if (opts.failAfter !== undefined && i++ >= opts.failAfter) throw new Error("Model endpoint answered 500: overloaded");
+          yield piece;
+        }
+      }
+      return { deltas: deltas(), usage: () => ({ tokensIn: 11, tokensOut: 22 }) };
+    },
+    blocksFor: () => [],
+    costCents: (usage) => usage.tokensOut,
+  };
+}
+
+function runnerWith(provider: AgentProvider, extra: Partial<RunnerOptions> = {}) {
+  return new TurnRunner({ providers: { fake: provider }, defaultProvider: "fake", maxConcurrent: 8, maxPerUser: 8, flushMs: 0, ...extra });
+}
+
+test("a provider error ends the turn in ERROR with the reason; the partial reply is kept and marked", async () => {
+  const todo = await runningTodo("go");
+  const runner = runnerWith(fakeProvider({ failAfter: 2 }));
+  runner.start(todo.id);
+  await runner.idle();
+  const after = await t.prisma.todo.findUniqueOrThrow({ where: { id: todo.id }, include: { messages: { where: { role: "assistant" } } } });
+  assert.equal(after.status, "ERROR");
+  assert.equal((after.metadata as { error: string }).error, "Model endpoint answered 500: overloaded");
+  assert.equal(after.messages[0]!.state, "ERROR");
+  assert.equal(after.messages[0]!.content, "Hello there ");
+  assert.ok(events.some((e) => e.todoId === todo.id && e.type === "todo.status" && (e.data as { status: string }).status === "ERROR"));
+});
+
+test("usage and cost come from the provider; a pending context summary is sent first, then marked used", async () => {
+  const todo = await runningTodo("with summary");
+  await t.prisma.todo.update({ where: { id: todo.id }, data: { workflow: { contextSummary: "We agreed on blue." } } });
+  const seen: { messages: { role: string; content: string }[] }[] = [];
+  const runner = runnerWith(fakeProvider({ seen }));
+  runner.start(todo.id);
+  await runner.idle();
+  assert.equal(seen[0]!.messages[0]!.role, "system");
+  assert.match(seen[0]!.messages[0]!.content, /We agreed on blue\./);
+  assert.deepEqual(seen[0]!.messages.at(-1), { role: "user", content: "with summary" });
+  const reply = await t.prisma.message.findFirstOrThrow({ where: { todoId: todo.id, role: "assistant" } });
+  assert.deepEqual({ ...(reply.usage as object), durationMs: 0 }, { provider: "fake", tokensIn: 11, tokensOut: 22, costCents: 22, durationMs: 0 });
+  const w = (await t.prisma.todo.findUniqueOrThrow({ where: { id: todo.id } })).workflow as { contextSummaryUsed: boolean };
+  assert.equal(w.contextSummaryUsed, true);
+});
+
+test("at most maxPerUser turns of one user run at once; the rest wait their turn", async () => {
+  const user = await createTestUser(t.prisma);
+  const project = await t.prisma.project.create({ data: { ownerId: user.id, name: "Limits" } });
+  const ids: string[] = [];
+  for (let i = 0; i < 5; i++) {
+    const todo = await t.prisma.todo.create({ data: { projectId: project.id, userId: user.id, content: `t${i}`, status: "RUNNING" } });
+    await t.prisma.message.create({ data: { todoId: todo.id, role: "user", content: `t${i}`, state: "PENDING" } });
+    ids.push(todo.id);
+  }
+  const runner = runnerWith(fakeProvider({ stepMs: 20 }), { maxPerUser: 2 });
+  let peak = 0;
+  const timer = setInterval(() => (peak = Math.max(peak, runner.load.active)), 2);
+  ids.forEach((id) => runner.start(id));
+  await runner.idle();
+  clearInterval(timer);
+  assert.equal(peak, 2);
+  assert.equal(await t.prisma.todo.count({ where: { id: { in: ids }, status: "READY" } }), 5);
+});
+
+test("a turn whose process died is taken over after its lease ran out, and resumed where it stopped", async () => {
+  const todo = await runningTodo("resume me");
+  const pieces = ["one ", "two ", "three ", "four."];
+  const first = runnerWith(fakeProvider({ pieces, stepMs: 30 }), { leaseMs: 200 });
+  first.start(todo.id);
+  while (!(await t.prisma.message.findFirst({ where: { todoId: todo.id, role: "assistant", content: { not: "" } } }))) await new Promise((r) => setTimeout(r, 5));
+  await first.stop(); // a clean stop releases the lease; a crash would not, as written here:
+  const mid = await t.prisma.message.findFirstOrThrow({ where: { todoId: todo.id, role: "assistant" } });
+  assert.equal(mid.state, "PROCESSING");
+  const { workflow } = await t.prisma.todo.findUniqueOrThrow({ where: { id: todo.id } });
+  assert.equal((workflow as { lease?: unknown }).lease, undefined);
+  await t.prisma.todo.update({ where: { id: todo.id }, data: { workflow: { ...(workflow as object), lease: { owner: "dead-process", until: Date.now() + 200 } } } });
+
+  const second = runnerWith(fakeProvider({ pieces }), { leaseMs: 200 });
+  second.start(todo.id); // lease still held by the dead process: nothing happens yet
+  await second.idle();
+  assert.equal((await t.prisma.todo.findUniqueOrThrow({ where: { id: todo.id } })).status, "RUNNING");
+  await new Promise((r) => setTimeout(r, 250));
+  second.start(todo.id);
+  await second.idle();
+  const done = await t.prisma.message.findFirstOrThrow({ where: { todoId: todo.id, role: "assistant" } });
+  assert.equal(done.content, "one two three four.");
+  assert.equal(done.state, "DONE");
+  assert.equal((await t.prisma.todo.findUniqueOrThrow({ where: { id: todo.id } })).status, "READY");
+});

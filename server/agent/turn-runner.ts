@@ -1,0 +1,291 @@
+import { randomUUID } from "node:crypto";
+import type { TAgentSettings } from "../../lib/schemas/agent.ts";
+import type { Prisma } from "../db/generated/client.ts";
+import { log } from "../log.ts";
+import { db } from "../runtime.ts";
+import { publishStatus, publishTodo } from "../services/todos/events.ts";
+import { afterTurn } from "../services/todos/lifecycle.ts";
+import { asObject, messageWithBlocks, toBlock, toMessage } from "../services/todos/serialize.ts";
+import { countTokens } from "./local-reply.ts";
+import type { AgentProvider, ChatMessage, TurnUsage } from "./provider.ts";
+import type { AgentRunner } from "./runner.ts";
+
+type Turn = { messageId: string; startedAt: number; userMessages: string[] };
+type TodoRef = { id: string; projectId: string };
+type Workflow = Record<string, unknown> & { currentTurn?: Turn; lease?: { owner: string; until: number }; contextSummary?: string | null; contextSummaryUsed?: boolean; turn?: number };
+
+export type RunnerOptions = {
+  providers: Record<string, AgentProvider>;
+  defaultProvider: string;
+  /** Turns at once in this process, and per user. */
+  maxConcurrent: number;
+  maxPerUser: number;
+  /** Streamed text is written and published at most this often (a "step" for pause and cancel). */
+  flushMs?: number;
+  /** How long a process holds a turn without renewing it; a dead process's turns are taken over after it. */
+  leaseMs?: number;
+};
+
+/**
+ * Runs agent turns in this process. The todo's status in the database is the control: the runner
+ * looks at it at every step, so pause, complete and cancel from any process take effect at the
+ * next step. A lease in the todo's workflow keeps two processes from running one todo; a turn
+ * whose process died is taken over (and resumed) once its lease ran out.
+ */
+export class TurnRunner implements AgentRunner {
+  readonly owner = randomUUID();
+  private readonly active = new Map<string, { userId: string; run: Promise<void> }>();
+  private readonly queue: { todoId: string; userId: string }[] = [];
+  private readonly again = new Set<string>();
+  private enqueuing = 0;
+  private stopping = false;
+  private readonly flushMs: number;
+  private readonly leaseMs: number;
+
+  constructor(private readonly opts: RunnerOptions) {
+    this.flushMs = opts.flushMs ?? 50;
+    this.leaseMs = opts.leaseMs ?? 30_000;
+  }
+
+  start(todoId: string): void {
+    if (this.stopping) return;
+    if (this.active.has(todoId)) {
+      this.again.add(todoId); // looked at again when the current turn ends
+      return;
+    }
+    if (this.queue.some((q) => q.todoId === todoId)) return;
+    this.enqueuing++;
+    void db()
+      .todo.findUnique({ where: { id: todoId }, select: { userId: true } })
+      .then((row) => {
+        if (row && !this.active.has(todoId) && !this.queue.some((q) => q.todoId === todoId)) this.queue.push({ todoId, userId: row.userId });
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        this.enqueuing--;
+        this.pump();
+      });
+  }
+
+  /** Turns running or waiting for a slot in this process. */
+  get load(): { active: number; queued: number } {
+    return { active: this.active.size, queued: this.queue.length };
+  }
+
+  async idle(): Promise<void> {
+    while (this.active.size || this.queue.length || this.enqueuing) {
+      await Promise.allSettled([...this.active.values()].map((a) => a.run));
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.queue.length = 0;
+    await Promise.allSettled([...this.active.values()].map((a) => a.run));
+  }
+
+  private pump() {
+    for (let i = 0; i < this.queue.length && this.active.size < this.opts.maxConcurrent; ) {
+      const next = this.queue[i]!;
+      const mine = [...this.active.values()].filter((a) => a.userId === next.userId).length;
+      if (mine >= this.opts.maxPerUser) {
+        i++;
+        continue;
+      }
+      this.queue.splice(i, 1);
+      const run = this.run(next.todoId).finally(() => {
+        this.active.delete(next.todoId);
+        if (this.again.delete(next.todoId)) this.start(next.todoId);
+        this.pump();
+      });
+      this.active.set(next.todoId, { userId: next.userId, run });
+    }
+  }
+
+  private async run(todoId: string): Promise<void> {
+    try {
+      while (!this.stopping && (await this.turn(todoId)));
+    } catch (err) {
+      if (this.stopping) return;
+      log.warn("agent turn failed", { todoId, error: err instanceof Error ? err.message : String(err) });
+      await this.fail(todoId, err).catch((e) => log.error("could not record a failed turn", { todoId, error: String(e) }));
+    }
+  }
+
+  /** Takes (or renews) this process's lease on the todo; false when another live process holds it. */
+  private async lease(todoId: string): Promise<boolean> {
+    return db().$transaction(async (tx) => {
+      await tx.$executeRaw`SELECT 1 FROM "Todo" WHERE "id" = ${todoId} FOR UPDATE`;
+      const row = await tx.todo.findUnique({ where: { id: todoId }, select: { workflow: true } });
+      if (!row) return false;
+      const w = asObject(row.workflow) as Workflow;
+      if (w.lease && w.lease.owner !== this.owner && w.lease.until > Date.now()) return false;
+      await tx.todo.update({ where: { id: todoId }, data: { workflow: { ...w, lease: { owner: this.owner, until: Date.now() + this.leaseMs } } as Prisma.InputJsonValue } });
+      return true;
+    });
+  }
+
+  /** One turn, or its continuation after a pause or a restart. True when another turn should follow. */
+  private async turn(todoId: string): Promise<boolean> {
+    const todo = await db().todo.findUnique({ where: { id: todoId }, select: { id: true, projectId: true, status: true, agentSettings: true } });
+    if (!todo || todo.status !== "RUNNING") return false;
+    if (!(await this.lease(todoId))) return false;
+    const settings = asObject(todo.agentSettings) as TAgentSettings;
+    const providerName = settings.provider ?? this.opts.defaultProvider;
+    const provider = this.opts.providers[providerName];
+    if (!provider) throw new Error(`Agent provider "${providerName}" is not configured on this server`);
+
+    const turn = await this.turnFor(todo);
+    if (!turn) return this.finish(todo, null, provider, settings, "", null);
+    const history = await this.history(todoId, turn.messageId);
+    const current = await db().message.findUniqueOrThrow({ where: { id: turn.messageId }, select: { content: true } });
+    const controller = new AbortController();
+    const stream = provider.stream({ messages: history, settings, resumeFrom: current.content }, controller.signal);
+
+    let written = current.content;
+    let buffer = "";
+    let lastFlush = Date.now();
+    let lastLease = Date.now();
+    const flush = async (): Promise<"go" | "stop"> => {
+      const status = (await db().todo.findUnique({ where: { id: todoId }, select: { status: true } }))?.status;
+      if (status !== "RUNNING" || this.stopping) return "stop";
+      if (buffer) {
+        written += buffer;
+        await db().message.update({ where: { id: turn.messageId }, data: { content: written } });
+        publishTodo("message.delta", todo, { messageId: turn.messageId, delta: buffer });
+        buffer = "";
+      }
+      if (Date.now() - lastLease > this.leaseMs / 3) {
+        lastLease = Date.now();
+        if (!(await this.lease(todoId))) return "stop";
+      }
+      lastFlush = Date.now();
+      return "go";
+    };
+    try {
+      for await (const delta of stream.deltas) {
+        buffer += delta;
+        if (Date.now() - lastFlush >= this.flushMs && (await flush()) === "stop") {
+          controller.abort();
+          return this.interrupted(todo, turn, written, provider.name);
+        }
+      }
+    } catch (err) {
+      if (controller.signal.aborted) return this.interrupted(todo, turn, written, provider.name);
+      throw err;
+    }
+    if ((await flush()) === "stop") return this.interrupted(todo, turn, written, provider.name);
+    return this.finish(todo, turn, provider, settings, written, stream.usage());
+  }
+
+  /** The conversation before this turn's reply, with a pending context summary first. */
+  private async history(todoId: string, replyId: string): Promise<ChatMessage[]> {
+    const [rows, todo] = await Promise.all([
+      db().message.findMany({ where: { todoId, id: { not: replyId }, state: "DONE", role: { in: ["user", "assistant", "system"] } }, orderBy: { seq: "asc" }, select: { role: true, content: true } }),
+      db().todo.findUniqueOrThrow({ where: { id: todoId }, select: { workflow: true } }),
+    ]);
+    const w = asObject(todo.workflow) as Workflow;
+    const summary = w.contextSummary && !w.contextSummaryUsed ? [{ role: "system" as const, content: `Summary of the conversation so far:\n${w.contextSummary}` }] : [];
+    return [...summary, ...rows.map((r) => ({ role: r.role as ChatMessage["role"], content: r.content }))];
+  }
+
+  /** The turn in progress, or a new one over the user messages that wait for it. */
+  private async turnFor(todo: TodoRef): Promise<Turn | null> {
+    const started = await db().$transaction(async (tx) => {
+      const { workflow } = await tx.todo.findUniqueOrThrow({ where: { id: todo.id }, select: { workflow: true } });
+      const w = asObject(workflow) as Workflow;
+      if (w.currentTurn) {
+        const open = await tx.message.findFirst({ where: { id: w.currentTurn.messageId, state: "PROCESSING" }, select: { id: true } });
+        if (open) return { turn: w.currentTurn, message: null };
+      }
+      const waiting = await tx.message.findMany({ where: { todoId: todo.id, role: "user", state: "PENDING" }, orderBy: { seq: "asc" } });
+      if (waiting.length === 0) return null;
+      await tx.message.updateMany({ where: { id: { in: waiting.map((m) => m.id) } }, data: { state: "DONE" } });
+      const message = await tx.message.create({ data: { todoId: todo.id, role: "assistant", content: "", state: "PROCESSING" }, include: messageWithBlocks });
+      const turn: Turn = { messageId: message.id, startedAt: Date.now(), userMessages: waiting.map((m) => m.content) };
+      await tx.todo.update({ where: { id: todo.id }, data: { workflow: { ...w, currentTurn: turn, state: "running", turn: Number(w.turn ?? 0) + 1 } as Prisma.InputJsonValue } });
+      return { turn, message };
+    });
+    if (!started) return null;
+    if (started.message) publishTodo("message.created", todo, toMessage(started.message));
+    return started.turn;
+  }
+
+  /** Paused: the reply stays PROCESSING for resume. Completed or cancelled: the reply ends here. */
+  private async interrupted(todo: TodoRef, turn: Turn, written: string, providerName: string): Promise<false> {
+    const status = (await db().todo.findUnique({ where: { id: todo.id }, select: { status: true } }))?.status;
+    if (status && status !== "PAUSED" && status !== "RUNNING") {
+      const usage = { provider: providerName, tokensIn: countTokens(turn.userMessages.join("\n")), tokensOut: countTokens(written), costCents: 0, durationMs: Date.now() - turn.startedAt, interrupted: true };
+      const message = await db().message.update({ where: { id: turn.messageId }, data: { content: written, state: "DONE", usage }, include: messageWithBlocks });
+      await this.updateWorkflow(todo.id, (w) => ({ ...w, currentTurn: undefined, lease: undefined, state: "idle" }));
+      publishTodo("message.updated", todo, toMessage(message));
+    } else {
+      await this.updateWorkflow(todo.id, (w) => ({ ...w, lease: undefined, state: status === "PAUSED" ? "paused" : "idle" }));
+    }
+    return false;
+  }
+
+  private async updateWorkflow(todoId: string, change: (w: Workflow) => Workflow) {
+    await db().$transaction(async (tx) => {
+      await tx.$executeRaw`SELECT 1 FROM "Todo" WHERE "id" = ${todoId} FOR UPDATE`;
+      const row = await tx.todo.findUnique({ where: { id: todoId }, select: { workflow: true } });
+      if (row) await tx.todo.update({ where: { id: todoId }, data: { workflow: JSON.parse(JSON.stringify(change(asObject(row.workflow) as Workflow))) as Prisma.InputJsonValue } });
+    });
+  }
+
+  /** Ends the turn: reply DONE with usage and blocks, todo READY (or SCHEDULED, or on to the next turn). */
+  private async finish(todo: TodoRef, turn: Turn | null, provider: AgentProvider, settings: TAgentSettings, text: string, reported: TurnUsage | null): Promise<boolean> {
+    const result = await db().$transaction(async (tx) => {
+      await tx.$executeRaw`SELECT 1 FROM "Todo" WHERE "id" = ${todo.id} FOR UPDATE`;
+      const current = await tx.todo.findUniqueOrThrow({ where: { id: todo.id }, select: { status: true, workflow: true } });
+      const w = asObject(current.workflow) as Workflow;
+      let message = null;
+      if (turn) {
+        const counts = reported ?? { tokensIn: countTokens(turn.userMessages.join("\n")), tokensOut: countTokens(text) };
+        const usage = { provider: provider.name, ...(settings.model ? { model: settings.model } : {}), ...counts, costCents: provider.costCents?.(counts, settings) ?? 0, durationMs: Date.now() - turn.startedAt };
+        const blocks = provider.blocksFor(text, turn.userMessages);
+        await tx.block.createMany({ data: blocks.map((b, position) => ({ todoId: todo.id, messageId: turn.messageId, position, type: b.type, actionable: b.actionable, content: b.content as Prisma.InputJsonValue })) });
+        message = await tx.message.update({ where: { id: turn.messageId }, data: { content: text, state: "DONE", usage }, include: messageWithBlocks });
+      }
+      const [pending, scheduled] = await Promise.all([
+        tx.message.count({ where: { todoId: todo.id, role: "user", state: "PENDING" } }),
+        tx.message.count({ where: { todoId: todo.id, state: "SCHEDULED" } }),
+      ]);
+      const { currentTurn: _t, lease: _l, ...rest } = w;
+      const usedSummary = turn && w.contextSummary && !w.contextSummaryUsed ? { contextSummaryUsed: true } : {};
+      // Only a turn that is still RUNNING moves on; a pause or cancel that came in first stands.
+      const next = current.status === "RUNNING" ? afterTurn({ pendingInput: pending > 0, hasScheduled: scheduled > 0 }) : current.status;
+      await tx.todo.update({ where: { id: todo.id }, data: { status: next, lastActivityAt: new Date(), workflow: { ...rest, ...usedSummary, state: "idle" } as Prisma.InputJsonValue } });
+      return { message, previous: current.status, next };
+    });
+    if (result.message) {
+      publishTodo("message.updated", todo, toMessage(result.message));
+      for (const block of result.message.blocks) publishTodo("block.updated", todo, toBlock(block));
+    }
+    publishStatus(todo, result.next, result.previous);
+    return result.next === "RUNNING";
+  }
+
+  /** A turn that throws leaves the todo ERROR with the reason in its metadata; the partial reply is kept. */
+  private async fail(todoId: string, err: unknown) {
+    const reason = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
+    const result = await db().$transaction(async (tx) => {
+      await tx.$executeRaw`SELECT 1 FROM "Todo" WHERE "id" = ${todoId} FOR UPDATE`;
+      const todo = await tx.todo.findUnique({ where: { id: todoId }, select: { id: true, projectId: true, status: true, metadata: true, workflow: true } });
+      if (!todo) return null;
+      const replies = await tx.message.findMany({ where: { todoId, role: "assistant", state: "PROCESSING" }, select: { id: true } });
+      await tx.message.updateMany({ where: { id: { in: replies.map((r) => r.id) } }, data: { state: "ERROR", usage: { error: reason } } });
+      const { currentTurn: _t, lease: _l, ...rest } = asObject(todo.workflow) as Workflow;
+      await tx.todo.update({
+        where: { id: todoId },
+        data: { status: "ERROR", metadata: { ...asObject(todo.metadata), error: reason } as Prisma.InputJsonValue, workflow: { ...rest, state: "error" } as Prisma.InputJsonValue, lastActivityAt: new Date() },
+      });
+      const messages = await tx.message.findMany({ where: { id: { in: replies.map((r) => r.id) } }, include: messageWithBlocks });
+      return { todo, messages };
+    });
+    if (!result) return;
+    for (const m of result.messages) publishTodo("message.updated", result.todo, toMessage(m));
+    publishStatus(result.todo, "ERROR", result.todo.status);
+  }
+}
