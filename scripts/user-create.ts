@@ -37,7 +37,7 @@ async function main() {
     if (!res.ok) fail(`The running server refused: ${body.message ?? res.status}`);
     out = body;
   } else {
-    const app = await createApp(config);
+    const app = await createApp(config, { agentWorker: false });
     try {
       out = await createUserWithKey(input);
     } finally {

@@ -8,13 +8,13 @@ import { Router } from "./http/router.ts";
 import { log } from "./log.ts";
 import { operations } from "./operations/index.ts";
 import { EventBus } from "./realtime/bus.ts";
-import { createRunner } from "./agent/create-runner.ts";
+import { createAgent, createRunner } from "./agent/create-runner.ts";
 import { setRuntime, type Runtime } from "./runtime.ts";
 
 export type App = { runtime: Runtime; handle: Pipeline; close(): Promise<void> };
 
 /** Everything but the network: database, bus, mailer and the operation pipeline. Used by the server, scripts and benchmarks. */
-export async function createApp(config: Config): Promise<App> {
+export async function createApp(config: Config, opts: { agentWorker?: boolean } = {}): Promise<App> {
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: path.join(config.dataDir, "pglite"),
@@ -25,7 +25,8 @@ export async function createApp(config: Config): Promise<App> {
     prisma: database.prisma,
     bus: new EventBus(),
     mailer: createMailer({ resendApiKey: config.resendApiKey, from: config.emailFrom, dataDir: config.dataDir }),
-    agent: createRunner(config),
+    // Scripts (user:create) open the app without taking turns off the shared queue.
+    agent: opts.agentWorker === false ? createRunner(config) : await createAgent(config),
   };
   setRuntime(runtime);
   const handle = createPipeline(new Router(operations), resolveCaller, config.appUrl);

@@ -25,6 +25,8 @@ export type StartOptions = {
   onLine?: (line: string) => void;
   /** Copy stderr lines to our stderr, prefixed by the name (warnings and errors of the servers). */
   echoStderr?: boolean;
+  /** With echoStderr: echo the same line at most this many times (a warning repeated per request). */
+  echoRepeats?: number;
 };
 
 export function start(name: string, cmd: string, args: string[], o: StartOptions): Child {
@@ -48,9 +50,14 @@ export function start(name: string, cmd: string, args: string[], o: StartOptions
     keep(line);
     o.onLine?.(line);
   });
+  const seen = new Map<string, number>();
   split(proc.stderr!, (line) => {
     keep(line);
-    if (o.echoStderr && !stopping && line.trim()) process.stderr.write(`[${name}] ${line}\n`);
+    if (!o.echoStderr || stopping || !line.trim()) return;
+    const times = (seen.get(line) ?? 0) + 1;
+    seen.set(line, times);
+    if (o.echoRepeats === undefined || times <= o.echoRepeats) process.stderr.write(`[${name}] ${line}\n`);
+    else if (times === o.echoRepeats + 1) process.stderr.write(`[${name}] (the line above again; further repeats not shown)\n`);
   });
   const exited = new Promise<number | string>((resolve) => {
     proc.on("error", (err) => {

@@ -72,6 +72,16 @@ export class TurnRunner implements AgentRunner {
     return { active: this.active.size, queued: this.queue.length };
   }
 
+  /** Runs the todo's turns here (within the per-user limit) and resolves when they are over: for queue workers. */
+  async runNow(todoId: string): Promise<void> {
+    this.start(todoId);
+    while (this.active.has(todoId) || this.enqueuing || this.queue.some((q) => q.todoId === todoId)) {
+      const mine = this.active.get(todoId);
+      if (mine) await mine.run.catch(() => undefined);
+      else await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
   async idle(): Promise<void> {
     while (this.active.size || this.queue.length || this.enqueuing) {
       await Promise.allSettled([...this.active.values()].map((a) => a.run));

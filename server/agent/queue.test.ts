@@ -1,0 +1,63 @@
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { createClient } from "redis";
+import { createTestUser, withPostgresRuntime } from "../testing/runtime.ts";
+import { LocalProvider } from "./providers/local.ts";
+import { QueuedRunner } from "./queue.ts";
+import { TurnRunner } from "./turn-runner.ts";
+
+// Two workers (as two server processes would run) on one Redis queue and one PostgreSQL database.
+const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+const pg = withPostgresRuntime(before, after);
+let redisUp = true;
+before(async () => {
+  const probe = createClient({ url: REDIS_URL, socket: { connectTimeout: 2000, reconnectStrategy: false } });
+  probe.on("error", () => undefined);
+  try {
+    await probe.connect();
+    await probe.quit();
+  } catch (e) {
+    if (process.env.CI === "true") throw e;
+    redisUp = false;
+  }
+});
+
+function worker(prefix: string) {
+  const runner = new TurnRunner({ providers: { local: new LocalProvider(15) }, defaultProvider: "local", maxConcurrent: 2, maxPerUser: 8 });
+  return new QueuedRunner(runner, REDIS_URL, 2, prefix);
+}
+
+test("queued turns are shared by the workers; every turn runs exactly once", async (ctx) => {
+  const rt = pg.get();
+  if (!rt) return ctx.skip(pg.reason());
+  if (!redisUp) return ctx.skip(`Redis unreachable at ${REDIS_URL}`);
+  const prefix = `todo-test-${randomUUID()}`;
+  const a = worker(prefix);
+  const b = worker(prefix);
+  await Promise.all([a.init(), b.init()]);
+  try {
+    const user = await createTestUser(rt.prisma);
+    const project = await rt.prisma.project.create({ data: { ownerId: user.id, name: "Queue" } });
+    const ids: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const todo = await rt.prisma.todo.create({ data: { projectId: project.id, userId: user.id, content: `job ${i}`, status: "RUNNING" } });
+      await rt.prisma.message.create({ data: { todoId: todo.id, role: "user", content: `job ${i}`, state: "PENDING" } });
+      ids.push(todo.id);
+    }
+    for (const id of ids) a.start(id); // all queued through one process
+    await a.idle();
+    await b.idle();
+    assert.equal(await rt.prisma.todo.count({ where: { id: { in: ids }, status: "READY" } }), 8);
+    for (const id of ids) assert.equal(await rt.prisma.message.count({ where: { todoId: id, role: "assistant" } }), 1);
+    assert.ok(a.processed > 0 && b.processed > 0, `both workers took jobs (a ${a.processed}, b ${b.processed})`);
+    assert.equal(a.processed + b.processed, 8);
+  } finally {
+    await Promise.all([a.stop(), b.stop()]);
+    const cleanup = createClient({ url: REDIS_URL });
+    await cleanup.connect();
+    const keys = await cleanup.keys(`${prefix}:*`);
+    if (keys.length) await cleanup.del(keys);
+    await cleanup.quit();
+  }
+});
