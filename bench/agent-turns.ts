@@ -495,6 +495,11 @@ type StepResult = {
   meanTurnMs: number | null;
   /** Server side: the reply's usage.durationMs (from the turn taking the message to its end). */
   meanAgentMs: number | null;
+  /**
+   * Server CPU per turn, estimated: the server's CPU ms/s minus the todo_get requests at the idle
+   * phase's CPU per request, ÷ turns/s. Less noise-sensitive than p99. null without /proc.
+   */
+  serverCpuMsPerTurn: number | null;
   /** Turns completed in the whole phase (settle, warm-up, measured run, drain), all verified. */
   turnsVerified: number;
   seconds: { ramp: number; measure: number; drain: number; total: number };
@@ -503,7 +508,7 @@ type StepResult = {
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
 let nextTodoNo = 1;
 
-async function step(app: App, n: number, probeUrl: string, check: (r: Reply) => string | null, staggerMs: number, idleP99: number): Promise<StepResult> {
+async function step(app: App, n: number, probeUrl: string, check: (r: Reply) => string | null, staggerMs: number, idle: Measured): Promise<StepResult> {
   const tStart = performance.now();
   phaseCompleted = 0;
   // Start the N turns spread over one turn's length, so they do not step in lockstep.
@@ -545,7 +550,10 @@ async function step(app: App, n: number, probeUrl: string, check: (r: Reply) => 
   const tVerify = performance.now();
   await orFail(verify(app, phaseSlots));
   for (const s of phaseSlots) slots.delete(s.todoId);
-  const p99Ratio = todoGet.p99Ms / idleP99;
+  const p99Ratio = todoGet.p99Ms / idle.p99Ms;
+  const perGet = idle.serverCpuPercent !== null ? (idle.serverCpuPercent * 10) / idle.rps : null; // CPU ms per todo_get
+  const serverCpuMsPerTurn =
+    perGet !== null && todoGet.serverCpuPercent !== null && result.turnsPerSecond > 0 ? (todoGet.serverCpuPercent * 10 - todoGet.rps * perGet) / result.turnsPerSecond : null;
   return {
     turns: n,
     todoGet,
@@ -553,6 +561,7 @@ async function step(app: App, n: number, probeUrl: string, check: (r: Reply) => 
     withinLimit: p99Ratio <= opts.limitRatio,
     queued: result.meanRunning < 0.8 * n,
     ...result,
+    serverCpuMsPerTurn,
     turnsVerified: phaseSlots.reduce((a, s) => a + s.turnsDone, 0),
     seconds: { ramp: (tMeasure - tStart) / 1000, measure: (tDrain - tMeasure) / 1000, drain: (tVerify - tDrain) / 1000, total: (performance.now() - tStart) / 1000 },
   };
@@ -561,7 +570,7 @@ async function step(app: App, n: number, probeUrl: string, check: (r: Reply) => 
 const f1 = (n: number | null) => (n === null || Number.isNaN(n) ? "-" : n.toFixed(1));
 const f2 = (n: number | null) => (n === null || Number.isNaN(n) ? "-" : n.toFixed(2));
 const row = (cells: (string | number)[]) => cells.map((c, i) => (i === 0 ? String(c).padEnd(10) : String(c).padStart(9))).join(" ");
-const HEADER = ["phase", "in flight", "running", "turns/s", "turn ms", "agent ms", "get req/s", "p50 ms", "p99 ms", "p99/idle", "srv cpu%", "bench cpu%", "other cpu%"];
+const HEADER = ["phase", "in flight", "running", "turns/s", "turn ms", "agent ms", "get req/s", "p50 ms", "p99 ms", "p99/idle", "ms/turn", "srv cpu%", "bench cpu%", "other cpu%"];
 function printRow(name: string, m: Measured, s?: StepResult, idleP99?: number) {
   console.log(
     row([
@@ -575,6 +584,7 @@ function printRow(name: string, m: Measured, s?: StepResult, idleP99?: number) {
       f2(m.p50Ms),
       f2(m.p99Ms),
       s ? `${f2(s.p99Ratio)}${s.withinLimit ? "" : " !"}` : idleP99 ? f2(m.p99Ms / idleP99) : "1.00",
+      s ? f1(s.serverCpuMsPerTurn) : "-",
       m.serverCpuPercent === null ? "-" : Math.round(m.serverCpuPercent),
       Math.round(m.benchCpuPercent),
       m.otherCpuPercent === null ? "-" : Math.round(m.otherCpuPercent),
@@ -628,7 +638,7 @@ async function main() {
       stopReason = `time budget (--budget-seconds ${opts.budgetSeconds})`;
       break;
     }
-    const s = await step(app, n, probeUrl, check, staggerMs, idle.p99Ms);
+    const s = await step(app, n, probeUrl, check, staggerMs, idle);
     steps.push(s);
     printRow(`${n} turns`, s.todoGet, s);
     over = s.withinLimit ? 0 : over + 1;

@@ -1,14 +1,17 @@
 import type { AgentProvider, BlockDraft, TurnRequest, TurnStream } from "../provider.ts";
 import { chunks, countTokens, planReply } from "../local-reply.ts";
 
+/** Waits `ms`, or less when aborted; the abort listener goes away with the wait. */
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     if (signal.aborted) return resolve();
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => {
+    const done = () => {
       clearTimeout(timer);
+      signal.removeEventListener("abort", done);
       resolve();
-    }, { once: true });
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done);
   });
 
 /**
