@@ -147,6 +147,10 @@ export class TurnRunner implements AgentRunner {
     if (!provider) throw new Error(`Agent provider "${providerName}" is not configured on this server`);
 
     const turn = await this.turnFor(todo);
+    if (turn === "stopped") {
+      await this.updateWorkflow(todoId, (w) => ({ ...w, lease: undefined }));
+      return false;
+    }
     if (!turn) return this.finish(todo, null, provider, settings, "", null);
     const history = await this.history(todoId, turn.messageId);
     const current = await db().message.findUniqueOrThrow({ where: { id: turn.messageId }, select: { content: true } });
@@ -201,9 +205,12 @@ export class TurnRunner implements AgentRunner {
   }
 
   /** The turn in progress, or a new one over the user messages that wait for it. */
-  private async turnFor(todo: TodoRef): Promise<Turn | null> {
+  private async turnFor(todo: TodoRef): Promise<Turn | null | "stopped"> {
     const started = await db().$transaction(async (tx) => {
-      const { workflow } = await tx.todo.findUniqueOrThrow({ where: { id: todo.id }, select: { workflow: true } });
+      // Under the row lock: a pause or cancel that committed a moment ago must not get a reply started.
+      await tx.$executeRaw`SELECT 1 FROM "Todo" WHERE "id" = ${todo.id} FOR UPDATE`;
+      const { workflow, status } = await tx.todo.findUniqueOrThrow({ where: { id: todo.id }, select: { workflow: true, status: true } });
+      if (status !== "RUNNING") return "stopped" as const;
       const w = asObject(workflow) as Workflow;
       if (w.currentTurn) {
         const open = await tx.message.findFirst({ where: { id: w.currentTurn.messageId, state: "PROCESSING" }, select: { id: true } });
@@ -217,7 +224,7 @@ export class TurnRunner implements AgentRunner {
       await tx.todo.update({ where: { id: todo.id }, data: { workflow: { ...w, currentTurn: turn, state: "running", turn: Number(w.turn ?? 0) + 1 } as Prisma.InputJsonValue } });
       return { turn, message };
     });
-    if (!started) return null;
+    if (!started || started === "stopped") return started ? "stopped" : null;
     if (started.message) publishTodo("message.created", todo, toMessage(started.message));
     return started.turn;
   }
