@@ -29,7 +29,7 @@ const { values: args } = parseArgs({
     concurrency: { type: "string", default: "4" },
     requests: { type: "string", default: "800" },
     warmup: { type: "string", default: "200" },
-    "initial-warmup": { type: "string", default: "1500" },
+    "initial-warmup": { type: "string", default: "3000" },
     "phase-seconds": { type: "string", default: "15" },
     "limit-ratio": { type: "string", default: "2" },
     "stop-after": { type: "string", default: "2" },
@@ -41,7 +41,7 @@ const { values: args } = parseArgs({
   strict: true,
 });
 const USAGE =
-  "npm run bench:agent -- [--pg] [--pg-url postgresql://…/postgres] [--step-ms 100] [--max 64] [--concurrency 4] [--requests 800] [--warmup 200] [--initial-warmup 1500] [--phase-seconds 15] [--limit-ratio 2] [--stop-after 2] [--budget-seconds 300] [--server-caps] [--cpu-prof]";
+  "npm run bench:agent -- [--pg] [--pg-url postgresql://…/postgres] [--step-ms 100] [--max 64] [--concurrency 4] [--requests 800] [--warmup 200] [--initial-warmup 3000] [--phase-seconds 15] [--limit-ratio 2] [--stop-after 2] [--budget-seconds 300] [--server-caps] [--cpu-prof]";
 if (args.help) {
   console.log(USAGE);
   process.exit(0);
@@ -86,6 +86,7 @@ const LEVELS = (() => {
 })();
 const SETTLE_MAX_MS = 5_000; // after the turns started: until N turns completed, at most this long
 const WARMUP_MAX_S = 5; // the warm-up requests of a phase stop after this long
+const INITIAL_WARMUP_MAX_S = 20; // the first one, until V8 has optimised the hot paths
 const DRAIN_MAX_MS = 60_000; // after a phase: every turn in flight must end within this
 const LIST = ["check the inputs", "draft the answer", "review it"];
 const stamp = new Date().toISOString().replace(/[:.]/g, "-");
@@ -175,6 +176,25 @@ async function createPgDatabase(adminUrl: string): Promise<string> {
 
 type App = { base: string; apiKey: string; projectId: string; child: Child };
 
+/** With --pg: the server's backends of the bench database, for their CPU time (same machine). */
+let dbStats: { client: pg.Client; name: string } | undefined;
+async function openDbStats(adminUrl: string, databaseUrl: string) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  cleanups.push(() => client.end()); // runs before the DROP DATABASE pushed earlier
+  dbStats = { client, name: new URL(databaseUrl).pathname.slice(1) };
+}
+async function dbCpu(): Promise<Map<number, number> | undefined> {
+  if (!dbStats) return undefined;
+  const { rows } = await dbStats.client.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = $1", [dbStats.name]);
+  const out = new Map<number, number>();
+  for (const { pid } of rows) {
+    const ms = cpuMs(pid);
+    if (ms !== undefined) out.set(pid, ms);
+  }
+  return out;
+}
+
 async function startApp(dataDir: string, databaseUrl: string | undefined): Promise<App> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
@@ -244,9 +264,12 @@ type Slot = {
 };
 
 const slots = new Map<string, Slot>();
-/** What the turn driver saw; reset at the start of each measured window. */
+/** What the turn driver saw during the measured runs of a step (reset at its start). */
 const tally = {
   open: false,
+  /** Wall time of the measured runs, in seconds. */
+  seconds: 0,
+  openedAt: 0,
   completed: 0,
   turnMs: [] as number[],
   agentMs: [] as number[],
@@ -432,18 +455,21 @@ type Measured = Stats & {
   machineCpuPercent: number | null;
   /** This process (load generator and turn driver) in % of one core. */
   benchCpuPercent: number;
+  /** With --pg: the PostgreSQL backends of the bench database, in % of one core (null otherwise). */
+  dbCpuPercent: number | null;
   /**
-   * The rest of the machine in % of one core: machine − server − this process. PostgreSQL with
-   * --pg, else neighbours (and the kernel). Well above a few % in embedded mode means noise.
+   * The rest of the machine in % of one core: machine − server − this process − database backends:
+   * neighbours (and the kernel). Tens of % mean something else competed for the cores.
    */
   otherCpuPercent: number | null;
 };
 
-async function measure(app: App, url: string, check: (r: Reply) => string | null, warmup: number): Promise<Measured> {
+async function measure(app: App, url: string, check: (r: Reply) => string | null, warmup: number, warmupMaxS = WARMUP_MAX_S): Promise<Measured> {
   const agent = keepAliveAgent(opts.concurrency);
   const common = { url, headers: { "x-api-key": app.apiKey }, concurrency: opts.concurrency, check, agent };
   try {
-    if (warmup) await orFail(runLoad({ ...common, requests: warmup, maxSeconds: WARMUP_MAX_S }));
+    if (warmup) await orFail(runLoad({ ...common, requests: warmup, maxSeconds: warmupMaxS }));
+    const db0 = await dbCpu();
     const cpu0 = cpuMs(app.child.proc.pid);
     const m0 = machineTicks();
     const gen0 = process.cpuUsage();
@@ -453,34 +479,43 @@ async function measure(app: App, url: string, check: (r: Reply) => string | null
     const gen = process.cpuUsage(gen0);
     const m1 = machineTicks();
     const cpu1 = cpuMs(app.child.proc.pid);
+    const db1 = await dbCpu();
     if (result.timedOut) console.log(`  (stopped at ${opts.phaseSeconds} s after ${result.latenciesMs.length} requests)`);
     const serverCpuPercent = cpu0 !== undefined && cpu1 !== undefined ? (100 * (cpu1 - cpu0)) / result.elapsedMs : null;
     const machineCpuPercent = m0 && m1 && m1.total > m0.total ? (100 * (m1.busy - m0.busy)) / (m1.total - m0.total) : null;
     const benchCpuPercent = (100 * (gen.user + gen.system)) / 1000 / result.elapsedMs;
-    const otherCpuPercent = machineCpuPercent !== null && serverCpuPercent !== null ? Math.max(0, machineCpuPercent * os.cpus().length - serverCpuPercent - benchCpuPercent) : null;
-    return { ...summarize(result), serverCpuPercent, machineCpuPercent, benchCpuPercent, otherCpuPercent };
+    // A backend that appeared during the run counts whole; one that ended during it is lost (rare: the pool keeps them).
+    const dbCpuPercent = db0 && db1 ? (100 * [...db1].reduce((a, [pid, ms]) => a + ms - (db0.get(pid) ?? 0), 0)) / result.elapsedMs : null;
+    const otherCpuPercent =
+      machineCpuPercent !== null && serverCpuPercent !== null ? Math.max(0, machineCpuPercent * os.cpus().length - serverCpuPercent - benchCpuPercent - (dbCpuPercent ?? 0)) : null;
+    return { ...summarize(result), serverCpuPercent, machineCpuPercent, benchCpuPercent, dbCpuPercent, otherCpuPercent };
   } finally {
     agent.destroy();
   }
 }
 
-let windowStart = 0;
-let windowSeconds = 0;
+function resetTally() {
+  Object.assign(tally, { open: false, seconds: 0, completed: 0, turnMs: [], agentMs: [], inFlightArea: 0, runningArea: 0 });
+}
 function openWindow() {
-  Object.assign(tally, { open: true, completed: 0, turnMs: [], agentMs: [], inFlightArea: 0, runningArea: 0, lastChange: performance.now() });
-  windowStart = performance.now();
+  setInFlight(0); // starts the interval at now
+  tally.open = true;
+  tally.openedAt = performance.now();
 }
 function closeWindow() {
-  setInFlight(0); // closes the last in-flight interval
+  setInFlight(0); // closes the last interval
   tally.open = false;
-  windowSeconds = (performance.now() - windowStart) / 1000;
+  tally.seconds += (performance.now() - tally.openedAt) / 1000;
 }
 
 // ── Phases ──
 
 type StepResult = {
   turns: number;
+  /** The measured run with the lower p99 (of one, or two when the first was over the limit). */
   todoGet: Measured;
+  /** Every measured run of the step, in order. */
+  runs: Measured[];
   p99Ratio: number;
   withinLimit: boolean;
   /** The server ran clearly fewer turns at once than were asked for (meanRunning < 80% of N): it queued them. */
@@ -525,13 +560,18 @@ async function step(app: App, n: number, probeUrl: string, check: (r: Reply) => 
   while (phaseCompleted < n && performance.now() < settleUntil) await orFail(sleep(20));
   const tMeasure = performance.now();
 
-  const todoGet = await measure(app, probeUrl, check, opts.warmup);
+  // Neighbours only ever add latency: a run over the limit is measured once more (turns still
+  // running) and the lower p99 counts, so one noisy burst does not decide the step.
+  resetTally();
+  const runs = [await measure(app, probeUrl, check, opts.warmup)];
+  if (runs[0]!.p99Ms / idle.p99Ms > opts.limitRatio) runs.push(await measure(app, probeUrl, check, opts.warmup));
+  const todoGet = runs.reduce((a, b) => (b.p99Ms < a.p99Ms ? b : a));
   const completed = tally.completed;
   const result = {
-    meanInFlight: windowSeconds > 0 ? tally.inFlightArea / 1000 / windowSeconds : 0,
-    meanRunning: windowSeconds > 0 ? tally.runningArea / 1000 / windowSeconds : 0,
+    meanInFlight: tally.seconds > 0 ? tally.inFlightArea / 1000 / tally.seconds : 0,
+    meanRunning: tally.seconds > 0 ? tally.runningArea / 1000 / tally.seconds : 0,
     turnsCompleted: completed,
-    turnsPerSecond: completed / windowSeconds,
+    turnsPerSecond: completed / tally.seconds,
     meanTurnMs: mean(tally.turnMs),
     meanAgentMs: mean(tally.agentMs),
   };
@@ -557,6 +597,7 @@ async function step(app: App, n: number, probeUrl: string, check: (r: Reply) => 
   return {
     turns: n,
     todoGet,
+    runs,
     p99Ratio,
     withinLimit: p99Ratio <= opts.limitRatio,
     queued: result.meanRunning < 0.8 * n,
@@ -570,24 +611,27 @@ async function step(app: App, n: number, probeUrl: string, check: (r: Reply) => 
 const f1 = (n: number | null) => (n === null || Number.isNaN(n) ? "-" : n.toFixed(1));
 const f2 = (n: number | null) => (n === null || Number.isNaN(n) ? "-" : n.toFixed(2));
 const row = (cells: (string | number)[]) => cells.map((c, i) => (i === 0 ? String(c).padEnd(10) : String(c).padStart(9))).join(" ");
-const HEADER = ["phase", "in flight", "running", "turns/s", "turn ms", "agent ms", "get req/s", "p50 ms", "p99 ms", "p99/idle", "ms/turn", "srv cpu%", "bench cpu%", "other cpu%"];
-function printRow(name: string, m: Measured, s?: StepResult, idleP99?: number) {
+const HEADER = ["phase", "in flight", "running", "turns/s", "turn ms", "agent ms", "get req/s", "p50 ms", "p99 ms", "p99/idle", "ms/turn", "srv cpu%", "db cpu%", "bench cpu%", "other cpu%"];
+const pct = (n: number | null) => (n === null ? "-" : Math.round(n));
+/** One measured run; the turn columns for the first run of a step (they cover all its runs). */
+function printRow(name: string, m: Measured, ratio: number | null, s?: StepResult) {
   console.log(
     row([
       name,
-      s ? f1(s.meanInFlight) : "0",
-      s ? f1(s.meanRunning) : "0",
-      s ? f1(s.turnsPerSecond) : "-",
-      s ? (s.meanTurnMs === null ? "-" : Math.round(s.meanTurnMs)) : "-",
-      s ? (s.meanAgentMs === null ? "-" : Math.round(s.meanAgentMs)) : "-",
+      s ? f1(s.meanInFlight) : "",
+      s ? f1(s.meanRunning) : "",
+      s ? f1(s.turnsPerSecond) : "",
+      s ? (s.meanTurnMs === null ? "-" : Math.round(s.meanTurnMs)) : "",
+      s ? (s.meanAgentMs === null ? "-" : Math.round(s.meanAgentMs)) : "",
       Math.round(m.rps),
       f2(m.p50Ms),
       f2(m.p99Ms),
-      s ? `${f2(s.p99Ratio)}${s.withinLimit ? "" : " !"}` : idleP99 ? f2(m.p99Ms / idleP99) : "1.00",
-      s ? f1(s.serverCpuMsPerTurn) : "-",
-      m.serverCpuPercent === null ? "-" : Math.round(m.serverCpuPercent),
+      ratio === null ? "" : `${f2(ratio)}${ratio > opts.limitRatio ? " !" : ""}`,
+      s ? (s.serverCpuMsPerTurn !== null && s.serverCpuMsPerTurn < 0 ? "<0" : f1(s.serverCpuMsPerTurn)) : "",
+      pct(m.serverCpuPercent),
+      pct(m.dbCpuPercent),
       Math.round(m.benchCpuPercent),
-      m.otherCpuPercent === null ? "-" : Math.round(m.otherCpuPercent),
+      pct(m.otherCpuPercent),
     ]),
   );
 }
@@ -601,6 +645,7 @@ async function main() {
   const tmp = mkdtempSync(path.join(os.tmpdir(), "todo-bench-agent-"));
   cleanups.push(() => rmSync(tmp, { recursive: true, force: true }));
   const databaseUrl = opts.mode === "postgres" ? await createPgDatabase(args["pg-url"]) : undefined;
+  if (databaseUrl) await openDbStats(args["pg-url"], databaseUrl);
 
   console.log("starting the app (production server)…");
   const app = await startApp(path.join(tmp, "app-data"), databaseUrl);
@@ -626,8 +671,19 @@ async function main() {
   console.log(`probe todo ${probe.todoId}: one turn alone took ${Math.round(probeTurnMs)} ms`);
 
   console.log(`\n${row(HEADER)}`);
-  const idle = await measure(app, probeUrl, check, Math.max(opts.warmup, opts.initialWarmup));
-  printRow("idle", idle);
+  // Idle twice (three times when those two disagree by more than 30%); the lowest p99 is the
+  // baseline: a burst from a neighbour only ever adds latency, and would make every ratio look better.
+  const lowest = (runs: Measured[]) => runs.reduce((a, b) => (b.p99Ms < a.p99Ms ? b : a));
+  const idleRuns = [await measure(app, probeUrl, check, Math.max(opts.warmup, opts.initialWarmup), INITIAL_WARMUP_MAX_S)];
+  printRow("idle", idleRuns[0]!, null);
+  idleRuns.push(await measure(app, probeUrl, check, opts.warmup));
+  printRow("idle #2", idleRuns[1]!, null);
+  const [i1, i2] = [idleRuns[0]!.p99Ms, idleRuns[1]!.p99Ms];
+  if (Math.max(i1, i2) / Math.min(i1, i2) > 1.3) {
+    idleRuns.push(await measure(app, probeUrl, check, opts.warmup));
+    printRow("idle #3", idleRuns[2]!, null);
+  }
+  const idle = lowest(idleRuns);
 
   const steps: StepResult[] = [];
   let stopReason = `reached --max ${opts.max}`;
@@ -640,16 +696,26 @@ async function main() {
     }
     const s = await step(app, n, probeUrl, check, staggerMs, idle);
     steps.push(s);
-    printRow(`${n} turns`, s.todoGet, s);
+    s.runs.forEach((m, i) => printRow(i === 0 ? `${n} turns` : "  again", m, m.p99Ms / idle.p99Ms, i === 0 ? s : undefined));
     over = s.withinLimit ? 0 : over + 1;
     if (over >= opts.stopAfter) {
       stopReason = `${over} step${over === 1 ? "" : "s"} in a row over ${opts.limitRatio}×`;
       break;
     }
   }
-  // Idle again: how far the machine drifted during the run (not used for the answer).
+  // Idle again: how far the machine drifted during the run. When it is lower than the start's, it
+  // becomes the baseline: ratios only grow, so no step that stopped the run comes in under the limit.
   const idleEnd = await measure(app, probeUrl, check, opts.warmup);
-  printRow("idle (end)", idleEnd, undefined, idle.p99Ms);
+  printRow("idle (end)", idleEnd, idleEnd.p99Ms / idle.p99Ms);
+  const allIdle = [...idleRuns, idleEnd];
+  const baseline = lowest(allIdle);
+  if (baseline !== idle) console.log(`\nidle (end) had the lowest p99 (${f1(baseline.p99Ms)} ms, ${f1(idle.p99Ms)} ms at the start): the ratios below use it`);
+  for (const s of steps) {
+    s.p99Ratio = s.todoGet.p99Ms / baseline.p99Ms;
+    s.withinLimit = s.p99Ratio <= opts.limitRatio;
+  }
+  const idleSpread = Math.max(...allIdle.map((m) => m.p99Ms)) / baseline.p99Ms;
+  const noisy = idleSpread > 1.5;
 
   // The answer: the largest N with every step up to it within the limit.
   const firstOver = steps.find((s) => !s.withinLimit);
@@ -658,14 +724,17 @@ async function main() {
   const x = (r: number) => `${r.toFixed(1)}×`;
   const mode = `[${opts.mode}, AGENT_STEP_MS ${opts.stepMs}, todo_get concurrency ${opts.concurrency}]`;
   let summary: string;
-  if (!sustained) summary = `agent turns: sustains 0 concurrent turns: 1 turn already has todo_get p99 ${x(firstOver!.p99Ratio)} idle (idle p99 ${f1(idle.p99Ms)} ms)`;
+  if (!sustained) summary = `agent turns: sustains 0 concurrent turns: 1 turn already has todo_get p99 ${x(firstOver!.p99Ratio)} idle (idle p99 ${f1(baseline.p99Ms)} ms)`;
   else {
-    summary = `agent turns: sustains ${firstOver ? "" : "≥ "}${sustained.turns} concurrent turns with todo_get p99 ${x(sustained.p99Ratio)} idle (idle p99 ${f1(idle.p99Ms)} ms)`;
+    summary = `agent turns: sustains ${firstOver ? "" : "≥ "}${sustained.turns} concurrent turns with todo_get p99 ${x(sustained.p99Ratio)} idle (idle p99 ${f1(baseline.p99Ms)} ms)`;
     if (sustained.queued) summary += ` (but only ${f1(sustained.meanRunning)} ran at once: queued)`;
     summary += firstOver ? ` | ${firstOver.turns} turns: ${x(firstOver.p99Ratio)}` : ` | stopped: ${stopReason}`;
   }
+  if (noisy) summary += ` [noisy: idle p99 ranged ${f1(baseline.p99Ms)}–${f1(Math.max(...allIdle.map((m) => m.p99Ms)))} ms during the run; rerun]`;
   console.log(`\n${summary}   ${mode}`);
-  console.log(`p99(N)/p99(idle): ${steps.map((s) => `${s.turns}: ${f2(s.p99Ratio)}`).join(", ")}   (idle at the end: ${f2(idleEnd.p99Ms / idle.p99Ms)}, drift check)`);
+  console.log(
+    `p99(N)/p99(idle): ${steps.map((s) => `${s.turns}: ${f2(s.p99Ratio)}`).join(", ")}   (idle p99 runs: ${allIdle.map((m) => f1(m.p99Ms)).join(", ")} ms, the last at the end)`,
+  );
   if (laterWithin.length)
     console.log(`note: ${laterWithin.map((s) => s.turns).join(", ")} turns came in within the limit again after ${firstOver!.turns} did not: noise; rerun before concluding`);
   const queued = steps.filter((s) => s.queued);
@@ -685,9 +754,12 @@ async function main() {
     options: { ...opts, levels: LEVELS, settleMaxMs: SETTLE_MAX_MS, drainMaxMs: DRAIN_MAX_MS },
     machine: { node: process.version, platform: `${os.platform()} ${os.release()}`, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, loadavg: os.loadavg() },
     probe: { todoId: probe.todoId, firstTurnMs: probeTurnMs },
-    idle,
-    steps,
+    baseline,
+    idleRuns,
     idleEnd,
+    idleSpread,
+    noisy,
+    steps,
     answer: { sustainedTurns: sustained?.turns ?? 0, capped: !firstOver, firstOverTurns: firstOver?.turns ?? null, limitRatio: opts.limitRatio, stopReason },
     turnsVerified: verified,
     seconds: elapsedS(),
