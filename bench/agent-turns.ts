@@ -7,7 +7,7 @@
 // N todos are started, and whenever one reaches READY (todo.status over Socket.IO, the product's
 // own mechanism) a new message starts its next turn. Every completed turn must have produced its
 // assistant message. See bench/README.md.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -16,6 +16,7 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { io as connectSocket, type Socket } from "socket.io-client";
 import { keepAliveAgent, runLoad, summarize, type Reply, type Stats } from "./lib/load.ts";
+import { createPgDatabase, ensureBuild } from "./lib/setup.ts";
 import { cpuMs, freePort, killAllNow, run, start, stopAll, waitForHttp, type Child } from "./lib/processes.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -140,39 +141,6 @@ const orFail = <T>(p: Promise<T>): Promise<T> => Promise.race([p, failure]);
 
 // ── The server ──
 
-async function ensureBuild() {
-  const buildId = path.join(ROOT, ".next", "BUILD_ID");
-  if (existsSync(buildId)) return console.log(`using the production build ${readFileSync(buildId, "utf8").trim()} (.next)`);
-  console.log("No production build (.next/BUILD_ID missing): running `npx next build` first…");
-  await run("next build", "npx", ["next", "build"], {
-    cwd: ROOT,
-    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
-    echoStderr: true,
-  });
-}
-
-async function createPgDatabase(adminUrl: string): Promise<string> {
-  const name = `todo_bench_agent_${Date.now()}_${process.pid}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE "${name}"`);
-  } finally {
-    await admin.end();
-  }
-  cleanups.push(async () => {
-    const c = new pg.Client({ connectionString: adminUrl });
-    await c.connect();
-    try {
-      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    } finally {
-      await c.end();
-    }
-  });
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
 
 type App = { base: string; apiKey: string; projectId: string; child: Child };
 
@@ -641,10 +609,10 @@ async function main() {
     `agent turns benchmark: ${opts.mode} database, AGENT_STEP_MS ${opts.stepMs}, turns 1…${opts.max}, todo_get at concurrency ${opts.concurrency}, ` +
       `${opts.requests} requests per phase (max ${opts.phaseSeconds} s), limit p99 ≤ ${opts.limitRatio}× idle; node ${process.version}, ${os.cpus().length} CPUs`,
   );
-  await ensureBuild();
+  await ensureBuild(ROOT);
   const tmp = mkdtempSync(path.join(os.tmpdir(), "todo-bench-agent-"));
   cleanups.push(() => rmSync(tmp, { recursive: true, force: true }));
-  const databaseUrl = opts.mode === "postgres" ? await createPgDatabase(args["pg-url"]) : undefined;
+  const databaseUrl = opts.mode === "postgres" ? await createPgDatabase(args["pg-url"], "todo_bench_agent", cleanups) : undefined;
   if (databaseUrl) await openDbStats(args["pg-url"], databaseUrl);
 
   console.log("starting the app (production server)…");

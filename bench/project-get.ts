@@ -4,13 +4,13 @@
 // in x-api-key) served by the real production server, against a baseline in the same run: a plain
 // node:http server doing the same database reads (bench/raw-server.ts). Phases alternate
 // baseline/app/baseline/app… and the median of the rounds is reported. See bench/README.md.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import pg from "pg";
 import { keepAliveAgent, median, runLoad, summarize, type Reply, type Stats } from "./lib/load.ts";
+import { createPgDatabase, ensureBuild } from "./lib/setup.ts";
 import { cpuMs, freePort, killAllNow, run, start, stopAll, waitForHttp, type Child } from "./lib/processes.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -99,39 +99,6 @@ function checkProject(projectId: string) {
   };
 }
 
-async function ensureBuild() {
-  const buildId = path.join(ROOT, ".next", "BUILD_ID");
-  if (existsSync(buildId)) return console.log(`using the production build ${readFileSync(buildId, "utf8").trim()} (.next)`);
-  console.log("No production build (.next/BUILD_ID missing): running `npx next build` first…");
-  await run("next build", "npx", ["next", "build"], {
-    cwd: ROOT,
-    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
-    echoStderr: true,
-  });
-}
-
-async function createPgDatabase(adminUrl: string): Promise<string> {
-  const name = `todo_bench_${Date.now()}_${process.pid}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE "${name}"`);
-  } finally {
-    await admin.end();
-  }
-  cleanups.push(async () => {
-    const c = new pg.Client({ connectionString: adminUrl });
-    await c.connect();
-    try {
-      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    } finally {
-      await c.end();
-    }
-  });
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
 
 // One directory per server: node writes a profile per thread (tsx's loader runs in its own), the largest is the main one.
 const nodeArgs = (name: string) => (profDir ? ["--cpu-prof", `--cpu-prof-dir=${path.join(profDir, name)}`] : []);
@@ -234,10 +201,10 @@ async function main() {
   console.log(
     `project_get benchmark: ${opts.mode} database, concurrency ${opts.concurrency}, ${opts.warmup} warm-up (${opts.initialWarmup} the first time) + ${opts.requests} requests per phase (max ${opts.maxSeconds} s), ${opts.rounds} rounds; node ${process.version}, ${os.cpus().length} CPUs`,
   );
-  await ensureBuild();
+  await ensureBuild(ROOT);
   const tmp = mkdtempSync(path.join(os.tmpdir(), "todo-bench-"));
   cleanups.push(() => rmSync(tmp, { recursive: true, force: true }));
-  const databaseUrl = opts.mode === "postgres" ? await createPgDatabase(args["pg-url"]) : undefined;
+  const databaseUrl = opts.mode === "postgres" ? await createPgDatabase(args["pg-url"], "todo_bench", cleanups) : undefined;
 
   console.log("starting the app (production server)…");
   const app = await startApp(path.join(tmp, "app-data"), databaseUrl);
