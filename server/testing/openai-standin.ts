@@ -14,7 +14,7 @@
 // can check that the provider does not pass it on.
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenLocal } from "./listen.ts";
 import { CONTINUE_PROMPT } from "../agent/providers/openai.ts";
 
 export type ChatRequestBody = {
@@ -226,18 +226,10 @@ export async function startOpenAIStandin(opts: OpenAIStandinOptions = {}): Promi
     });
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(opts.port ?? 0, opts.host ?? "127.0.0.1", () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const { port, address } = server.address() as AddressInfo;
-  const host = address.includes(":") ? `[${address}]` : address;
+  const origin = await listenLocal(server, opts);
 
   return {
-    url: `http://${host}:${port}/v1`,
+    url: `${origin}/v1`,
     requests,
     setScript(next) {
       script = next;

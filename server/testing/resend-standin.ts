@@ -8,7 +8,7 @@
 // the next request(s) with an error body such as Resend sends ({ statusCode, name, message }).
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingHttpHeaders } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenLocal } from "./listen.ts";
 
 export type RecordedRequest = {
   method: string;
@@ -95,18 +95,10 @@ export async function startResendStandin(opts: { port?: number; host?: string } 
     });
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(opts.port ?? 0, opts.host ?? "127.0.0.1", () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const { port, address } = server.address() as AddressInfo;
-  const host = address.includes(":") ? `[${address}]` : address;
+  const origin = await listenLocal(server, opts);
 
   return {
-    url: `http://${host}:${port}`,
+    url: origin,
     requests,
     emails,
     failNext(status, body) {
