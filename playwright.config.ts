@@ -1,11 +1,12 @@
 import { defineConfig } from "@playwright/test";
 import path from "node:path";
 
-// One run starts three real servers (production build):
-//   3100  embedded default (PGlite, no Redis)            → projects api-embedded and ui
-//   3101  PostgreSQL + Redis adapter                      → project api-postgres
-//   3102  a second process on the same PostgreSQL + Redis → the cross-process real-time test
-//   3120  an OpenAI-compatible stand-in (scripts/openai-standin-server.ts) for todos set to "openai"
+// One run starts three real servers (production build), on ports counted from E2E_PORT_BASE
+// (default 3100, so two checkouts can run their suites side by side):
+//   base     embedded default (PGlite, no Redis)            → projects api-embedded and ui
+//   base+1   PostgreSQL + Redis adapter                      → project api-postgres
+//   base+2   a second process on the same PostgreSQL + Redis → the cross-process real-time test
+//   base+20  an OpenAI-compatible stand-in (scripts/openai-standin-server.ts) for todos set to "openai"
 // Names set here are inherited by the workers, so every process agrees on them.
 process.env.E2E_RUN_ID ??= `${Date.now()}-${process.pid}`;
 process.env.E2E_PG_DB ??= `todo_e2e_${process.env.E2E_RUN_ID.replace(/\D/g, "_")}`;
@@ -15,10 +16,12 @@ const pgUrl = new URL(pgAdmin);
 pgUrl.pathname = `/${process.env.E2E_PG_DB}`;
 const redisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 const skipPostgres = process.env.SKIP_POSTGRES === "1";
+const base = Number(process.env.E2E_PORT_BASE ?? 3100);
+const port = { embedded: base, postgres: base + 1, peer: base + 2, standin: base + 20 };
 
 export const E2E = {
-  embedded: { url: "http://localhost:3100", dataDir: path.join(runDir, "embedded") },
-  postgres: { url: "http://localhost:3101", peerUrl: "http://localhost:3102", dataDir: path.join(runDir, "postgres") },
+  embedded: { url: `http://localhost:${port.embedded}`, dataDir: path.join(runDir, "embedded") },
+  postgres: { url: `http://localhost:${port.postgres}`, peerUrl: `http://localhost:${port.peer}`, dataDir: path.join(runDir, "postgres") },
 };
 
 const common = {
@@ -28,7 +31,7 @@ const common = {
   // Short agent steps keep turns quick, yet long enough (a dozen steps) to pause or cancel mid-turn.
   AGENT_STEP_MS: "60",
   // Todos may pick the OpenAI-compatible provider; it points at the stand-in below.
-  OPENAI_BASE_URL: "http://127.0.0.1:3120/v1",
+  OPENAI_BASE_URL: `http://127.0.0.1:${port.standin}/v1`,
   LOG_LEVEL: "warn",
 };
 
@@ -72,12 +75,12 @@ export default defineConfig({
   webServer: [
     {
       command: "node --import tsx scripts/openai-standin-server.ts",
-      port: 3120,
+      port: port.standin,
       reuseExistingServer: false,
       timeout: 60_000,
-      env: { PORT: "3120" },
+      env: { PORT: String(port.standin) },
     },
-    server(3100, { DATA_DIR: E2E.embedded.dataDir }),
-    ...(skipPostgres ? [] : [server(3101, pgEnv), server(3102, pgEnv)]),
+    server(port.embedded, { DATA_DIR: E2E.embedded.dataDir }),
+    ...(skipPostgres ? [] : [server(port.postgres, pgEnv), server(port.peer, pgEnv)]),
   ],
 });

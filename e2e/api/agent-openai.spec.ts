@@ -4,7 +4,7 @@ import { connect } from "../support/sockets";
 import { createProject, getTodo, h, recordEvents, subscribeTodo, waitForStatus } from "../support/todos";
 
 // Todos set to the openai provider go through the real server to an OpenAI-compatible endpoint
-// (the stand-in on :3120 that playwright.config.ts starts), streaming like the built-in agent.
+// (the stand-in on E2E_PORT_BASE+20, :3120 by default, that playwright.config.ts starts), streaming like the built-in agent.
 
 test("a todo on the openai provider streams its reply over Socket.IO and ends READY", async ({}, info) => {
   const u = await createUser(info);
