@@ -33,7 +33,7 @@ describe("defaults", () => {
       agentProvider: "local",
       openai: undefined,
       agentStepMs: 200,
-      agentMaxConcurrent: 32,
+      agentMaxConcurrent: 8,
       agentMaxPerUser: 4,
     });
   });
@@ -67,6 +67,7 @@ describe("defaults", () => {
       OPENAI_API_KEY: "sk-test",
       AGENT_MODEL: "llama3",
       AGENT_STEP_MS: "25",
+      AGENT_IDLE_TIMEOUT_MS: "5000",
       AGENT_MAX_CONCURRENT: "64",
       AGENT_MAX_CONCURRENT_PER_USER: "2",
     });
@@ -83,11 +84,19 @@ describe("defaults", () => {
       emailFrom: "Todo <todo@example.org>",
       logLevel: "warn",
       agentProvider: "openai",
-      openai: { baseUrl: "http://localhost:11434/v1", apiKey: "sk-test", model: "llama3" },
+      openai: { baseUrl: "http://localhost:11434/v1", apiKey: "sk-test", model: "llama3", idleTimeoutMs: 5000 },
       agentStepMs: 25,
       agentMaxConcurrent: 64,
       agentMaxPerUser: 2,
     });
+  });
+
+  test("AGENT_MAX_CONCURRENT defaults to what one process sustains: 8 embedded, 16 on PostgreSQL", () => {
+    assert.equal(load({}).agentMaxConcurrent, 8);
+    assert.equal(load({ DATABASE_URL: "postgresql://db/todo" }).agentMaxConcurrent, 16);
+    assert.equal(load({ DATABASE_URL: "postgresql://db/todo", AGENT_MAX_CONCURRENT: "3" }).agentMaxConcurrent, 3);
+    assert.equal(load({ AGENT_PROVIDER: "openai" }).openai?.idleTimeoutMs, 60_000);
+    assert.throws(() => load({ AGENT_IDLE_TIMEOUT_MS: "-5" }), /AGENT_IDLE_TIMEOUT_MS/);
   });
 
   test("AGENT_PROVIDER names the built-in agent; AGENT_STEP_MS is a bounded integer", () => {

@@ -21,7 +21,9 @@ const ZEnv = z.object({
   OPENAI_API_KEY: z.string().min(1).optional(),
   AGENT_MODEL: z.string().min(1).max(200).default("gpt-4o-mini"),
   AGENT_STEP_MS: z.coerce.number().int().min(0).max(60_000).default(200),
-  AGENT_MAX_CONCURRENT: z.coerce.number().int().min(1).max(10_000).default(32),
+  AGENT_IDLE_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
+  // Default: 8 on the embedded database, 16 on PostgreSQL (what one process sustains, bench/README.md).
+  AGENT_MAX_CONCURRENT: z.coerce.number().int().min(1).max(10_000).optional(),
   AGENT_MAX_CONCURRENT_PER_USER: z.coerce.number().int().min(1).max(10_000).default(4),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 });
@@ -40,7 +42,7 @@ export type Config = {
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   agentProvider: "local" | "openai";
   /** An OpenAI-compatible endpoint; todos may pick it per project or todo when it is set. */
-  openai?: { baseUrl: string; apiKey?: string; model: string };
+  openai?: { baseUrl: string; apiKey?: string; model: string; idleTimeoutMs: number };
   /** Pause between the local agent's steps. */
   agentStepMs: number;
   /** Agent turns at once in one server process, and per user. */
@@ -78,10 +80,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     agentProvider: e.AGENT_PROVIDER,
     openai:
       e.OPENAI_BASE_URL || e.AGENT_PROVIDER === "openai"
-        ? { baseUrl: e.OPENAI_BASE_URL ?? "https://api.openai.com/v1", apiKey: e.OPENAI_API_KEY, model: e.AGENT_MODEL }
+        ? { baseUrl: e.OPENAI_BASE_URL ?? "https://api.openai.com/v1", apiKey: e.OPENAI_API_KEY, model: e.AGENT_MODEL, idleTimeoutMs: e.AGENT_IDLE_TIMEOUT_MS }
         : undefined,
     agentStepMs: e.AGENT_STEP_MS,
-    agentMaxConcurrent: e.AGENT_MAX_CONCURRENT,
+    agentMaxConcurrent: e.AGENT_MAX_CONCURRENT ?? (e.DATABASE_URL ? 16 : 8),
     agentMaxPerUser: e.AGENT_MAX_CONCURRENT_PER_USER,
   };
 }

@@ -7,7 +7,7 @@ import { QueuedRunner } from "./queue.ts";
 import type { AgentRunner } from "./runner.ts";
 
 /** The runner with every provider this server is configured for; AGENT_PROVIDER picks the default. */
-export function createRunner(config: Config): TurnRunner {
+export function createRunner(config: Config, opts: { leaseMs?: number } = {}): TurnRunner {
   const providers: Record<string, AgentProvider> = { local: new LocalProvider(config.agentStepMs) };
   if (config.openai) providers.openai = new OpenAIProvider(config.openai);
   return new TurnRunner({
@@ -15,14 +15,15 @@ export function createRunner(config: Config): TurnRunner {
     defaultProvider: config.agentProvider,
     maxConcurrent: config.agentMaxConcurrent,
     maxPerUser: config.agentMaxPerUser,
+    leaseMs: opts.leaseMs,
   });
 }
 
 /** The agent for a server process: with REDIS_URL, turns go through the shared Redis queue. */
 export async function createAgent(config: Config): Promise<AgentRunner> {
-  const runner = createRunner(config);
-  if (!config.redisUrl) return runner;
-  const queued = new QueuedRunner(runner, config.redisUrl, config.agentMaxConcurrent);
+  if (!config.redisUrl) return createRunner(config);
+  // The turn's lease is half BullMQ's 30 s job lock, so a stalled job's retry finds it lapsed.
+  const queued = new QueuedRunner(createRunner(config, { leaseMs: 15_000 }), config.redisUrl, config.agentMaxConcurrent, { lockMs: 30_000 });
   await queued.init();
   return queued;
 }

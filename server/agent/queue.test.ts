@@ -25,7 +25,7 @@ before(async () => {
 
 function worker(prefix: string) {
   const runner = new TurnRunner({ providers: { local: new LocalProvider(15) }, defaultProvider: "local", maxConcurrent: 2, maxPerUser: 8 });
-  return new QueuedRunner(runner, REDIS_URL, 2, prefix);
+  return new QueuedRunner(runner, REDIS_URL, 2, { prefix, lockMs: 60_000 });
 }
 
 test("queued turns are shared by the workers; every turn runs exactly once", async (ctx) => {

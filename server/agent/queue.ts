@@ -1,4 +1,4 @@
-import { Queue, Worker, type Job } from "bullmq";
+import { DelayedError, Queue, Worker, type Job } from "bullmq";
 import { createClient } from "redis";
 import type { Prisma } from "../db/generated/client.ts";
 import { log } from "../log.ts";
@@ -6,27 +6,50 @@ import { db } from "../runtime.ts";
 import { publishStatus } from "../services/todos/events.ts";
 import { asObject } from "../services/todos/serialize.ts";
 import type { AgentRunner } from "./runner.ts";
-import type { TurnRunner } from "./turn-runner.ts";
+import { TURN_LOST_TWICE, type TurnRunner } from "./turn-runner.ts";
 
 const QUEUE = "agent-turns";
+
+export type QueueOptions = {
+  /** Key prefix in Redis (tests use their own). */
+  prefix?: string;
+  /** BullMQ's job lock: a job whose worker stopped renewing it this long is stalled (default 30 s). */
+  lockMs?: number;
+  /** How often each worker looks for stalled jobs (default: lockMs). */
+  stalledCheckMs?: number;
+  /** A job whose user is at the turn limit goes back to the queue for this long (default 500 ms). */
+  busyDelayMs?: number;
+};
 
 /**
  * With REDIS_URL, turns are jobs on a BullMQ queue: every server process runs a worker, so the
  * processes share the work. A job whose worker died (its lock lapses) is retried once by another
- * worker; the turn itself resumes where it stopped (TurnRunner leases and workflow state). A job
- * that stalls again leaves the todo ERROR with the reason.
+ * worker; the turn itself resumes where it stopped (TurnRunner leases and workflow state), and
+ * since the turn's lease is at most half the job lock, the lease has lapsed by the time the retry
+ * runs. A job that stalls again leaves the todo ERROR with the reason. One job per todo at a
+ * time (the job id is the todo's), so repeated starts and the recovery sweep queue nothing twice.
  */
 export class QueuedRunner implements AgentRunner {
   private queue!: Queue;
   private worker!: Worker;
   private clients: { quit(): Promise<unknown> }[] = [];
+  private readonly prefix: string;
+  private readonly lockMs: number;
+  private readonly stalledCheckMs: number;
+  private readonly busyDelayMs: number;
 
   constructor(
     private readonly runner: TurnRunner,
     private readonly redisUrl: string,
     private readonly concurrency: number,
-    private readonly prefix = "todo-service",
-  ) {}
+    opts: QueueOptions = {},
+  ) {
+    this.prefix = opts.prefix ?? "todo-service";
+    this.lockMs = opts.lockMs ?? 30_000;
+    this.stalledCheckMs = opts.stalledCheckMs ?? this.lockMs;
+    this.busyDelayMs = opts.busyDelayMs ?? 500;
+    if (runner.leaseMs > this.lockMs / 2) throw new Error(`the turn lease (${runner.leaseMs} ms) must be at most half the queue's job lock (${this.lockMs} ms)`);
+  }
 
   async init(): Promise<void> {
     const connection = createClient({ url: this.redisUrl });
@@ -35,12 +58,13 @@ export class QueuedRunner implements AgentRunner {
     await Promise.all([connection.connect(), workerConnection.connect()]);
     this.clients.push(connection, workerConnection);
     this.queue = new Queue(QUEUE, { connection, prefix: this.prefix });
-    this.worker = new Worker(QUEUE, (job: Job<{ todoId: string }>) => this.runner.runNow(job.data.todoId), {
+    this.worker = new Worker(QUEUE, (job: Job<{ todoId: string }>, token?: string) => this.process(job, token), {
       connection: workerConnection,
       prefix: this.prefix,
       concurrency: this.concurrency,
       maxStalledCount: 1, // a crashed worker's turn is retried once
-      lockDuration: 30_000,
+      lockDuration: this.lockMs,
+      stalledInterval: this.stalledCheckMs,
     });
     this.worker.on("failed", (job, err) => {
       if (job) void markFailed(job.data.todoId, err.message).catch(() => undefined);
@@ -55,8 +79,21 @@ export class QueuedRunner implements AgentRunner {
   }
   private done = 0;
 
+  private async process(job: Job<{ todoId: string }>, token: string | undefined): Promise<void> {
+    const { todoId } = job.data;
+    for (let round = 0; round < 5; round++) {
+      if ((await this.runner.runNow(todoId)) === "busy") {
+        // The user's turns fill their limit in some process: back to the queue, looked at again soon.
+        await job.moveToDelayed(Date.now() + this.busyDelayMs, token);
+        throw new DelayedError();
+      }
+      // A start that came while this job was active was not queued again (same job id): run it here.
+      if (!(await waitsForTurn(todoId))) return;
+    }
+  }
+
   start(todoId: string): void {
-    void this.queue.add("turn", { todoId }, { removeOnComplete: true, removeOnFail: 1000 }).catch((err: Error) => {
+    void this.queue.add("turn", { todoId }, { jobId: `turn-${todoId}`, removeOnComplete: true, removeOnFail: true }).catch((err: Error) => {
       // Without the queue, run it here rather than not at all.
       log.warn("could not queue an agent turn; running it in this process", { todoId, error: err.message });
       this.runner.start(todoId);
@@ -80,10 +117,17 @@ export class QueuedRunner implements AgentRunner {
   }
 }
 
+/** RUNNING with no live lease: nobody works on it. */
+async function waitsForTurn(todoId: string): Promise<boolean> {
+  const todo = await db().todo.findUnique({ where: { id: todoId }, select: { status: true, workflow: true } });
+  const lease = (todo?.workflow as { lease?: { until?: number } } | null)?.lease;
+  return todo?.status === "RUNNING" && !(lease?.until && lease.until > Date.now());
+}
+
 async function markFailed(todoId: string, reason: string) {
   const todo = await db().todo.findUnique({ where: { id: todoId }, select: { id: true, projectId: true, status: true, metadata: true } });
   if (!todo || todo.status !== "RUNNING") return;
-  const error = `The agent turn could not finish: ${reason}`;
+  const error = /stalled more than allowable limit/.test(reason) ? TURN_LOST_TWICE : `The agent turn could not finish: ${reason}`;
   await db().todo.update({ where: { id: todoId }, data: { status: "ERROR", metadata: { ...asObject(todo.metadata), error } as Prisma.InputJsonValue } });
   publishStatus(todo, "ERROR", "RUNNING");
 }

@@ -67,11 +67,15 @@ async function recoverTurns() {
   }
 }
 
-/** The embedded database has one process: leases left by the previous one are void at start. */
+/**
+ * The embedded database has one process: leases left by the previous one are void at start. They
+ * are marked lapsed rather than removed, so taking such a turn over still counts as a recovery.
+ */
 export async function releaseLeases() {
   const running = await db().todo.findMany({ where: { status: "RUNNING" }, select: { id: true, workflow: true } });
   for (const todo of running) {
-    const { lease: _gone, ...rest } = (todo.workflow ?? {}) as Record<string, unknown>;
-    await db().todo.update({ where: { id: todo.id }, data: { workflow: rest as object } });
+    const workflow = (todo.workflow ?? {}) as { lease?: { owner: string; until: number } } & Record<string, unknown>;
+    if (!workflow.lease) continue;
+    await db().todo.update({ where: { id: todo.id }, data: { workflow: { ...workflow, lease: { ...workflow.lease, until: 0 } } } });
   }
 }

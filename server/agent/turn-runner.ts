@@ -10,7 +10,7 @@ import { countTokens } from "./local-reply.ts";
 import type { AgentProvider, ChatMessage, TurnUsage } from "./provider.ts";
 import type { AgentRunner } from "./runner.ts";
 
-type Turn = { messageId: string; startedAt: number; userMessages: string[] };
+type Turn = { messageId: string; startedAt: number; userMessages: string[]; /** times a process took this turn over from one that died */ recoveries?: number };
 type TodoRef = { id: string; projectId: string };
 type Workflow = Record<string, unknown> & { currentTurn?: Turn; lease?: { owner: string; until: number }; contextSummary?: string | null; contextSummaryUsed?: boolean; turn?: number };
 
@@ -24,7 +24,19 @@ export type RunnerOptions = {
   flushMs?: number;
   /** How long a process holds a turn without renewing it; a dead process's turns are taken over after it. */
   leaseMs?: number;
+  /** A todo whose user is at the per-user limit is looked at again after this long (default 500 ms). */
+  busyRetryMs?: number;
 };
+
+/** A turn whose process died is taken over (and resumed) this many times; once more, it ends in ERROR. */
+export const MAX_RECOVERIES = 1;
+export const TURN_LOST_TWICE = "The agent turn was interrupted twice by a server failure (a crash or a kill) and was not retried again";
+
+/** What taking the lease found: ours now, another live process's, or the user's limit reached. */
+type LeaseResult = "ok" | "held" | "busy";
+
+/** The outcome of `runNow`: "busy" when the user's turn limit (across all processes) kept it from starting. */
+export type RunOutcome = "done" | "busy";
 
 /**
  * Runs agent turns in this process. The todo's status in the database is the control: the runner
@@ -37,14 +49,19 @@ export class TurnRunner implements AgentRunner {
   private readonly active = new Map<string, { userId: string; run: Promise<void> }>();
   private readonly queue: { todoId: string; userId: string }[] = [];
   private readonly again = new Set<string>();
+  /** Todos a queue worker waits for in runNow (their "busy" goes back to the queue, not to a timer). */
+  private readonly awaited = new Set<string>();
+  private readonly busy = new Set<string>();
   private enqueuing = 0;
   private stopping = false;
   private readonly flushMs: number;
-  private readonly leaseMs: number;
+  readonly leaseMs: number;
+  private readonly busyRetryMs: number;
 
   constructor(private readonly opts: RunnerOptions) {
     this.flushMs = opts.flushMs ?? 50;
     this.leaseMs = opts.leaseMs ?? 30_000;
+    this.busyRetryMs = opts.busyRetryMs ?? 500;
   }
 
   start(todoId: string): void {
@@ -73,13 +90,19 @@ export class TurnRunner implements AgentRunner {
   }
 
   /** Runs the todo's turns here (within the per-user limit) and resolves when they are over: for queue workers. */
-  async runNow(todoId: string): Promise<void> {
-    this.start(todoId);
-    while (this.active.has(todoId) || this.enqueuing || this.queue.some((q) => q.todoId === todoId)) {
-      const mine = this.active.get(todoId);
-      if (mine) await mine.run.catch(() => undefined);
-      else await new Promise((r) => setTimeout(r, 10));
+  async runNow(todoId: string): Promise<RunOutcome> {
+    this.awaited.add(todoId);
+    try {
+      this.start(todoId);
+      while (this.active.has(todoId) || this.enqueuing || this.queue.some((q) => q.todoId === todoId)) {
+        const mine = this.active.get(todoId);
+        if (mine) await mine.run.catch(() => undefined);
+        else await new Promise((r) => setTimeout(r, 10));
+      }
+    } finally {
+      this.awaited.delete(todoId);
     }
+    return this.busy.delete(todoId) ? "busy" : "done";
   }
 
   async idle(): Promise<void> {
@@ -115,7 +138,12 @@ export class TurnRunner implements AgentRunner {
 
   private async run(todoId: string): Promise<void> {
     try {
-      while (!this.stopping && (await this.turn(todoId)));
+      for (;;) {
+        if (this.stopping) return;
+        const next = await this.turn(todoId);
+        if (next === "busy") return this.onBusy(todoId);
+        if (!next) return;
+      }
     } catch (err) {
       if (this.stopping) return;
       log.warn("agent turn failed", { todoId, error: err instanceof Error ? err.message : String(err) });
@@ -123,24 +151,55 @@ export class TurnRunner implements AgentRunner {
     }
   }
 
-  /** Takes (or renews) this process's lease on the todo; false when another live process holds it. */
-  private async lease(todoId: string): Promise<boolean> {
+  /** The user is at the limit in every process together: a queue worker hands the job back, else look again soon. */
+  private onBusy(todoId: string) {
+    if (this.awaited.has(todoId)) {
+      this.busy.add(todoId);
+      return;
+    }
+    setTimeout(() => this.start(todoId), this.busyRetryMs).unref();
+  }
+
+  /**
+   * Takes this process's lease on the todo, or with `renew` only extends the one it holds. Taking
+   * it counts the user's other live leases (in every process, under a per-user advisory lock), so
+   * the per-user limit holds across processes. Taking over the lapsed lease of a process that died
+   * mid-turn counts a recovery; past MAX_RECOVERIES the turn fails.
+   */
+  private async lease(todoId: string, renew = false): Promise<LeaseResult> {
     return db().$transaction(async (tx) => {
-      await tx.$executeRaw`SELECT 1 FROM "Todo" WHERE "id" = ${todoId} FOR UPDATE`;
-      const row = await tx.todo.findUnique({ where: { id: todoId }, select: { workflow: true } });
-      if (!row) return false;
+      const [row] = await tx.$queryRaw<{ userId: string; workflow: unknown }[]>`SELECT "userId", "workflow" FROM "Todo" WHERE "id" = ${todoId} FOR UPDATE`;
+      if (!row) return "held";
       const w = asObject(row.workflow) as Workflow;
-      if (w.lease && w.lease.owner !== this.owner && w.lease.until > Date.now()) return false;
-      await tx.todo.update({ where: { id: todoId }, data: { workflow: { ...w, lease: { owner: this.owner, until: Date.now() + this.leaseMs } } as Prisma.InputJsonValue } });
-      return true;
+      const now = Date.now();
+      const mine = w.lease?.owner === this.owner;
+      if (renew && !mine) return "held";
+      if (w.lease && !mine && w.lease.until > now) return "held";
+      let turn = w.currentTurn;
+      if (!mine) {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`agent-user:${row.userId}`}))`;
+        const [{ n }] = await tx.$queryRaw<{ n: number }[]>`
+          SELECT count(*)::int AS n FROM "Todo"
+          WHERE "userId" = ${row.userId} AND "id" <> ${todoId} AND "status" = 'RUNNING'
+            AND ("workflow"->'lease'->>'until')::bigint > ${now}`;
+        if (n >= this.opts.maxPerUser) return "busy";
+        if (w.lease && turn) {
+          const recoveries = (turn.recoveries ?? 0) + 1;
+          if (recoveries > MAX_RECOVERIES) throw new Error(TURN_LOST_TWICE);
+          turn = { ...turn, recoveries };
+        }
+      }
+      await tx.todo.update({ where: { id: todoId }, data: { workflow: { ...w, currentTurn: turn, lease: { owner: this.owner, until: now + this.leaseMs } } as Prisma.InputJsonValue } });
+      return "ok";
     });
   }
 
   /** One turn, or its continuation after a pause or a restart. True when another turn should follow. */
-  private async turn(todoId: string): Promise<boolean> {
+  private async turn(todoId: string): Promise<boolean | "busy"> {
     const todo = await db().todo.findUnique({ where: { id: todoId }, select: { id: true, projectId: true, status: true, agentSettings: true } });
     if (!todo || todo.status !== "RUNNING") return false;
-    if (!(await this.lease(todoId))) return false;
+    const leased = await this.lease(todoId);
+    if (leased !== "ok") return leased === "busy" ? "busy" : false;
     const settings = asObject(todo.agentSettings) as TAgentSettings;
     const providerName = settings.provider ?? this.opts.defaultProvider;
     const provider = this.opts.providers[providerName];
@@ -160,36 +219,60 @@ export class TurnRunner implements AgentRunner {
     let written = current.content;
     let buffer = "";
     let lastFlush = Date.now();
-    let lastLease = Date.now();
+    // The lease is renewed on a timer, not per piece, so a slow model does not lose it; losing it
+    // (another process took the turn over) stops this one without writing anything more.
+    let lost = false;
+    let renewing: Promise<unknown> = Promise.resolve();
+    const heartbeat = setInterval(() => {
+      renewing = this.lease(todoId, true)
+        .then((r) => {
+          if (r !== "ok") {
+            lost = true;
+            controller.abort();
+          }
+        })
+        .catch(() => undefined);
+    }, this.leaseMs / 3);
+    heartbeat.unref();
+    /** Appends what was streamed since the last step, in one statement that also checks the todo still runs. */
     const flush = async (): Promise<"go" | "stop"> => {
-      const status = (await db().todo.findUnique({ where: { id: todoId }, select: { status: true } }))?.status;
-      if (status !== "RUNNING" || this.stopping) return "stop";
-      if (buffer) {
-        written += buffer;
-        await db().message.update({ where: { id: turn.messageId }, data: { content: written } });
-        publishTodo("message.delta", todo, { messageId: turn.messageId, delta: buffer });
-        buffer = "";
+      if (lost || this.stopping) return "stop";
+      if (!buffer) {
+        const status = (await db().todo.findUnique({ where: { id: todoId }, select: { status: true } }))?.status;
+        return status === "RUNNING" ? "go" : "stop";
       }
-      if (Date.now() - lastLease > this.leaseMs / 3) {
-        lastLease = Date.now();
-        if (!(await this.lease(todoId))) return "stop";
-      }
+      const appended = await db().$executeRaw`
+        UPDATE "Message" SET "content" = "content" || ${buffer}, "updatedAt" = (now() AT TIME ZONE 'UTC')
+        WHERE "id" = ${turn.messageId} AND EXISTS (SELECT 1 FROM "Todo" WHERE "id" = ${todoId} AND "status" = 'RUNNING')`;
+      if (appended === 0) return "stop";
+      written += buffer;
+      publishTodo("message.delta", todo, { messageId: turn.messageId, delta: buffer });
+      buffer = "";
       lastFlush = Date.now();
       return "go";
+    };
+    const stop = async () => {
+      clearInterval(heartbeat);
+      await renewing;
+      return lost ? false : this.interrupted(todo, turn, written, provider.name);
     };
     try {
       for await (const delta of stream.deltas) {
         buffer += delta;
         if (Date.now() - lastFlush >= this.flushMs && (await flush()) === "stop") {
           controller.abort();
-          return this.interrupted(todo, turn, written, provider.name);
+          return stop();
         }
       }
     } catch (err) {
-      if (controller.signal.aborted) return this.interrupted(todo, turn, written, provider.name);
+      if (controller.signal.aborted) return stop();
       throw err;
+    } finally {
+      clearInterval(heartbeat);
     }
-    if ((await flush()) === "stop") return this.interrupted(todo, turn, written, provider.name);
+    if ((await flush()) === "stop") return stop();
+    await renewing;
+    if (lost) return false;
     return this.finish(todo, turn, provider, settings, written, stream.usage());
   }
 

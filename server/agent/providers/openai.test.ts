@@ -298,6 +298,63 @@ describe("failures are readable and never show the API key", () => {
     assertClean(err, new RegExp(`^Model endpoint unreachable at http://127\\.0\\.0\\.1:${port}/v1: .*ECONNREFUSED`));
   });
 
+  test("an endpoint that accepts the request and never answers: stopped after the idle timeout, and the connection closed", async () => {
+    const sockets: { socket: Socket; bytes: number; closed: boolean }[] = [];
+    const silent = createServer((socket) => {
+      const entry = { socket, bytes: 0, closed: false };
+      sockets.push(entry);
+      socket.on("data", (d) => (entry.bytes += d.length));
+      socket.on("close", () => (entry.closed = true));
+    });
+    await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
+    try {
+      const { port } = silent.address() as { port: number };
+      const p = new OpenAIProvider({ baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: KEY, model: "m", idleTimeoutMs: 150 });
+      const err = await within(failure(p.stream(request(), new AbortController().signal)), 5000, "the idle timeout");
+      assert.ok(err instanceof ModelEndpointError);
+      assert.equal(err.message, "Model endpoint sent nothing for 0.2 s (AGENT_IDLE_TIMEOUT_MS); the turn was stopped");
+      assert.ok((sockets[0]?.bytes ?? 0) > 0, "the request was sent");
+      const deadline = Date.now() + 1000;
+      while (!sockets[0]!.closed && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      assert.ok(sockets[0]!.closed, "the connection was closed");
+    } finally {
+      for (const { socket } of sockets) socket.destroy();
+      await new Promise((r) => silent.close(r));
+    }
+  });
+
+  test("a stream that goes silent after some pieces: stopped after the idle timeout", async () => {
+    standin.setScript(() => ({ events: [contentChunk("Hello "), contentChunk("there")], end: "hang" }));
+    const p = new OpenAIProvider({ baseUrl: standin.url, apiKey: KEY, model: "gpt-4o-mini", idleTimeoutMs: 200 });
+    const seen: string[] = [];
+    const err = await within(
+      (async () => {
+        try {
+          for await (const piece of p.stream(request(), new AbortController().signal).deltas) seen.push(piece);
+        } catch (e) {
+          return e as Error;
+        }
+        assert.fail("the silent stream ended without an error");
+      })(),
+      5000,
+      "the idle timeout",
+    );
+    assert.deepEqual(seen, ["Hello ", "there"]);
+    assert.match(err.message, /^Model endpoint sent nothing for 0\.2 s/);
+    assert.equal(await within(standin.requests[0]!.closed, 1000, "socket close"), "interrupted");
+  });
+
+  test("a slow consumer is not the endpoint's silence: time spent between reads does not count", async () => {
+    standin.setScript(() => ({ events: [contentChunk("a "), contentChunk("b "), contentChunk("c")], delayMs: 1 }));
+    const p = new OpenAIProvider({ baseUrl: standin.url, apiKey: KEY, model: "gpt-4o-mini", idleTimeoutMs: 100 });
+    const seen: string[] = [];
+    for await (const piece of p.stream(request(), new AbortController().signal).deltas) {
+      seen.push(piece);
+      await new Promise((r) => setTimeout(r, 250)); // the runner busy with a piece for longer than the timeout
+    }
+    assert.equal(seen.join(""), "a b c");
+  });
+
   test("a web page instead of the API", async () => {
     standin.setScript(() => ({ status: 200, body: "<html>hi</html>", headers: { "content-type": "text/html" } }));
     assertClean(await failure(provider.stream(request(), new AbortController().signal)), /^Model endpoint answered with a web page/);

@@ -8,6 +8,7 @@ import type { TAgentSettings } from "../../../lib/schemas/agent.ts";
 //   stream broke off   Model endpoint stream broke off: <cause>
 //   error in stream    Model endpoint reported an error: <message>
 //   empty stream       Model endpoint stream ended without a reply (no content and no [DONE])
+//   silent endpoint    Model endpoint sent nothing for <n> s (while waiting for its answer or its next piece)
 // An abort (the runner's pause or cancel) rejects the pending step with the signal's reason (an
 // AbortError unless the runner gave another) and releases the connection.
 import { countTokens, listItems } from "../local-reply.ts";
@@ -23,9 +24,41 @@ export type OpenAIProviderOptions = {
   apiKey?: string;
   /** The model when the todo's settings name none. */
   model: string;
+  /**
+   * How long the endpoint may stay silent: before its response headers and between two reads of
+   * the stream (time the runner spends on a piece does not count). 0 turns it off. Default 60 s.
+   */
+  idleTimeoutMs?: number;
   /** Replaces the global fetch (tests). */
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
 };
+
+export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+
+/** Aborts its signal when `touch` is not called again within `ms` while armed. */
+class IdleTimer {
+  private readonly controller = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+  expired = false;
+  constructor(private readonly ms: number) {}
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+  /** Starts (or restarts) the wait for the endpoint. */
+  arm(): void {
+    this.disarm();
+    if (this.ms <= 0) return;
+    this.timer = setTimeout(() => {
+      this.expired = true;
+      this.controller.abort(new Error("idle timeout"));
+    }, this.ms);
+  }
+  /** The endpoint answered; time from here on is the consumer's. */
+  disarm(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
 
 /** A readable failure of the model endpoint; `status` is the HTTP status when it answered with one. */
 export class ModelEndpointError extends Error {
@@ -87,6 +120,7 @@ export class OpenAIProvider implements AgentProvider {
   /** The model used when the todo's settings name none (for costCents: `settings.model ?? provider.model`). */
   readonly model: string;
   private readonly fetchImpl: (input: string, init: RequestInit) => Promise<Response>;
+  private readonly idleTimeoutMs: number;
 
   constructor(opts: OpenAIProviderOptions) {
     let url: URL;
@@ -106,6 +140,7 @@ export class OpenAIProvider implements AgentProvider {
     this.apiKey = opts.apiKey || undefined;
     this.model = opts.model;
     this.fetchImpl = opts.fetch ?? ((input, init) => fetch(input, init));
+    this.idleTimeoutMs = opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   }
 
   costCents(usage: TurnUsage, settings: TAgentSettings): number {
@@ -173,13 +208,22 @@ export class OpenAIProvider implements AgentProvider {
 
   /** The model's content pieces as they arrive (empty ones dropped). */
   private async *pieces(body: object, signal: AbortSignal, onUsage: (usage: TurnUsage) => void): AsyncGenerator<string> {
-    const response = await this.post(body, signal);
-    if (!response.ok) throw await this.httpError(response, signal);
+    const idle = new IdleTimer(this.idleTimeoutMs);
+    try {
+      yield* this.piecesWithin(body, signal, idle, onUsage);
+    } finally {
+      idle.disarm();
+    }
+  }
+
+  private async *piecesWithin(body: object, signal: AbortSignal, idle: IdleTimer, onUsage: (usage: TurnUsage) => void): AsyncGenerator<string> {
+    const response = await this.post(body, signal, idle);
+    if (!response.ok) throw await this.httpError(response, signal, idle);
     const type = response.headers.get("content-type") ?? "";
 
     // A server that ignores `stream: true` and answers with one JSON completion.
     if (/\bjson\b/i.test(type)) {
-      const json = await this.readText(response, signal).then(parseJson);
+      const json = await this.readText(response, signal, idle).then(parseJson);
       if (hasError(json)) throw this.fail(`Model endpoint reported an error: ${this.clip(errorMessage(json) ?? "unknown error")}`);
       const usage = usageOf(json);
       if (usage) onUsage(usage);
@@ -200,11 +244,14 @@ export class OpenAIProvider implements AgentProvider {
     try {
       while (!sawDone && !readToEnd) {
         let chunk: ReadableStreamReadResult<Uint8Array>;
+        idle.arm();
         try {
           chunk = await reader.read();
         } catch (err) {
           signal.throwIfAborted();
-          throw this.fail(`Model endpoint stream broke off: ${describeCause(err)}`);
+          throw this.idleOr(idle, `Model endpoint stream broke off: ${describeCause(err)}`);
+        } finally {
+          idle.disarm();
         }
         signal.throwIfAborted();
         readToEnd = chunk.done;
@@ -228,21 +275,32 @@ export class OpenAIProvider implements AgentProvider {
     if (!sawDone && !sawContent) throw this.fail("Model endpoint stream ended without a reply (no content and no [DONE])");
   }
 
-  private async post(body: object, signal: AbortSignal): Promise<Response> {
+  /** The request; the fetch (and so the body's stream) also ends when the endpoint stays silent too long. */
+  private async post(body: object, signal: AbortSignal, idle: IdleTimer): Promise<Response> {
     const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream, application/json" };
     if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
+    idle.arm();
     try {
-      return await this.fetchImpl(this.endpoint, { method: "POST", headers, body: JSON.stringify(body), signal });
+      return await this.fetchImpl(this.endpoint, { method: "POST", headers, body: JSON.stringify(body), signal: AbortSignal.any([signal, idle.signal]) });
     } catch (err) {
       signal.throwIfAborted();
-      throw this.fail(`Model endpoint unreachable at ${this.shownBaseUrl}: ${describeCause(err)}`);
+      throw this.idleOr(idle, `Model endpoint unreachable at ${this.shownBaseUrl}: ${describeCause(err)}`);
+    } finally {
+      idle.disarm();
     }
   }
 
-  private async httpError(response: Response, signal: AbortSignal): Promise<ModelEndpointError> {
+  /** The silence error when the idle timer ended the request, else `message`. */
+  private idleOr(idle: IdleTimer, message: string): ModelEndpointError {
+    if (!idle.expired) return this.fail(message);
+    const seconds = Math.round(this.idleTimeoutMs / 100) / 10;
+    return this.fail(`Model endpoint sent nothing for ${seconds} s (AGENT_IDLE_TIMEOUT_MS); the turn was stopped`);
+  }
+
+  private async httpError(response: Response, signal: AbortSignal, idle: IdleTimer): Promise<ModelEndpointError> {
     let text = "";
     try {
-      text = await this.readText(response, signal);
+      text = await this.readText(response, signal, idle);
     } catch (err) {
       signal.throwIfAborted();
       if (!(err instanceof ModelEndpointError)) throw err;
@@ -252,12 +310,15 @@ export class OpenAIProvider implements AgentProvider {
     return this.fail(`Model endpoint answered ${response.status}: ${message}`, response.status);
   }
 
-  private async readText(response: Response, signal: AbortSignal): Promise<string> {
+  private async readText(response: Response, signal: AbortSignal, idle: IdleTimer): Promise<string> {
+    idle.arm();
     try {
       return await response.text();
     } catch (err) {
       signal.throwIfAborted();
-      throw this.fail(`Model endpoint stream broke off: ${describeCause(err)}`);
+      throw this.idleOr(idle, `Model endpoint stream broke off: ${describeCause(err)}`);
+    } finally {
+      idle.disarm();
     }
   }
 
