@@ -1,10 +1,7 @@
 import { DelayedError, Queue, Worker, type Job } from "bullmq";
 import { createClient } from "redis";
-import type { Prisma } from "../db/generated/client.ts";
 import { log } from "../log.ts";
 import { db } from "../runtime.ts";
-import { publishStatus } from "../services/todos/events.ts";
-import { asObject } from "../services/todos/serialize.ts";
 import type { AgentRunner } from "./runner.ts";
 import { TURN_LOST_TWICE, type TurnRunner } from "./turn-runner.ts";
 
@@ -67,7 +64,7 @@ export class QueuedRunner implements AgentRunner {
       stalledInterval: this.stalledCheckMs,
     });
     this.worker.on("failed", (job, err) => {
-      if (job) void markFailed(job.data.todoId, err.message).catch(() => undefined);
+      if (job) void this.markFailed(job.data.todoId, err.message).catch(() => undefined);
     });
     this.worker.on("error", (err) => log.warn("agent queue worker error", { error: err.message }));
     this.worker.on("completed", () => this.done++);
@@ -109,6 +106,13 @@ export class QueuedRunner implements AgentRunner {
     await this.runner.idle();
   }
 
+  /** A job that failed outside the turn (stalled twice: its workers died) fails the turn, if it still runs. */
+  private async markFailed(todoId: string, reason: string) {
+    const todo = await db().todo.findUnique({ where: { id: todoId }, select: { status: true } });
+    if (todo?.status !== "RUNNING") return;
+    await this.runner.fail(todoId, new Error(/stalled more than allowable limit/.test(reason) ? TURN_LOST_TWICE : `The agent turn could not finish: ${reason}`));
+  }
+
   async stop(): Promise<void> {
     await this.worker?.close();
     await this.runner.stop();
@@ -124,10 +128,3 @@ async function waitsForTurn(todoId: string): Promise<boolean> {
   return todo?.status === "RUNNING" && !(lease?.until && lease.until > Date.now());
 }
 
-async function markFailed(todoId: string, reason: string) {
-  const todo = await db().todo.findUnique({ where: { id: todoId }, select: { id: true, projectId: true, status: true, metadata: true } });
-  if (!todo || todo.status !== "RUNNING") return;
-  const error = /stalled more than allowable limit/.test(reason) ? TURN_LOST_TWICE : `The agent turn could not finish: ${reason}`;
-  await db().todo.update({ where: { id: todoId }, data: { status: "ERROR", metadata: { ...asObject(todo.metadata), error } as Prisma.InputJsonValue } });
-  publishStatus(todo, "ERROR", "RUNNING");
-}

@@ -2,7 +2,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import type { AppEvent } from "../realtime/bus.ts";
 import { LocalProvider } from "./providers/local.ts";
-import { TurnRunner, type RunnerOptions } from "./turn-runner.ts";
+import { TURN_LOST_TWICE, TurnRunner, type RunnerOptions } from "./turn-runner.ts";
 import type { AgentProvider } from "./provider.ts";
 import { createTestUser, startTestRuntime, type TestRuntime } from "../testing/runtime.ts";
 
@@ -169,4 +169,58 @@ test("a turn whose process died is taken over after its lease ran out, and resum
   assert.equal(done.content, "one two three four.");
   assert.equal(done.state, "DONE");
   assert.equal((await t.prisma.todo.findUniqueOrThrow({ where: { id: todo.id } })).status, "READY");
+});
+
+test("a turn taken over once already is not taken over again: a second death ends it in ERROR", async () => {
+  const todo = await runningTodo("crashes twice");
+  const first = runnerWith(fakeProvider({ stepMs: 30 }), { leaseMs: 200 });
+  first.start(todo.id);
+  while (!(await t.prisma.message.findFirst({ where: { todoId: todo.id, role: "assistant", content: { not: "" } } }))) await new Promise((r) => setTimeout(r, 5));
+  await first.stop();
+  const { workflow } = await t.prisma.todo.findUniqueOrThrow({ where: { id: todo.id } });
+  const w = workflow as { currentTurn: { recoveries?: number } };
+  assert.equal(w.currentTurn.recoveries, undefined, "started normally: no recovery yet");
+  // As a process that died after it had already taken this turn over once would leave it:
+  await t.prisma.todo.update({ where: { id: todo.id }, data: { workflow: { ...w, currentTurn: { ...w.currentTurn, recoveries: 1 }, lease: { owner: "dead-process", until: Date.now() - 1 } } } });
+  const second = runnerWith(fakeProvider());
+  second.start(todo.id);
+  await second.idle();
+  const after = await t.prisma.todo.findUniqueOrThrow({ where: { id: todo.id }, include: { messages: { where: { role: "assistant" } } } });
+  assert.equal(after.status, "ERROR");
+  assert.equal((after.metadata as { error: string }).error, TURN_LOST_TWICE);
+  assert.equal(after.messages[0]!.state, "ERROR");
+  assert.equal(after.messages[0]!.content, "Hello ", "the partial reply is kept");
+});
+
+test("the per-user limit holds across processes: two runners on one database never run more than maxPerUser of a user's turns", async () => {
+  const user = await createTestUser(t.prisma);
+  const project = await t.prisma.project.create({ data: { ownerId: user.id, name: "Shared limit" } });
+  const ids: string[] = [];
+  for (let i = 0; i < 6; i++) {
+    const todo = await t.prisma.todo.create({ data: { projectId: project.id, userId: user.id, content: `p${i}`, status: "RUNNING" } });
+    await t.prisma.message.create({ data: { todoId: todo.id, role: "user", content: `p${i}`, state: "PENDING" } });
+    ids.push(todo.id);
+  }
+  // Each runner alone would allow 2 of this user's turns; together they must still allow only 2.
+  const a = runnerWith(fakeProvider({ stepMs: 15 }), { maxPerUser: 2, busyRetryMs: 10 });
+  const b = runnerWith(fakeProvider({ stepMs: 15 }), { maxPerUser: 2, busyRetryMs: 10 });
+  let peak = 0;
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      const live = await t.prisma.todo.findMany({ where: { id: { in: ids }, status: "RUNNING" }, select: { workflow: true } });
+      const now = Date.now();
+      peak = Math.max(peak, live.filter((r) => ((r.workflow as { lease?: { until: number } }).lease?.until ?? 0) > now).length);
+      await new Promise((r) => setTimeout(r, 3));
+    }
+  })();
+  ids.forEach((id, i) => (i % 2 ? b : a).start(id));
+  const deadline = Date.now() + 20_000;
+  while ((await t.prisma.todo.count({ where: { id: { in: ids }, status: "READY" } })) < ids.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  sampling = false;
+  await sampler;
+  await Promise.all([a.idle(), b.idle()]);
+  assert.equal(await t.prisma.todo.count({ where: { id: { in: ids }, status: "READY" } }), 6);
+  for (const id of ids) assert.equal(await t.prisma.message.count({ where: { todoId: id, role: "assistant" } }), 1);
+  assert.equal(peak, 2, `peak of live turns was ${peak}`);
 });

@@ -368,7 +368,7 @@ export class TurnRunner implements AgentRunner {
   }
 
   /** A turn that throws leaves the todo ERROR with the reason in its metadata; the partial reply is kept. */
-  private async fail(todoId: string, err: unknown) {
+  async fail(todoId: string, err: unknown) {
     const reason = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
     const result = await db().$transaction(async (tx) => {
       await tx.$executeRaw`SELECT 1 FROM "Todo" WHERE "id" = ${todoId} FOR UPDATE`;

@@ -22,6 +22,8 @@ export type TestRuntime = {
   prisma: PrismaClient;
   bus: EventBus;
   kind: "pglite" | "postgres";
+  /** The PostgreSQL database's URL (postgres only), for a second process on the same database. */
+  databaseUrl?: string;
   /** Temp directory holding the outbox; removed by close(). */
   dataDir: string;
   outboxDir: string;
@@ -34,7 +36,7 @@ export class PostgresUnavailable extends Error {}
 
 export const TEST_PG_ADMIN_URL = process.env.TEST_PG_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
-async function freshPostgres(): Promise<{ database: Database; drop(): Promise<void> }> {
+async function freshPostgres(): Promise<{ database: Database; url: string; drop(): Promise<void> }> {
   const admin = new pg.Client({ connectionString: TEST_PG_ADMIN_URL, connectionTimeoutMillis: 5000 });
   admin.on("error", () => {});
   try {
@@ -51,7 +53,7 @@ async function freshPostgres(): Promise<{ database: Database; drop(): Promise<vo
     await admin.query(`CREATE DATABASE "${name}"`);
     const url = new URL(TEST_PG_ADMIN_URL);
     url.pathname = `/${name}`;
-    return { database: await openDatabase({ databaseUrl: url.toString() }), drop };
+    return { database: await openDatabase({ databaseUrl: url.toString() }), url: url.toString(), drop };
   } catch (e) {
     await drop().catch(() => {});
     throw e;
@@ -70,8 +72,9 @@ export async function startTestRuntime(opts: { database?: "pglite" | "postgres";
   const dataDir = await mkdtemp(path.join(tmpdir(), "todo-unit-"));
   let database: Database;
   let drop = async () => {};
+  let databaseUrl: string | undefined;
   try {
-    if (kind === "postgres") ({ database, drop } = await freshPostgres());
+    if (kind === "postgres") ({ database, drop, url: databaseUrl } = await freshPostgres());
     else database = await openDatabase({ dataDir: "memory://" });
   } catch (e) {
     await rm(dataDir, { recursive: true, force: true });
@@ -87,6 +90,7 @@ export async function startTestRuntime(opts: { database?: "pglite" | "postgres";
     prisma: database.prisma,
     bus,
     kind,
+    databaseUrl,
     dataDir,
     outboxDir,
     close: async () => {

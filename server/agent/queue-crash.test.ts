@@ -1,0 +1,179 @@
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { fileURLToPath } from "node:url";
+import { createClient } from "redis";
+import { createTestUser, withPostgresRuntime } from "../testing/runtime.ts";
+import { planReply } from "./local-reply.ts";
+import { LocalProvider } from "./providers/local.ts";
+import { QueuedRunner } from "./queue.ts";
+import { TURN_LOST_TWICE, TurnRunner } from "./turn-runner.ts";
+
+// Queue workers as separate processes on one PostgreSQL database and one Redis, killed with
+// SIGKILL mid-turn: a crashed worker's job is retried once (the turn resumes and completes once),
+// a second crash ends the turn in ERROR. Job locks are short (2.5 s, production has 30 s) so the
+// retry comes quickly; much shorter, and a live worker whose event loop is busy starting up (two
+// cores, a loaded CI machine) misses a lock renewal, so BullMQ counts a stall that was no crash.
+const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+const LOCK_MS = 2500;
+const STEP_MS = 80;
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const pg = withPostgresRuntime(before, after);
+let redisUp = true;
+const children: ChildProcess[] = [];
+before(async () => {
+  const probe = createClient({ url: REDIS_URL, socket: { connectTimeout: 2000, reconnectStrategy: false } });
+  probe.on("error", () => undefined);
+  try {
+    await probe.connect();
+    await probe.quit();
+  } catch (e) {
+    if (process.env.CI === "true") throw e;
+    redisUp = false;
+  }
+});
+after(async () => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
+});
+
+/** A worker process; resolves once its worker listens. */
+async function workerProcess(databaseUrl: string, prefix: string, startTodo?: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", "server/testing/queue-worker.ts"], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL, AGENT_STEP_MS: String(STEP_MS), QUEUE_PREFIX: prefix, QUEUE_LOCK_MS: String(LOCK_MS), START_TODO: startTodo ?? "" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.push(child);
+  let err = "";
+  child.stderr!.on("data", (d) => (err += d));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on("data", (d) => String(d).includes("ready") && resolve());
+    child.once("exit", (code) => reject(new Error(`worker exited (${code}) before it was ready: ${err}`)));
+  });
+  return child;
+}
+
+async function kill(child: ChildProcess) {
+  const exited = new Promise((r) => child.once("exit", r));
+  child.kill("SIGKILL");
+  await exited;
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>, ms = 30_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function cleanRedis(prefix: string) {
+  const client = createClient({ url: REDIS_URL });
+  await client.connect();
+  const keys = await client.keys(`${prefix}:*`);
+  if (keys.length) await client.del(keys);
+  await client.quit();
+}
+
+const CONTENT = "Moving day:\n- boxes\n- tape\n- van\n- pizza for the helpers";
+
+async function setup() {
+  const rt = pg.get()!;
+  const user = await createTestUser(rt.prisma);
+  const project = await rt.prisma.project.create({ data: { ownerId: user.id, name: "Crash" } });
+  const todo = await rt.prisma.todo.create({ data: { projectId: project.id, userId: user.id, content: CONTENT, status: "RUNNING" } });
+  await rt.prisma.message.create({ data: { todoId: todo.id, role: "user", content: CONTENT, state: "PENDING" } });
+  const reply = () => rt.prisma.message.findFirst({ where: { todoId: todo.id, role: "assistant" } });
+  return { rt, todo, reply };
+}
+
+/** The worker this test process runs, after the crashes (as another server process would). */
+function survivor(prefix: string) {
+  const runner = new TurnRunner({ providers: { local: new LocalProvider(STEP_MS) }, defaultProvider: "local", maxConcurrent: 2, maxPerUser: 4, leaseMs: LOCK_MS / 2 });
+  return new QueuedRunner(runner, REDIS_URL, 2, { prefix, lockMs: LOCK_MS, stalledCheckMs: LOCK_MS / 2 });
+}
+
+test("a worker killed mid-turn: another worker retries the job once, and the turn resumes and completes exactly once", async (ctx) => {
+  if (!pg.get()) return ctx.skip(pg.reason());
+  if (!redisUp) return ctx.skip(`Redis unreachable at ${REDIS_URL}`);
+  const prefix = `todo-crash-${randomUUID()}`;
+  const { rt, todo, reply } = await setup();
+  const b = survivor(prefix);
+  try {
+    const a = await workerProcess(rt.databaseUrl!, prefix, todo.id);
+    const partial = await until("a partial reply from the first worker", async () => {
+      const m = await reply();
+      return m && m.content.length > 0 && m.state === "PROCESSING" ? m.content : null;
+    });
+    await kill(a);
+    const expected = planReply([CONTENT]).text;
+    assert.ok(partial.length < expected.length, "killed before the reply was complete");
+
+    await b.init();
+    const done = await until("the todo READY", async () => (await rt.prisma.todo.findUniqueOrThrow({ where: { id: todo.id } })).status === "READY").catch(async (e) => {
+      const t = await rt.prisma.todo.findUniqueOrThrow({ where: { id: todo.id } });
+      const m = await reply();
+      throw new Error(`${e.message}: ${JSON.stringify({ status: t.status, metadata: t.metadata, workflow: t.workflow, reply: m?.state, len: m?.content.length, processed: b.processed, now: Date.now() })}`);
+    });
+    assert.ok(done);
+    const replies = await rt.prisma.message.findMany({ where: { todoId: todo.id, role: "assistant" }, include: { blocks: true } });
+    assert.equal(replies.length, 1, "one reply, not a second one");
+    assert.equal(replies[0]!.state, "DONE");
+    assert.equal(replies[0]!.content, expected, "the reply resumed where the dead worker stopped, nothing repeated or lost");
+    assert.equal(replies[0]!.blocks.length, 4, "checklist blocks once");
+    // (the job counts as completed a moment after the todo is READY)
+    await until("the surviving worker to complete the retried job", async () => b.processed === 1);
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(b.processed, 1, "and only that job");
+    const { workflow } = await rt.prisma.todo.findUniqueOrThrow({ where: { id: todo.id } });
+    assert.equal((workflow as { currentTurn?: unknown }).currentTurn, undefined);
+  } finally {
+    await b.stop();
+    await cleanRedis(prefix);
+  }
+});
+
+test("killed again after its retry: the turn ends in ERROR with the reason and is not retried a second time", async (ctx) => {
+  if (!pg.get()) return ctx.skip(pg.reason());
+  if (!redisUp) return ctx.skip(`Redis unreachable at ${REDIS_URL}`);
+  const prefix = `todo-crash-${randomUUID()}`;
+  const { rt, todo, reply } = await setup();
+  const c = survivor(prefix);
+  try {
+    const a = await workerProcess(rt.databaseUrl!, prefix, todo.id);
+    const first = await until("a partial reply from the first worker", async () => {
+      const m = await reply();
+      return m && m.content.length > 0 ? m.content : null;
+    });
+    await kill(a);
+    const b = await workerProcess(rt.databaseUrl!, prefix);
+    const second = await until("the retry resuming the reply", async () => {
+      const m = await reply();
+      return m && m.content.length > first.length ? m.content : null;
+    }).catch(async (e) => {
+      const t = await rt.prisma.todo.findUniqueOrThrow({ where: { id: todo.id } });
+      const m = await reply();
+      throw new Error(`${e.message}: ${JSON.stringify({ status: t.status, metadata: t.metadata, workflow: t.workflow, reply: m?.state, len: m?.content.length, first: first.length, now: Date.now() })}`);
+    });
+    const { workflow } = await rt.prisma.todo.findUniqueOrThrow({ where: { id: todo.id } });
+    assert.equal((workflow as { currentTurn: { recoveries: number } }).currentTurn.recoveries, 1);
+    await kill(b);
+
+    await c.init();
+    const failed = await until("the todo ERROR", async () => {
+      const t = await rt.prisma.todo.findUniqueOrThrow({ where: { id: todo.id } });
+      return t.status === "ERROR" ? t : null;
+    });
+    assert.equal((failed.metadata as { error: string }).error, TURN_LOST_TWICE);
+    const replies = await rt.prisma.message.findMany({ where: { todoId: todo.id, role: "assistant" } });
+    assert.equal(replies.length, 1);
+    assert.ok(replies[0]!.content.startsWith(second), "the partial reply is kept");
+    assert.equal(replies[0]!.state, "ERROR");
+  } finally {
+    await c.stop();
+    await cleanRedis(prefix);
+  }
+});
