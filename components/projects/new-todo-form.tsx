@@ -36,7 +36,7 @@ export function NewTodoForm({ projectId, groups, onCreated }: { projectId: strin
   }
 
   return (
-    <form className="card new-todo" onSubmit={submit} noValidate aria-label="New todo">
+    <form className="card new-todo" onSubmit={submit} noValidate aria-label="Add a todo">
       <label htmlFor={`${id}-content`}>New todo</label>
       <textarea
         id={`${id}-content`}

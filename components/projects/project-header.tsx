@@ -96,7 +96,7 @@ export function ProjectHeader({
         ) : null}
         {isOwner ? (
           <button type="button" className="secondary" onClick={() => setPanel(panel === "share" ? "none" : "share")} aria-expanded={panel === "share"}>
-            Share
+            Share…
           </button>
         ) : null}
         {!isDefault ? (
