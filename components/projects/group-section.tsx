@@ -17,7 +17,8 @@ export function GroupSection({
 }: {
   projectId: string;
   group: TTodoGroup | null;
-  title: string;
+  /** null: no heading (the todos of a project that has no groups). */
+  title: string | null;
   count?: number;
   canWrite: boolean;
   onRenamed?(group: TTodoGroup): void;
@@ -25,7 +26,7 @@ export function GroupSection({
 }) {
   const id = useId();
   const [editing, setEditing] = useState(false);
-  const [name, setName] = useState(title);
+  const [name, setName] = useState(title ?? "");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -53,54 +54,60 @@ export function GroupSection({
     }
   }
 
+  const head =
+    title === null ? null : editing ? (
+      <form className="inline-fields" onSubmit={rename} noValidate aria-label={`Rename group ${title}`}>
+        <label htmlFor={`${id}-name`} className="visually-hidden">
+          Group name
+        </label>
+        <input
+          id={`${id}-name`}
+          type="text"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          autoFocus
+          onKeyDown={(e) => e.key === "Escape" && setEditing(false)}
+          aria-invalid={error ? true : undefined}
+        />
+        <button type="submit" disabled={busy}>
+          Save
+        </button>
+        <button type="button" className="secondary" onClick={() => setEditing(false)}>
+          Cancel
+        </button>
+      </form>
+    ) : (
+      <>
+        <h3 id={`${id}-title`} className="group-title">
+          {title}
+          {count !== undefined ? <span className="count"> · {count}</span> : null}
+        </h3>
+        {group && canWrite ? (
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => {
+              setName(title);
+              setError(null);
+              setEditing(true);
+            }}
+            aria-label={`Rename group ${title}`}
+          >
+            Rename
+          </button>
+        ) : null}
+      </>
+    );
+
   return (
-    <section className="group" aria-labelledby={`${id}-title`} data-testid="todo-group" data-group-slug={group?.slug ?? ""}>
-      <div className="group-head">
-        {editing ? (
-          <form className="inline-fields" onSubmit={rename} noValidate aria-label={`Rename group ${title}`}>
-            <label htmlFor={`${id}-name`} className="visually-hidden">
-              Group name
-            </label>
-            <input
-              id={`${id}-name`}
-              type="text"
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-              autoFocus
-              onKeyDown={(e) => e.key === "Escape" && setEditing(false)}
-              aria-invalid={error ? true : undefined}
-            />
-            <button type="submit" disabled={busy}>
-              Save
-            </button>
-            <button type="button" className="secondary" onClick={() => setEditing(false)}>
-              Cancel
-            </button>
-          </form>
-        ) : (
-          <>
-            <h3 id={`${id}-title`} className="group-title">
-              {title}
-              {count !== undefined ? <span className="count"> · {count}</span> : null}
-            </h3>
-            {group && canWrite ? (
-              <button
-                type="button"
-                className="link-button"
-                onClick={() => {
-                  setName(title);
-                  setError(null);
-                  setEditing(true);
-                }}
-                aria-label={`Rename group ${title}`}
-              >
-                Rename
-              </button>
-            ) : null}
-          </>
-        )}
-      </div>
-      {editing ? <h3 id={`${id}-title`} className="visually-hidden">{title}</h3> : null}
+    <section className="group" aria-labelledby={title === null ? undefined : `${id}-title`} data-testid="todo-group" data-group-slug={group?.slug ?? ""}>
+      {head ? <div className="group-head">{head}</div> : null}
+      {/* While the rename form shows, the section keeps its name. */}
+      {editing && title !== null ? (
+        <h3 id={`${id}-title`} className="visually-hidden">
+          {title}
+        </h3>
+      ) : null}
       {error ? (
         <p className="error" role="alert">
           {error}

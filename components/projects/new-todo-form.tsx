@@ -27,6 +27,7 @@ export function NewTodoForm({ projectId, groups, onCreated }: { projectId: strin
     try {
       const todo = await apiFetch<TTodo>(`/projects/${encodeURIComponent(projectId)}/todos`, { method: "POST", body: parsed.data });
       setContent("");
+      setStart(false);
       onCreated(todo);
     } catch (err) {
       setError(errorMessage(err));

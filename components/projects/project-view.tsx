@@ -37,22 +37,29 @@ export function ProjectView({ projectId }: { projectId: string }) {
   const todos = useTodoFeed(projectId, search);
   const proposed = useTodoFeed(projectId, "proposed");
 
+  // Only the latest load applies: one that left before a live event could carry older data.
+  const projectGen = useRef(0);
+  const groupsGen = useRef(0);
+
   const loadProject = useCallback(async () => {
+    const mine = ++projectGen.current;
     try {
       const p = await apiFetch<TProjectFull>(`/projects/${encodeURIComponent(projectId)}`);
-      setProject({ phase: "ready", project: p });
+      if (mine === projectGen.current) setProject((prev) => (prev.phase === "deleted" ? prev : { phase: "ready", project: p }));
     } catch (err) {
-      if (err instanceof ApiClientError && err.status === 404) setProject({ phase: "not-found" });
+      if (mine !== projectGen.current) return;
+      if (err instanceof ApiClientError && err.status === 404) setProject((prev) => (prev.phase === "deleted" ? prev : { phase: "not-found" }));
       else setProject((prev) => (prev.phase === "ready" ? prev : { phase: "error", message: errorMessage(err) }));
     }
   }, [projectId]);
 
   const loadGroups = useCallback(async () => {
+    const mine = ++groupsGen.current;
     try {
       const list = await apiFetch<TTodoGroup[]>(`/projects/${encodeURIComponent(projectId)}/groups`);
-      setGroups({ phase: "ready", list: [...list].sort(byPosition) });
+      if (mine === groupsGen.current) setGroups({ phase: "ready", list: [...list].sort(byPosition) });
     } catch (err) {
-      setGroups((prev) => (prev.phase === "ready" ? prev : { phase: "error", message: errorMessage(err) }));
+      if (mine === groupsGen.current) setGroups((prev) => (prev.phase === "ready" ? prev : { phase: "error", message: errorMessage(err) }));
     }
   }, [projectId]);
 
@@ -64,6 +71,7 @@ export function ProjectView({ projectId }: { projectId: string }) {
   // Group counts change with todos; several events in a row need one reload.
   const groupsTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const scheduleGroups = useCallback(() => {
+    groupsGen.current++; // what is in flight now may predate the change
     if (groupsTimer.current) return;
     groupsTimer.current = setTimeout(() => {
       groupsTimer.current = null;
@@ -152,12 +160,15 @@ export function ProjectView({ projectId }: { projectId: string }) {
             setProject((prev) =>
               prev.phase === "ready" ? { phase: "ready", project: { ...prev.project, name: next.name, description: next.description, isPublic: next.isPublic } } : prev,
             );
+            projectGen.current++;
           } else if (data.action === "group" && data.group) {
             const group = data.group as TTodoGroup;
             setGroups((prev) => (prev.phase === "ready" ? { phase: "ready", list: [...prev.list.filter((g) => g.id !== group.id), group].sort(byPosition) } : prev));
+            scheduleGroups();
           }
           break;
         case "project.deleted":
+          projectGen.current++;
           setProject((prev) => ({ phase: "deleted", name: prev.phase === "ready" ? prev.project.name : "This project" }));
           break;
       }
@@ -221,8 +232,10 @@ export function ProjectView({ projectId }: { projectId: string }) {
   const p = project.project;
   const canWrite = p.role !== "viewer";
   const groupList = groups.phase === "ready" ? groups.list : [];
-  const onGroupChanged = (group: TTodoGroup) =>
+  const onGroupChanged = (group: TTodoGroup) => {
+    groupsGen.current++;
     setGroups((prev) => (prev.phase === "ready" ? { phase: "ready", list: [...prev.list.filter((g) => g.id !== group.id), group].sort(byPosition) } : { phase: "ready", list: [group] }));
+  };
 
   return (
     <div className="project-view">
@@ -230,7 +243,10 @@ export function ProjectView({ projectId }: { projectId: string }) {
         key={p.id}
         project={p}
         live={live}
-        onRenamed={(name) => setProject({ phase: "ready", project: { ...p, name } })}
+        onRenamed={(name) => {
+          projectGen.current++;
+          setProject({ phase: "ready", project: { ...p, name } });
+        }}
         onDeleted={() => {
           void refreshProjects();
           router.push("/");

@@ -63,7 +63,7 @@ function LoadMore({ feed }: { feed: TodoFeed }) {
         <button type="button" className="secondary" onClick={loadMore} disabled={more === "loading"}>
           {more === "loading" ? "Loading more…" : "Load more"}
         </button>
-      ) : count > 0 ? (
+      ) : feed.paged ? (
         <p className="muted">All todos loaded.</p>
       ) : null}
     </div>
@@ -132,7 +132,7 @@ export function TodoBoard({
       {!search && items.length === 0 && !feed.hasMore ? <p className="empty">No todos yet.{canWrite ? " Add the first one above." : ""}</p> : null}
 
       {ungrouped.length > 0 ? (
-        <GroupSection projectId={projectId} group={null} title={groupList.length > 0 ? "Ungrouped" : "Todos"} canWrite={canWrite}>
+        <GroupSection projectId={projectId} group={null} title={groupList.length > 0 ? "Ungrouped" : null} canWrite={canWrite}>
           <TodoList items={ungrouped} canWrite={canWrite} onChanged={onChanged} />
         </GroupSection>
       ) : null}

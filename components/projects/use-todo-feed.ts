@@ -17,6 +17,8 @@ type FeedState = {
   error: string | null;
   byId: Record<string, TTodoListItem>;
   nextCursor: number | null;
+  /** An older page was loaded after the first. */
+  paged: boolean;
   more: "idle" | "loading" | "error";
   moreError: string | null;
 };
@@ -32,11 +34,17 @@ type Action =
   | { type: "status"; id: string; status: TTodoStatus }
   | { type: "remove"; id: string };
 
-const initial = (key: string): FeedState => ({ key, phase: "loading", error: null, byId: {}, nextCursor: null, more: "idle", moreError: null });
+const initial = (key: string): FeedState => ({ key, phase: "loading", error: null, byId: {}, nextCursor: null, paged: false, more: "idle", moreError: null });
+
+/** The later of two versions of one todo: a response that left before a live event must not undo it. */
+function newer(held: TTodoListItem | undefined, incoming: TTodoListItem): TTodoListItem {
+  if (!held) return incoming;
+  return incoming.updatedAt >= held.updatedAt || incoming.lastActivityAt > held.lastActivityAt ? incoming : held;
+}
 
 function withItems(byId: Record<string, TTodoListItem>, items: TTodoListItem[]): Record<string, TTodoListItem> {
   const next = { ...byId };
-  for (const item of items) next[item.id] = item;
+  for (const item of items) next[item.id] = newer(next[item.id], item);
   return next;
 }
 
@@ -51,13 +59,13 @@ function reducer(state: FeedState, a: Action): FeedState {
     case "more-start":
       return a.key === state.key ? { ...state, more: "loading", moreError: null } : state;
     case "more":
-      return a.key === state.key ? { ...state, more: "idle", byId: withItems(state.byId, a.page.items), nextCursor: a.page.nextCursor } : state;
+      return a.key === state.key ? { ...state, more: "idle", paged: true, byId: withItems(state.byId, a.page.items), nextCursor: a.page.nextCursor } : state;
     case "more-error":
       return a.key === state.key ? { ...state, more: "error", moreError: a.message } : state;
     case "upsert": {
       const known = a.item.id in state.byId;
       if (!known && !a.insert) return state;
-      return { ...state, byId: { ...state.byId, [a.item.id]: a.item } };
+      return { ...state, byId: { ...state.byId, [a.item.id]: newer(state.byId[a.item.id], a.item) } };
     }
     case "status": {
       const item = state.byId[a.id];
@@ -101,6 +109,7 @@ export type TodoFeed = {
   error: string | null;
   items: TTodoListItem[];
   hasMore: boolean;
+  paged: boolean;
   more: "idle" | "loading" | "error";
   moreError: string | null;
   loadMore(): void;
@@ -159,6 +168,7 @@ export function useTodoFeed(projectId: string, search: string, limit = 50): Todo
     error: state.error,
     items,
     hasMore: state.nextCursor !== null,
+    paged: state.paged,
     more: state.more,
     moreError: state.moreError,
     loadMore,
