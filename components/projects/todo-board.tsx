@@ -87,7 +87,8 @@ export function TodoBoard({
   onChanged(id: string): void;
   onGroupChanged(group: TTodoGroup): void;
 }) {
-  if (feed.phase === "loading") {
+  // Wait for the groups too, so todos do not jump from "ungrouped" into their groups.
+  if (feed.phase === "loading" || groups.phase === "loading") {
     return (
       <p className="muted" role="status">
         Loading todos…
