@@ -1,14 +1,19 @@
 import Link from "next/link";
 import { connection } from "next/server";
-import { auth, signOut } from "@/auth";
-import { ProjectList } from "@/components/projects/project-list";
+import { redirect } from "next/navigation";
+import { auth } from "@/auth";
+import { AppShell } from "@/components/shell/app-shell";
+import { FirstProject } from "@/components/shell/first-project";
+import { homeProjectId } from "@/components/shell/home-target";
 
+// Signed out: the landing. Signed in: the default project (or the first one), else an invitation
+// to create the first project inside the signed-in shell.
 export default async function Home() {
   await connection();
   const session = await auth();
   if (!session?.user) {
     return (
-      <section className="card">
+      <section className="card landing">
         <h1>Todo Service</h1>
         <p>Organize todos in projects and run an AI agent on each one, as a chat.</p>
         <p>
@@ -17,22 +22,11 @@ export default async function Home() {
       </section>
     );
   }
+  const target = await homeProjectId();
+  if (target) redirect(`/projects/${target}`);
   return (
-    <>
-      <section className="card">
-        <p>
-          Signed in as <strong data-testid="signed-in-email">{session.user.email}</strong>
-        </p>
-        <form
-          action={async () => {
-            "use server";
-            await signOut({ redirectTo: "/" });
-          }}
-        >
-          <button type="submit" className="secondary">Sign out</button>
-        </form>
-      </section>
-      <ProjectList />
-    </>
+    <AppShell email={session.user.email ?? ""}>
+      <FirstProject />
+    </AppShell>
   );
 }

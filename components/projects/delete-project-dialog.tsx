@@ -1,0 +1,60 @@
+"use client";
+
+import { useEffect, useRef, useState } from "react";
+import { apiFetch } from "@/lib/api-client";
+import { errorMessage } from "@/lib/ui/format";
+
+/** A native modal <dialog> (focus stays inside, Escape closes) that confirms deleting a project. */
+export function DeleteProjectDialog({ projectId, name, open, onClose, onDeleted }: { projectId: string; name: string; open: boolean; onClose(): void; onDeleted(): void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+
+  async function confirm() {
+    setBusy(true);
+    setError(null);
+    try {
+      await apiFetch<null>(`/projects/${encodeURIComponent(projectId)}`, { method: "DELETE", body: { projectId } });
+      onDeleted();
+    } catch (err) {
+      setError(errorMessage(err));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <dialog
+      ref={ref}
+      className="dialog"
+      aria-labelledby="delete-project-title"
+      aria-describedby="delete-project-desc"
+      onClose={() => {
+        setError(null);
+        onClose();
+      }}
+    >
+      <h2 id="delete-project-title">Delete project “{name}”?</h2>
+      <p id="delete-project-desc">The project and all its todos and messages are deleted permanently. This cannot be undone.</p>
+      {error ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <div className="dialog-actions">
+        <button type="button" className="secondary" onClick={onClose} autoFocus>
+          Cancel
+        </button>
+        <button type="button" className="danger" onClick={confirm} disabled={busy}>
+          {busy ? "Deleting…" : "Delete permanently"}
+        </button>
+      </div>
+    </dialog>
+  );
+}

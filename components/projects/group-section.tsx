@@ -1,0 +1,119 @@
+"use client";
+
+import { useId, useState, type FormEvent, type ReactNode } from "react";
+import { apiFetch } from "@/lib/api-client";
+import { ZProjectGroupUpsertInput, type TTodoGroup } from "@/lib/schemas/groups";
+import { errorMessage, issueMessages } from "@/lib/ui/format";
+
+/** A titled section of the todo list: one todo group (renameable inline), or the ungrouped todos. */
+export function GroupSection({
+  projectId,
+  group,
+  title,
+  count,
+  canWrite,
+  onRenamed,
+  children,
+}: {
+  projectId: string;
+  group: TTodoGroup | null;
+  /** null: no heading (the todos of a project that has no groups). */
+  title: string | null;
+  count?: number;
+  canWrite: boolean;
+  onRenamed?(group: TTodoGroup): void;
+  children: ReactNode;
+}) {
+  const id = useId();
+  const [editing, setEditing] = useState(false);
+  const [name, setName] = useState(title ?? "");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function rename(e: FormEvent) {
+    e.preventDefault();
+    if (!group) return;
+    const parsed = ZProjectGroupUpsertInput.safeParse({ name });
+    if (!parsed.success) {
+      setError(issueMessages(parsed.error.issues, { name: "Name" }));
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const saved = await apiFetch<TTodoGroup>(`/projects/${encodeURIComponent(projectId)}/groups/${encodeURIComponent(group.slug)}`, {
+        method: "PUT",
+        body: { name: parsed.data.name },
+      });
+      onRenamed?.(saved);
+      setEditing(false);
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const head =
+    title === null ? null : editing ? (
+      <form className="inline-fields" onSubmit={rename} noValidate aria-label={`Rename group ${title}`}>
+        <label htmlFor={`${id}-name`} className="visually-hidden">
+          Group name
+        </label>
+        <input
+          id={`${id}-name`}
+          type="text"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          autoFocus
+          onKeyDown={(e) => e.key === "Escape" && setEditing(false)}
+          aria-invalid={error ? true : undefined}
+        />
+        <button type="submit" disabled={busy}>
+          Save
+        </button>
+        <button type="button" className="secondary" onClick={() => setEditing(false)}>
+          Cancel
+        </button>
+      </form>
+    ) : (
+      <>
+        <h3 id={`${id}-title`} className="group-title">
+          {title}
+          {count !== undefined ? <span className="count"> · {count}</span> : null}
+        </h3>
+        {group && canWrite ? (
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => {
+              setName(title);
+              setError(null);
+              setEditing(true);
+            }}
+            aria-label={`Rename group ${title}`}
+          >
+            Rename
+          </button>
+        ) : null}
+      </>
+    );
+
+  return (
+    <section className="group" aria-labelledby={title === null ? undefined : `${id}-title`} data-testid="todo-group" data-group-slug={group?.slug ?? ""}>
+      {head ? <div className="group-head">{head}</div> : null}
+      {/* While the rename form shows, the section keeps its name. */}
+      {editing && title !== null ? (
+        <h3 id={`${id}-title`} className="visually-hidden">
+          {title}
+        </h3>
+      ) : null}
+      {error ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {children}
+    </section>
+  );
+}

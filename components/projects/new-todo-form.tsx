@@ -1,0 +1,82 @@
+"use client";
+
+import { useId, useState, type FormEvent } from "react";
+import { apiFetch } from "@/lib/api-client";
+import { ZCreateTodoInput, type TTodo } from "@/lib/schemas/todos";
+import type { TTodoGroup } from "@/lib/schemas/groups";
+import { errorMessage, issueMessages } from "@/lib/ui/format";
+
+/** Creates a todo: content, optional group, and whether the agent starts on it right away. */
+export function NewTodoForm({ projectId, groups, onCreated }: { projectId: string; groups: TTodoGroup[]; onCreated(todo: TTodo): void }) {
+  const id = useId();
+  const [content, setContent] = useState("");
+  const [groupSlug, setGroupSlug] = useState("");
+  const [start, setStart] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const parsed = ZCreateTodoInput.safeParse({ content, groupSlug: groupSlug || undefined, startProcessing: start });
+    if (!parsed.success) {
+      setError(issueMessages(parsed.error.issues, { content: "Todo", groupSlug: "Group" }));
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const todo = await apiFetch<TTodo>(`/projects/${encodeURIComponent(projectId)}/todos`, { method: "POST", body: parsed.data });
+      setContent("");
+      setStart(false);
+      onCreated(todo);
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="card new-todo" onSubmit={submit} noValidate aria-label="Add a todo">
+      <label htmlFor={`${id}-content`}>New todo</label>
+      <textarea
+        id={`${id}-content`}
+        value={content}
+        onChange={(e) => setContent(e.target.value)}
+        rows={2}
+        placeholder="What should the agent work on?"
+        aria-invalid={error ? true : undefined}
+        onKeyDown={(e) => {
+          if (e.key === "Enter" && (e.metaKey || e.ctrlKey)) e.currentTarget.form?.requestSubmit();
+        }}
+      />
+      <div className="field-row">
+        <div className="field">
+          <label htmlFor={`${id}-group`}>Group</label>
+          <select id={`${id}-group`} value={groupSlug} onChange={(e) => setGroupSlug(e.target.value)}>
+            <option value="">No group</option>
+            {groups.map((g) => (
+              <option key={g.id} value={g.slug}>
+                {g.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field checkbox-field">
+          <input id={`${id}-start`} type="checkbox" checked={start} onChange={(e) => setStart(e.target.checked)} />
+          <label htmlFor={`${id}-start`}>Start the agent now</label>
+        </div>
+        <div className="field push-end">
+          <button type="submit" disabled={busy}>
+            {busy ? "Adding…" : "Add todo"}
+          </button>
+        </div>
+      </div>
+      {error ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </form>
+  );
+}

@@ -1,0 +1,185 @@
+"use client";
+
+import { useEffect, useId, useRef, useState } from "react";
+import type { TTodoGroup } from "@/lib/schemas/groups";
+import type { TTodoListItem } from "@/lib/schemas/todos";
+import { GroupSection } from "./group-section";
+import { TodoRow } from "./todo-row";
+import type { TodoFeed } from "./use-todo-feed";
+
+export type GroupsState = { phase: "loading" } | { phase: "error"; message: string } | { phase: "ready"; list: TTodoGroup[] };
+
+/** The search box: typing updates the list after a short pause (todo_list's `search`). */
+export function SearchBox({ onSearch }: { onSearch(value: string): void }) {
+  const id = useId();
+  const [value, setValue] = useState("");
+  const latest = useRef(onSearch);
+  useEffect(() => {
+    latest.current = onSearch;
+  });
+  useEffect(() => {
+    const t = setTimeout(() => latest.current(value.trim().slice(0, 200)), 300);
+    return () => clearTimeout(t);
+  }, [value]);
+  return (
+    <div className="search" role="search">
+      <label htmlFor={id}>Search todos</label>
+      <input id={id} type="search" value={value} onChange={(e) => setValue(e.target.value)} placeholder="Content or status, e.g. running" autoComplete="off" />
+    </div>
+  );
+}
+
+function TodoList({ items, canWrite, onChanged }: { items: TTodoListItem[]; canWrite: boolean; onChanged(id: string): void }) {
+  return (
+    <ul className="plain todo-list">
+      {items.map((t) => (
+        <TodoRow key={t.id} todo={t} canWrite={canWrite} onChanged={onChanged} />
+      ))}
+    </ul>
+  );
+}
+
+/** Loads older pages when the end of the list scrolls into view; the button does the same for keyboard users. */
+function LoadMore({ feed }: { feed: TodoFeed }) {
+  const sentinel = useRef<HTMLDivElement>(null);
+  const { hasMore, loadMore, more, items } = feed;
+  const count = items.length;
+  useEffect(() => {
+    const el = sentinel.current;
+    if (!el || !hasMore || more !== "idle" || typeof IntersectionObserver === "undefined") return;
+    // A new observer reports the current state at once, so a short page that leaves the end in view keeps loading.
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && loadMore(), { rootMargin: "200px 0px" });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [hasMore, more, loadMore, count]);
+  return (
+    <div className="list-end" ref={sentinel} data-testid="todo-list-end">
+      {feed.more === "error" ? (
+        <p className="error" role="alert">
+          Could not load more todos: {feed.moreError}
+        </p>
+      ) : null}
+      {hasMore ? (
+        <button type="button" className="secondary" onClick={loadMore} disabled={more === "loading"}>
+          {more === "loading" ? "Loading more…" : "Load more"}
+        </button>
+      ) : feed.paged ? (
+        <p className="muted">All todos loaded.</p>
+      ) : null}
+    </div>
+  );
+}
+
+export function TodoBoard({
+  projectId,
+  canWrite,
+  groups,
+  feed,
+  search,
+  onChanged,
+  onGroupChanged,
+}: {
+  projectId: string;
+  canWrite: boolean;
+  groups: GroupsState;
+  feed: TodoFeed;
+  search: string;
+  onChanged(id: string): void;
+  onGroupChanged(group: TTodoGroup): void;
+}) {
+  // Wait for the groups too, so todos do not jump from "ungrouped" into their groups.
+  if (feed.phase === "loading" || groups.phase === "loading") {
+    return (
+      <p className="muted" role="status">
+        Loading todos…
+      </p>
+    );
+  }
+  if (feed.phase === "error") {
+    return (
+      <div className="card">
+        <p className="error" role="alert">
+          Could not load todos: {feed.error}
+        </p>
+        <button type="button" className="secondary" onClick={feed.retry}>
+          Try again
+        </button>
+      </div>
+    );
+  }
+
+  // Proposed todos have their own section; a search shows every match.
+  const items = search ? feed.items : feed.items.filter((t) => t.status !== "PROPOSED");
+  const groupList = groups.phase === "ready" ? groups.list : [];
+  const known = new Set(groupList.map((g) => g.slug));
+  const ungrouped = items.filter((t) => !t.groupSlug || !known.has(t.groupSlug));
+  const inGroup = (slug: string) => items.filter((t) => t.groupSlug === slug);
+
+  if (search && items.length === 0 && !feed.hasMore) {
+    return (
+      <p className="empty" role="status">
+        No todos match “{search}”.
+      </p>
+    );
+  }
+
+  return (
+    <div className="board">
+      {groups.phase === "error" ? (
+        <p className="error" role="alert">
+          Could not load groups: {groups.message}
+        </p>
+      ) : null}
+      {!search && items.length === 0 && !feed.hasMore ? <p className="empty">No todos yet.{canWrite ? " Add the first one above." : ""}</p> : null}
+
+      {ungrouped.length > 0 ? (
+        <GroupSection projectId={projectId} group={null} title={groupList.length > 0 ? "Ungrouped" : null} canWrite={canWrite}>
+          <TodoList items={ungrouped} canWrite={canWrite} onChanged={onChanged} />
+        </GroupSection>
+      ) : null}
+
+      {groupList.map((g) => {
+        const rows = inGroup(g.slug);
+        if (search && rows.length === 0) return null;
+        return (
+          <GroupSection key={g.id} projectId={projectId} group={g} title={g.name} count={search ? undefined : g.todoCount} canWrite={canWrite} onRenamed={onGroupChanged}>
+            {rows.length > 0 ? (
+              <TodoList items={rows} canWrite={canWrite} onChanged={onChanged} />
+            ) : g.todoCount === 0 || !feed.hasMore ? (
+              <p className="muted group-empty">No todos in this group.</p>
+            ) : (
+              <p className="muted group-empty">Its todos are further down the list; load more to see them.</p>
+            )}
+          </GroupSection>
+        );
+      })}
+
+      <LoadMore feed={feed} />
+    </div>
+  );
+}
+
+/** Analyzer suggestions waiting for the user: accept starts them, dismiss cancels them. */
+export function ProposedSection({ feed, canWrite, onChanged }: { feed: TodoFeed; canWrite: boolean; onChanged(id: string): void }) {
+  const proposed = feed.items.filter((t) => t.status === "PROPOSED");
+  if (feed.phase === "error") {
+    return (
+      <p className="error" role="alert">
+        Could not load proposed todos: {feed.error}
+      </p>
+    );
+  }
+  if (proposed.length === 0) return null;
+  return (
+    <section className="card proposed" aria-labelledby="proposed-heading" data-testid="proposed-todos">
+      <h2 id="proposed-heading">Proposed todos</h2>
+      <p className="muted">Suggestions waiting for you: accept to start the agent on one, or dismiss it.</p>
+      <TodoList items={proposed} canWrite={canWrite} onChanged={onChanged} />
+      {feed.hasMore ? (
+        <button type="button" className="secondary" onClick={feed.loadMore} disabled={feed.more === "loading"}>
+          More proposed todos
+        </button>
+      ) : null}
+    </section>
+  );
+}

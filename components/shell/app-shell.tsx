@@ -1,0 +1,34 @@
+"use client";
+
+import { useState, type ReactNode } from "react";
+import { usePathname } from "next/navigation";
+import { ShellProvider } from "./shell-context";
+import { Sidebar } from "./sidebar";
+
+/**
+ * The signed-in frame: a sidebar (projects, new project, account links, sign out) next to the
+ * page. At 640 px and narrower the sidebar folds away behind a toggle button.
+ */
+export function AppShell({ email, children }: { email: string; children: ReactNode }) {
+  const pathname = usePathname();
+  const [openAt, setOpenAt] = useState<string | null>(null);
+  // The menu closes by itself when the user navigates (it stays open only on the page it was opened on).
+  const open = openAt === pathname;
+  return (
+    <ShellProvider email={email}>
+      <div className="shell">
+        <button
+          type="button"
+          className="shell-toggle secondary"
+          aria-expanded={open}
+          aria-controls="app-sidebar"
+          onClick={() => setOpenAt(open ? null : pathname)}
+        >
+          {open ? "Hide menu" : "Menu: projects and account"}
+        </button>
+        <Sidebar id="app-sidebar" open={open} />
+        <div className="shell-main">{children}</div>
+      </div>
+    </ShellProvider>
+  );
+}

@@ -1,0 +1,25 @@
+import { headers } from "next/headers";
+import { getBridge } from "@/server/http/bridge";
+import type { TProjectFull } from "@/lib/schemas/projects";
+import type { TUserProfileFull } from "@/lib/schemas/users";
+
+/** A GET on the cookie base, in-process through the custom server's pipeline, as the signed-in browser. */
+async function cookieGet<T>(path: string): Promise<T | null> {
+  const bridge = getBridge();
+  if (!bridge) return null;
+  const cookie = (await headers()).get("cookie") ?? "";
+  const res = await bridge.handle("cookie", new Request(`http://internal/cookie/v1${path}`, { headers: { cookie } }));
+  if (!res.ok) return null;
+  return (await res.json()) as T;
+}
+
+/**
+ * Where `/` takes a signed-in user: their default project if they can still read it, else their
+ * first project, else nowhere (null: the page invites them to create one).
+ */
+export async function homeProjectId(): Promise<string | null> {
+  const [profile, projects] = await Promise.all([cookieGet<TUserProfileFull>("/users/profile"), cookieGet<TProjectFull[]>("/projects")]);
+  if (!projects || projects.length === 0) return null;
+  const preferred = profile?.defaultProjectId ? projects.find((p) => p.id === profile.defaultProjectId) : undefined;
+  return (preferred ?? projects[0]!).id;
+}

@@ -1,0 +1,106 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import type { TProjectFull } from "@/lib/schemas/projects";
+import { useRealtime } from "@/lib/realtime-client";
+import { signOutAction } from "./actions";
+import { NewProjectForm } from "./new-project-form";
+import { useShell } from "./shell-context";
+
+/** Joins the connection to a project's room, so renames and deletions of every listed project reach the sidebar. */
+function ProjectRoom({ id }: { id: string }) {
+  useRealtime({ kind: "project", id }, noop);
+  return null;
+}
+function noop() {}
+
+function currentProjectId(pathname: string): string | null {
+  const m = pathname.match(/^\/projects\/([^/]+)/);
+  return m ? decodeURIComponent(m[1]!) : null;
+}
+
+function ProjectLinks({ projects, current, showRole }: { projects: TProjectFull[]; current: string | null; showRole: boolean }) {
+  return (
+    <ul className="plain project-links">
+      {projects.map((p) => (
+        <li key={p.id}>
+          <Link href={`/projects/${p.id}`} aria-current={p.id === current ? "page" : undefined} className="project-link">
+            <span className="project-link-name">{p.name}</span>
+            {showRole ? <span className={`role-badge role-${p.role}`}>{p.role}</span> : null}
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function Sidebar({ id, open }: { id: string; open: boolean }) {
+  const { email, projects } = useShell();
+  const pathname = usePathname();
+  const current = currentProjectId(pathname);
+  const list = projects.phase === "ready" ? projects.list : [];
+  const owned = list.filter((p) => p.role === "owner");
+  const shared = list.filter((p) => p.role !== "owner");
+
+  return (
+    <aside id={id} className={open ? "sidebar open" : "sidebar"} aria-label="Sidebar">
+      <nav aria-label="Projects" className="sidebar-section" data-testid="project-list">
+        <h2 className="sidebar-heading">Your projects</h2>
+        {projects.phase === "loading" ? <p className="muted">Loading projects…</p> : null}
+        {projects.phase === "error" ? (
+          <p className="error" role="alert">
+            Could not load projects: {projects.message}
+          </p>
+        ) : null}
+        {projects.phase === "ready" && owned.length === 0 ? <p className="muted">No projects yet.</p> : null}
+        {owned.length > 0 ? <ProjectLinks projects={owned} current={current} showRole={false} /> : null}
+        {shared.length > 0 ? (
+          <>
+            <h2 className="sidebar-heading">Shared with you</h2>
+            <ProjectLinks projects={shared} current={current} showRole />
+          </>
+        ) : null}
+      </nav>
+      {list.map((p) => (
+        <ProjectRoom key={p.id} id={p.id} />
+      ))}
+
+      <div className="sidebar-section">
+        <NewProjectForm />
+      </div>
+
+      <nav aria-label="Account" className="sidebar-section">
+        <ul className="plain sidebar-links">
+          <li>
+            <Link href="/settings" aria-current={pathname === "/settings" ? "page" : undefined}>
+              Settings
+            </Link>
+          </li>
+          <li>
+            <Link href="/settings/api-keys" aria-current={pathname === "/settings/api-keys" ? "page" : undefined}>
+              API keys
+            </Link>
+          </li>
+          <li>
+            <Link href="/reference">API reference</Link>
+          </li>
+        </ul>
+      </nav>
+
+      <div className="sidebar-section sidebar-account">
+        <p className="signed-in">
+          Signed in as{" "}
+          <strong data-testid="signed-in-email" className="email">
+            {email}
+          </strong>
+        </p>
+        <form action={signOutAction}>
+          <button type="submit" className="secondary">
+            Sign out
+          </button>
+        </form>
+      </div>
+    </aside>
+  );
+}

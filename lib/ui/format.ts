@@ -1,0 +1,69 @@
+// Small display helpers shared by the browser UI (no React, no DOM).
+import type { TTodoStatus } from "@/lib/schemas/todos";
+
+const STATUS_LABEL: Record<TTodoStatus, string> = {
+  PROPOSED: "Proposed",
+  TODO: "To do",
+  SCHEDULED: "Scheduled",
+  RUNNING: "Running",
+  PAUSED: "Paused",
+  READY: "Ready",
+  DONE: "Done",
+  ERROR: "Error",
+  CANCELLED: "Cancelled",
+};
+
+export function statusLabel(status: TTodoStatus): string {
+  return STATUS_LABEL[status] ?? status;
+}
+
+/** "just now", "5 min ago", "3 h ago", "2 days ago", or a date for anything older than a week. */
+export function formatRelative(ms: number, now: number = Date.now()): string {
+  const diff = Math.max(0, now - ms);
+  const min = Math.floor(diff / 60_000);
+  if (min < 1) return "just now";
+  if (min < 60) return `${min} min ago`;
+  const h = Math.floor(min / 60);
+  if (h < 24) return `${h} h ago`;
+  const d = Math.floor(h / 24);
+  if (d < 7) return d === 1 ? "yesterday" : `${d} days ago`;
+  return new Date(ms).toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric" });
+}
+
+export function formatDateTime(ms: number): string {
+  return new Date(ms).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+}
+
+export function truncate(text: string, max = 140): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`;
+}
+
+/** A group slug made from a display name (`Next sprint!` → `next-sprint`); empty when nothing usable is left. */
+export function slugify(name: string): string {
+  return name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 64)
+    .replace(/-+$/g, "");
+}
+
+/** The first issue message of a failed zod parse, prefixed with the field it names. */
+export function issueMessages(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>, labels: Record<string, string> = {}): string {
+  return issues
+    .map((i) => {
+      const key = i.path.map(String).join(".");
+      const label = labels[key] ?? key;
+      return label ? `${label} ${i.message}` : i.message;
+    })
+    .join("; ");
+}
+
+/** The message of anything thrown by apiFetch (ApiClientError carries the API's own message). */
+export function errorMessage(err: unknown): string {
+  if (err instanceof Error && err.message) return err.message;
+  return "Something went wrong";
+}
