@@ -33,7 +33,7 @@ export function PublicTodo({ todo }: { todo: TTodo }) {
         ) : (
           <ol className={todoStyles.list}>
             {todo.messages.map((m) => (
-              <MessageItem key={m.id} message={m} agentName={todo.assignedAgent} />
+              <MessageItem key={m.id} message={m} agentName={todo.assignedAgent} paused={todo.status === "PAUSED"} />
             ))}
           </ol>
         )}

@@ -17,9 +17,11 @@ type Props = {
   onCheck?: (block: TBlock, checked: boolean) => Promise<void>;
   /** Absent: read-only. Called after an edit or start the server accepted. */
   onChanged?: () => void;
+  /** A reply cut by a pause stays PROCESSING until resumed: say so instead of "writing…". */
+  paused?: boolean;
 };
 
-export function MessageItem({ message, agentName, projectId, onCheck, onChanged }: Props) {
+export function MessageItem({ message, agentName, projectId, onCheck, onChanged, paused }: Props) {
   const [editing, setEditing] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -68,7 +70,11 @@ export function MessageItem({ message, agentName, projectId, onCheck, onChanged 
             {message.content}
           </p>
         )}
-        {message.state === "PROCESSING" ? (
+        {message.state === "PROCESSING" && paused ? (
+          <span className="muted" data-testid="paused-reply" style={{ fontSize: "0.85rem" }}>
+            paused mid-reply
+          </span>
+        ) : message.state === "PROCESSING" ? (
           <span className={styles.writing} data-testid="writing">
             writing…
           </span>

@@ -15,12 +15,13 @@ type Props = {
   projectId: string;
   onCheck: (block: TBlock, checked: boolean) => Promise<void>;
   onChanged: () => void;
+  paused: boolean;
 };
 
 /** Near the bottom is where a chat follows new text; elsewhere the reader keeps their place. */
 const STICK_PX = 48;
 
-export function MessageList({ messages, hasOlder, loadingOlder, olderError, onLoadOlder, agentName, projectId, onCheck, onChanged }: Props) {
+export function MessageList({ messages, hasOlder, loadingOlder, olderError, onLoadOlder, agentName, projectId, onCheck, onChanged, paused }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   /** Set just before older messages are prepended: the distance from the bottom to keep. */
@@ -74,7 +75,7 @@ export function MessageList({ messages, hasOlder, loadingOlder, olderError, onLo
         ) : (
           <ol className={styles.list}>
             {messages.map((m) => (
-              <MessageItem key={m.id} message={m} agentName={agentName} projectId={projectId} onCheck={onCheck} onChanged={onChanged} />
+              <MessageItem key={m.id} message={m} agentName={agentName} projectId={projectId} onCheck={onCheck} onChanged={onChanged} paused={paused} />
             ))}
           </ol>
         )}

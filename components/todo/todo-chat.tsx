@@ -85,6 +85,7 @@ export function TodoChat({ projectId, todoId }: { projectId: string; todoId: str
         projectId={todo.projectId}
         onCheck={onCheck}
         onChanged={refetch}
+        paused={todo.status === "PAUSED"}
       />
       <Composer todoId={todo.id} closedReason={composerClosedReason(todo.status)} onSent={chat.upsertMessage} />
     </div>

@@ -61,8 +61,9 @@ test("older pages are prepended, and a refetch that joins them keeps them", () =
 });
 
 test("deltas stream into their message; message.updated replaces it with the stored one", () => {
-  let s = chatReducer(initialChatState, { type: "loaded", todo: todo([msg("u", 1)]) });
+  let s = chatReducer(initialChatState, { type: "loaded", todo: todo([msg("u", 1, { state: "PENDING" })]) });
   s = chatReducer(s, ev("message.created", msg("r", 2, { role: "assistant", content: "", state: "PROCESSING" })));
+  assert.equal(s.messages[0]!.state, "DONE", "the reply took the waiting message");
   s = chatReducer(s, ev("message.delta", { messageId: "r", delta: "Hello " }));
   s = chatReducer(s, ev("message.delta", { messageId: "r", delta: "there" }));
   assert.equal(s.messages[1]!.content, "Hello there");

@@ -55,7 +55,11 @@ function upsertMessage(state: ChatState, message: TMessage): ChatState {
   if (state.hasOlder && first && message.createdAt < first.createdAt) return state;
   let at = state.messages.length;
   while (at > 0 && state.messages[at - 1]!.createdAt > message.createdAt) at--;
-  const messages = [...state.messages.slice(0, at), message, ...state.messages.slice(at)];
+  let before = state.messages.slice(0, at);
+  // A new reply takes every waiting user message before it, in the same step on the server.
+  if (message.role === "assistant" && message.state === "PROCESSING")
+    before = before.map((m) => (m.role === "user" && m.state === "PENDING" ? { ...m, state: "DONE" as const } : m));
+  const messages = [...before, message, ...state.messages.slice(at)];
   return { ...state, messages };
 }
 
