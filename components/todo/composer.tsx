@@ -83,7 +83,7 @@ export function Composer({ todoId, closedReason, onSent }: Props) {
         <div className={styles.schedulePanel}>
           <div className={styles.field}>
             <label htmlFor={`${id}-when`}>Send at</label>
-            <input id={`${id}-when`} type="datetime-local" className={styles.datetime} value={when} onChange={(e) => setWhen(e.target.value)} />
+            <input id={`${id}-when`} type="datetime-local" className={styles.datetime} value={when} onChange={(e) => setWhen(e.target.value)} autoFocus />
           </div>
           <button type="button" onClick={() => void submit(true)} disabled={disabled} aria-busy={busy}>
             Schedule message

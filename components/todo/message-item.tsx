@@ -8,6 +8,7 @@ import { formatWhen, toLocalInput, validateMessageEdit } from "./form-validation
 import styles from "./todo.module.css";
 
 export const ROLE_LABEL: Record<TMessage["role"], string> = { user: "You", assistant: "Agent", system: "System", tool: "Tool" };
+const ROLE_ARIA: Record<TMessage["role"], string> = { user: "Your message", assistant: "Agent's reply", system: "System message", tool: "Tool output" };
 
 type Props = {
   message: TMessage;
@@ -44,7 +45,7 @@ export function MessageItem({ message, agentName, projectId, onCheck, onChanged,
 
   return (
     <li className={styles.item} data-role={message.role} data-state={message.state} data-testid="message" data-message-id={message.messageId}>
-      <article className={styles.bubble} aria-label={`${ROLE_LABEL[message.role]} message`} aria-busy={message.state === "PROCESSING"}>
+      <article className={styles.bubble} aria-label={ROLE_ARIA[message.role]} aria-busy={message.state === "PROCESSING"}>
         <div className={styles.meta}>
           <span className={styles.roleLabel}>{role}</span>
           <time dateTime={new Date(message.createdAt).toISOString()} suppressHydrationWarning>{formatWhen(message.createdAt)}</time>
@@ -70,6 +71,11 @@ export function MessageItem({ message, agentName, projectId, onCheck, onChanged,
             {message.content}
           </p>
         )}
+        {message.content === "" && message.state === "ERROR" ? (
+          <p className="muted" style={{ margin: 0 }}>
+            The reply failed before any text was written.
+          </p>
+        ) : null}
         {message.state === "PROCESSING" && paused ? (
           <span className="muted" data-testid="paused-reply" style={{ fontSize: "0.85rem" }}>
             paused mid-reply
@@ -131,7 +137,7 @@ function EditScheduled({ message, onDone, onFailed }: EditProps) {
     <form className={styles.editForm} onSubmit={(e) => void save(e)} aria-label="Edit scheduled message" noValidate>
       <div className={styles.field}>
         <label htmlFor={`${id}-content`}>Message</label>
-        <textarea id={`${id}-content`} className={styles.textarea} value={content} onChange={(e) => setContent(e.target.value)} />
+        <textarea id={`${id}-content`} className={styles.textarea} value={content} onChange={(e) => setContent(e.target.value)} autoFocus />
       </div>
       <div className={styles.field}>
         <label htmlFor={`${id}-when`}>Send at</label>

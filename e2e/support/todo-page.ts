@@ -29,8 +29,10 @@ export class TodoChatPage {
     return this.controls.getByRole("button", { name, exact: true });
   }
 
+  /** The message whose text is exactly `text` (a reply quoting it does not match). */
   message(text: string | RegExp): Locator {
-    return this.messages.filter({ has: this.page.getByTestId("message-content").filter({ hasText: text }) });
+    const exact = typeof text === "string" ? new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`) : text;
+    return this.messages.filter({ has: this.page.getByTestId("message-content").filter({ hasText: exact }) });
   }
 
   async write(text: string): Promise<void> {

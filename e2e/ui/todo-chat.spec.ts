@@ -91,7 +91,9 @@ test("a checklist from the user's list: checking an item persists, and rolls bac
   await expect(a).not.toBeChecked();
   await expect(b).not.toBeChecked();
 
-  await a.check();
+  // From the keyboard: focus the box, Space ticks it.
+  await a.focus();
+  await a.press("Space");
   await expect(a).toBeChecked();
   await expect
     .poll(async () => (await getTodo(u, t.id)).blocks.map((x) => [(x.content as { text: string }).text, x.checked]))
@@ -116,6 +118,14 @@ test("a checklist from the user's list: checking an item persists, and rolls bac
   await expect(page.getByRole("checkbox", { name: "a", exact: true })).toBeChecked();
   expect((await getTodo(u, t.id)).blocks.find((x) => x.blockId !== blockB.blockId)!.checked).toBe(true);
   await snap(page, info, "checklist");
+
+  // A sub-agent run linked to a block shows under it, live, as a link to its chat page.
+  const sub = await createTodo(u, p.id, "Sub-run for b");
+  expect((await u.session.post(`/api/v1/todos/${t.id}/blocks/${blockB.blockId}/subtodo`, { headers: h(u), data: { subTodoIds: [sub.id] } })).status()).toBe(200);
+  const link = page.getByTestId("block").filter({ hasText: "b" }).getByRole("link", { name: "Sub-todo 1" });
+  await expect(link).toHaveAttribute("href", `/projects/${p.id}/todos/${sub.id}`);
+  await link.click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Sub-run for b");
 });
 
 test("pause mid-turn stops the reply; resume finishes it", async ({ page }, info) => {
