@@ -46,11 +46,13 @@ export function MessageList({ messages, hasOlder, loadingOlder, olderError, onLo
   }
 
   return (
-    <section className={`card ${styles.messagesCard}`} aria-label="Conversation">
+    <div className={`card ${styles.messagesCard}`}>
       <div
         ref={scroller}
         className={styles.scroller}
+        // Focusable, so the conversation scrolls from the keyboard too.
         tabIndex={0}
+        role="region"
         aria-label="Messages"
         data-testid="messages"
         onScroll={(e) => {
@@ -80,6 +82,6 @@ export function MessageList({ messages, hasOlder, loadingOlder, olderError, onLo
           </ol>
         )}
       </div>
-    </section>
+    </div>
   );
 }

@@ -60,6 +60,11 @@ export function TodoChat({ projectId, todoId }: { projectId: string; todoId: str
       <section className="card" role="alert">
         <h1>Could not load this todo</h1>
         <p className="error">{load.kind === "error" ? load.message : "Unknown error"}</p>
+        {load.kind === "error" && load.status === 401 ? (
+          <p>
+            Your session has ended: <Link href="/signin">sign in again</Link>.
+          </p>
+        ) : null}
         <button type="button" onClick={refetch}>
           Try again
         </button>

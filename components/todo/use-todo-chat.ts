@@ -11,7 +11,7 @@ export const MESSAGE_PAGE = 30;
 
 type MessagesPage = { items: TMessage[]; nextCursor: string | null };
 
-export type LoadState = { kind: "loading" } | { kind: "ready" } | { kind: "notfound" } | { kind: "error"; message: string };
+export type LoadState = { kind: "loading" } | { kind: "ready" } | { kind: "notfound" } | { kind: "error"; message: string; status?: number };
 
 export type TodoChat = {
   state: ChatState;
@@ -59,7 +59,7 @@ export function useTodoChat(todoId: string): TodoChat {
         const message = err instanceof Error ? err.message : String(err);
         if (err instanceof ApiClientError && err.status === 404) setLoad({ kind: "notfound" });
         else if (loadedOnce.current) setRefreshError(message);
-        else setLoad({ kind: "error", message });
+        else setLoad({ kind: "error", message, status: err instanceof ApiClientError ? err.status : undefined });
       },
     );
   }, [todoId]);

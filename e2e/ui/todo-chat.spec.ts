@@ -387,3 +387,27 @@ test("a missing todo, or another user's, is 'Todo not found'", async ({ page, br
     await strangerContext.close();
   }
 });
+
+test("loading, then a failed load with the API's message, and Try again", async ({ page }, info) => {
+  const u = await signedInUser(page, info);
+  const p = await createProject(u);
+  const t = await createTodo(u, p.id, "Flaky network");
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  await page.route(`**/cookie/v1/todos/${t.id}?*`, async (route) => {
+    await held;
+    await route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ message: "Internal server error", code: "INTERNAL_SERVER_ERROR" }) });
+  });
+  await page.goto(`/projects/${p.id}/todos/${t.id}`);
+  await expect(page.getByRole("status").filter({ hasText: "Loading todo…" })).toBeVisible();
+  await snap(page, info, "loading");
+  release();
+  await expect(page.getByRole("heading", { name: "Could not load this todo" })).toBeVisible();
+  await expect(page.getByText("Internal server error")).toBeVisible();
+  await snap(page, info, "load-error");
+
+  await page.unroute(`**/cookie/v1/todos/${t.id}?*`);
+  await page.getByRole("button", { name: "Try again" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Flaky network");
+  await expect(new TodoChatPage(page).status).toHaveText("To do");
+});
