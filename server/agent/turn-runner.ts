@@ -4,7 +4,7 @@ import type { Prisma } from "../db/generated/client.ts";
 import { log } from "../log.ts";
 import { db } from "../runtime.ts";
 import { publishStatus, publishTodo } from "../services/todos/events.ts";
-import { afterTurn } from "../services/todos/lifecycle.ts";
+import { afterTurn } from "../../lib/todo-lifecycle.ts";
 import { asObject, messageWithBlocks, toBlock, toMessage } from "../services/todos/serialize.ts";
 import { countTokens } from "./local-reply.ts";
 import type { AgentProvider, ChatMessage, TurnUsage } from "./provider.ts";

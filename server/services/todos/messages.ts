@@ -5,7 +5,7 @@ import { ApiError, badRequest, notFound } from "../../http/errors.ts";
 import { db, runtime } from "../../runtime.ts";
 import { getTodoOrThrow } from "../access.ts";
 import { publishStatus, publishTodo } from "./events.ts";
-import { STARTABLE } from "./lifecycle.ts";
+import { STARTABLE } from "../../../lib/todo-lifecycle.ts";
 import { messageWithBlocks, toMessage } from "./serialize.ts";
 
 const CLOSED: ReadonlySet<TTodoStatus> = new Set(["CANCELLED", "PROPOSED"]);

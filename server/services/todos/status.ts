@@ -4,7 +4,7 @@ import { ApiError } from "../../http/errors.ts";
 import { db, runtime } from "../../runtime.ts";
 import { getTodoOrThrow } from "../access.ts";
 import { publishStatus } from "./events.ts";
-import { nextStatus } from "./lifecycle.ts";
+import { nextStatus } from "../../../lib/todo-lifecycle.ts";
 
 /** PATCH /todos/{todoId}/status: the lifecycle table, under a row lock so no change is lost. */
 export async function updateStatus(caller: Caller, todoId: string, action: TStatusAction): Promise<null> {

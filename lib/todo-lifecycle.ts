@@ -1,6 +1,7 @@
-import type { TStatusAction, TTodoStatus } from "../../../lib/schemas/todos.ts";
+import type { TStatusAction, TTodoStatus } from "./schemas/todos.ts";
 
-// CONVENTIONS.md "Todo lifecycle", as data. Anything not in here is 409 CONFLICT.
+// CONVENTIONS.md "Todo lifecycle", as data. Anything not in here is 409 CONFLICT. Pure, so the
+// server (status changes) and the UI (which controls to offer) share the one table.
 
 /** Statuses from which a new user message with immediate processing starts a turn. */
 export const STARTABLE: ReadonlySet<TTodoStatus> = new Set(["TODO", "READY", "DONE", "ERROR"]);
@@ -38,4 +39,11 @@ export function nextStatus(from: TTodoStatus, action: TStatusAction, ctx: Resume
 /** After a turn: waiting input means another turn, a coming scheduled message means SCHEDULED. */
 export function afterTurn(ctx: { pendingInput: boolean; hasScheduled: boolean }): TTodoStatus {
   return ctx.pendingInput ? "RUNNING" : ctx.hasScheduled ? "SCHEDULED" : "READY";
+}
+
+const ACTIONS: readonly TStatusAction[] = ["pause", "resume", "complete", "cancel", "accept", "dismiss"];
+
+/** The actions the table allows from `status` (what a status control may offer). */
+export function allowedActions(status: TTodoStatus): TStatusAction[] {
+  return ACTIONS.filter((action) => nextStatus(status, action, { turnInterrupted: false, hasScheduled: false }) !== null);
 }

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { TODO_STATUSES, type TStatusAction } from "../../../lib/schemas/todos.ts";
-import { afterTurn, nextStatus } from "./lifecycle.ts";
+import { TODO_STATUSES, type TStatusAction } from "./schemas/todos.ts";
+import { afterTurn, allowedActions, nextStatus } from "./todo-lifecycle.ts";
 
 const none = { turnInterrupted: false, hasScheduled: false };
 
@@ -32,4 +32,12 @@ test("after a turn: more input runs again, a coming schedule waits, else READY",
   assert.equal(afterTurn({ pendingInput: true, hasScheduled: true }), "RUNNING");
   assert.equal(afterTurn({ pendingInput: false, hasScheduled: true }), "SCHEDULED");
   assert.equal(afterTurn({ pendingInput: false, hasScheduled: false }), "READY");
+});
+
+test("allowedActions lists what the table allows, in a fixed order", () => {
+  assert.deepEqual(allowedActions("RUNNING"), ["pause", "complete", "cancel"]);
+  assert.deepEqual(allowedActions("PAUSED"), ["resume", "complete", "cancel"]);
+  assert.deepEqual(allowedActions("PROPOSED"), ["complete", "cancel", "accept", "dismiss"]);
+  assert.deepEqual(allowedActions("DONE"), []);
+  assert.deepEqual(allowedActions("CANCELLED"), []);
 });

@@ -1,0 +1,33 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { connection } from "next/server";
+import { loadPublicTodo } from "@/components/share/load-public-todo";
+import { PublicTodo } from "@/components/share/public-todo";
+
+// Rendered on the server, through the API's own pipeline in process (load-public-todo.ts): the
+// shared link shows its content without JavaScript and without a credential, and a private todo
+// gets exactly the API's answer for it (404, like a missing one).
+
+type Params = { params: Promise<{ todoId: string }> };
+
+export async function generateMetadata({ params }: Params): Promise<Metadata> {
+  await connection();
+  const result = await loadPublicTodo((await params).todoId);
+  if (result.kind !== "ok") return { title: "Shared todo · Todo Service", robots: { index: false } };
+  const title = result.todo.content.length > 70 ? `${result.todo.content.slice(0, 69)}…` : result.todo.content;
+  return { title: `${title} · Todo Service` };
+}
+
+export default async function SharePage({ params }: Params) {
+  await connection();
+  const { todoId } = await params;
+  const result = await loadPublicTodo(todoId);
+  if (result.kind === "ok") return <PublicTodo todo={result.todo} />;
+  if (result.kind === "not-public") notFound();
+  return (
+    <section className="card" role="alert">
+      <h1>Could not load this todo</h1>
+      <p className="error">{result.message}</p>
+    </section>
+  );
+}

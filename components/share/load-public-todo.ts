@@ -1,0 +1,22 @@
+import { cache } from "react";
+import { ZTodo, type TTodo } from "@/lib/schemas/todos";
+import { getBridge } from "@/server/http/bridge";
+
+export type PublicTodoResult = { kind: "ok"; todo: TTodo } | { kind: "not-public" } | { kind: "error"; message: string };
+
+/**
+ * todo_getPublic, in process: the request goes through the custom server's one pipeline (as
+ * `GET /api/v1/public/todos/{id}` with no credential), so the page answers exactly what the API
+ * answers — a private todo is the same 404 as a missing one — without an HTTP round trip to its
+ * own origin. Cached per request, for the page and its metadata.
+ */
+export const loadPublicTodo = cache(async (todoId: string): Promise<PublicTodoResult> => {
+  const bridge = getBridge();
+  if (!bridge) return { kind: "error", message: "The API is served by the custom server: start it with `npm start` or `npm run dev`." };
+  const res = await bridge.handle("api", new Request(`http://share.internal/api/v1/public/todos/${encodeURIComponent(todoId)}`));
+  if (res.status === 404) return { kind: "not-public" };
+  const body: unknown = await res.json().catch(() => null);
+  if (!res.ok) return { kind: "error", message: (body as { message?: string } | null)?.message ?? `Request failed (${res.status})` };
+  const parsed = ZTodo.safeParse(body);
+  return parsed.success ? { kind: "ok", todo: parsed.data } : { kind: "error", message: "The todo could not be read." };
+});

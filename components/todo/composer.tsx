@@ -1,0 +1,126 @@
+"use client";
+
+import { useId, useState } from "react";
+import { apiFetch } from "@/lib/api-client";
+import type { TMessage } from "@/lib/schemas/todos";
+import { toLocalInput, validateNewMessage } from "./form-validation";
+import styles from "./todo.module.css";
+
+type Props = {
+  todoId: string;
+  /** Why the API would refuse a message now (cancelled, proposed), or null. */
+  closedReason: string | null;
+  onSent: (message: TMessage) => void;
+};
+
+const inAnHour = () => toLocalInput(Date.now() + 60 * 60 * 1000);
+
+export function Composer({ todoId, closedReason, onSent }: Props) {
+  const id = useId();
+  const [content, setContent] = useState("");
+  const [scheduling, setScheduling] = useState(false);
+  const [when, setWhen] = useState("");
+  const [issues, setIssues] = useState<string[]>([]);
+  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  const disabled = busy || closedReason !== null;
+
+  async function submit(schedule: boolean) {
+    if (disabled) return;
+    const parsed = validateNewMessage(content, schedule ? when : undefined);
+    setNotice(null);
+    if (!parsed.ok) return setIssues(parsed.issues);
+    setIssues([]);
+    setBusy(true);
+    try {
+      const message = await apiFetch<TMessage>(`/todos/${encodeURIComponent(todoId)}/messages`, { method: "POST", body: parsed.value });
+      onSent(message);
+      setContent("");
+      if (schedule) {
+        setScheduling(false);
+        setNotice("Message scheduled.");
+      }
+    } catch (err) {
+      setIssues([err instanceof Error ? err.message : String(err)]);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form
+      className={`card ${styles.composer}`}
+      aria-label="New message"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit(false);
+      }}
+    >
+      <div className={styles.field}>
+        <label htmlFor={`${id}-message`}>Message</label>
+        <textarea
+          id={`${id}-message`}
+          className={styles.textarea}
+          value={content}
+          onChange={(e) => setContent(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+              e.preventDefault();
+              void submit(false);
+            }
+          }}
+          placeholder="Ask the agent, or write a list with lines starting with “- ”"
+          aria-describedby={`${id}-hint`}
+          disabled={closedReason !== null}
+          rows={3}
+        />
+        <span id={`${id}-hint`} className={`muted ${styles.hint}`}>
+          {closedReason ?? "Ctrl+Enter (⌘+Enter) sends."}
+        </span>
+      </div>
+      {scheduling ? (
+        <div className={styles.schedulePanel}>
+          <div className={styles.field}>
+            <label htmlFor={`${id}-when`}>Send at</label>
+            <input id={`${id}-when`} type="datetime-local" className={styles.datetime} value={when} onChange={(e) => setWhen(e.target.value)} autoFocus />
+          </div>
+          <button type="button" onClick={() => void submit(true)} disabled={disabled} aria-busy={busy}>
+            Schedule message
+          </button>
+          <button type="button" className="secondary" onClick={() => setScheduling(false)}>
+            Close
+          </button>
+        </div>
+      ) : null}
+      {issues.length > 0 ? (
+        <ul className={`error ${styles.issues}`} role="alert">
+          {issues.map((i) => (
+            <li key={i}>{i}</li>
+          ))}
+        </ul>
+      ) : null}
+      <div className={styles.composerRow}>
+        <button type="submit" disabled={disabled} aria-busy={busy && !scheduling}>
+          Send
+        </button>
+        {!scheduling ? (
+          <button
+            type="button"
+            className="secondary"
+            disabled={disabled}
+            onClick={() => {
+              setScheduling(true);
+              setWhen((w) => w || inAnHour());
+            }}
+          >
+            Schedule…
+          </button>
+        ) : null}
+        <span role="status" className="muted">
+          {notice}
+        </span>
+      </div>
+    </form>
+  );
+}

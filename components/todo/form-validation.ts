@@ -1,0 +1,57 @@
+import type { z } from "zod";
+import { ZAddMessageInput, ZUpdateMessageInput } from "@/lib/schemas/todos";
+
+// Forms validate with the API's own schemas (lib/schemas), plus the one rule the API leaves to
+// the caller: a time picked for a scheduled message must be in the future (the API would treat a
+// past instant as "now").
+
+const FIELD: Record<string, string> = { content: "Message", scheduledAt: "Time" };
+
+export function issueMessages(error: z.ZodError): string[] {
+  return error.issues.map((i) => {
+    const field = FIELD[String(i.path[0] ?? "")];
+    return field ? `${field}: ${i.message}` : i.message;
+  });
+}
+
+/** `YYYY-MM-DDTHH:mm` in local time, as a `datetime-local` input shows it. */
+export function toLocalInput(ms: number): string {
+  const d = new Date(ms);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** The instant a `datetime-local` value names (local time), or null if it names none. */
+export function fromLocalInput(value: string): number | null {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/.test(value)) return null;
+  const ms = new Date(value).getTime();
+  return Number.isNaN(ms) ? null : ms;
+}
+
+export function formatWhen(ms: number): string {
+  return new Date(ms).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+}
+
+function futureIssue(when: string): { ms: number | null; issue: string | null } {
+  if (!when) return { ms: null, issue: "Time: pick a date and time" };
+  const ms = fromLocalInput(when);
+  if (ms === null) return { ms, issue: "Time: not a valid date and time" };
+  if (ms <= Date.now()) return { ms, issue: "Time: must be in the future" };
+  return { ms, issue: null };
+}
+
+type Result<T> = { ok: true; value: T } | { ok: false; issues: string[] };
+
+export function validateNewMessage(content: string, when?: string): Result<z.infer<typeof ZAddMessageInput>> {
+  const time = when === undefined ? null : futureIssue(when);
+  const parsed = ZAddMessageInput.safeParse({ content, startProcessing: true, ...(time?.ms != null ? { scheduledAt: time.ms } : {}) });
+  const issues = [...(parsed.success ? [] : issueMessages(parsed.error)), ...(time?.issue ? [time.issue] : [])];
+  return parsed.success && issues.length === 0 ? { ok: true, value: parsed.data } : { ok: false, issues };
+}
+
+export function validateMessageEdit(content: string, when: string): Result<z.infer<typeof ZUpdateMessageInput>> {
+  const time = futureIssue(when);
+  const parsed = ZUpdateMessageInput.safeParse({ content, ...(time.ms !== null ? { scheduledAt: time.ms } : {}) });
+  const issues = [...(parsed.success ? [] : issueMessages(parsed.error)), ...(time.issue ? [time.issue] : [])];
+  return parsed.success && issues.length === 0 ? { ok: true, value: parsed.data } : { ok: false, issues };
+}

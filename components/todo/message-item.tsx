@@ -1,0 +1,163 @@
+"use client";
+
+import { useId, useState } from "react";
+import { apiFetch } from "@/lib/api-client";
+import type { TBlock, TMessage } from "@/lib/schemas/todos";
+import { BlockList } from "./block-list";
+import { formatWhen, toLocalInput, validateMessageEdit } from "./form-validation";
+import styles from "./todo.module.css";
+
+export const ROLE_LABEL: Record<TMessage["role"], string> = { user: "You", assistant: "Agent", system: "System", tool: "Tool" };
+const ROLE_ARIA: Record<TMessage["role"], string> = { user: "Your message", assistant: "Agent's reply", system: "System message", tool: "Tool output" };
+
+type Props = {
+  message: TMessage;
+  agentName?: string | null;
+  projectId?: string;
+  /** Absent: read-only (the public page). */
+  onCheck?: (block: TBlock, checked: boolean) => Promise<void>;
+  /** Absent: read-only. Called after an edit or start the server accepted. */
+  onChanged?: () => void;
+  /** A reply cut by a pause stays PROCESSING until resumed: say so instead of "writing…". */
+  paused?: boolean;
+};
+
+export function MessageItem({ message, agentName, projectId, onCheck, onChanged, paused }: Props) {
+  const [editing, setEditing] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const role = message.role === "assistant" && agentName ? agentName : ROLE_LABEL[message.role];
+  const scheduled = message.state === "SCHEDULED";
+  const canEdit = scheduled && message.role === "user" && !!onChanged;
+
+  async function sendNow() {
+    setBusy(true);
+    setError(null);
+    try {
+      await apiFetch<null>(`/todos/${encodeURIComponent(message.todoId)}/update-start`, { method: "POST", body: { messageId: message.messageId, content: message.content } });
+      onChanged?.();
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <li className={styles.item} data-role={message.role} data-state={message.state} data-testid="message" data-message-id={message.messageId}>
+      <article className={styles.bubble} aria-label={ROLE_ARIA[message.role]} aria-busy={message.state === "PROCESSING"}>
+        <div className={styles.meta}>
+          <span className={styles.roleLabel}>{role}</span>
+          <time dateTime={new Date(message.createdAt).toISOString()} suppressHydrationWarning>{formatWhen(message.createdAt)}</time>
+          {message.state === "PENDING" ? <span>waiting for the agent</span> : null}
+          {message.state === "ERROR" ? <span className="error">failed</span> : null}
+        </div>
+        {scheduled && message.scheduledAt !== null ? (
+          <p className={styles.meta} data-testid="scheduled-at" style={{ margin: "0 0 0.3rem" }}>
+            Scheduled for <time dateTime={new Date(message.scheduledAt).toISOString()} suppressHydrationWarning>{formatWhen(message.scheduledAt)}</time>
+          </p>
+        ) : null}
+        {editing && canEdit ? (
+          <EditScheduled
+            message={message}
+            onFailed={setError}
+            onDone={(changed) => {
+              setEditing(false);
+              if (changed) onChanged?.();
+            }}
+          />
+        ) : (
+          <p className={styles.content} data-testid="message-content">
+            {message.content}
+          </p>
+        )}
+        {message.content === "" && message.state === "ERROR" ? (
+          <p className="muted" style={{ margin: 0 }}>
+            The reply failed before any text was written.
+          </p>
+        ) : null}
+        {message.state === "PROCESSING" && paused ? (
+          <span className="muted" data-testid="paused-reply" style={{ fontSize: "0.85rem" }}>
+            paused mid-reply
+          </span>
+        ) : message.state === "PROCESSING" ? (
+          <span className={styles.writing} data-testid="writing">
+            writing…
+          </span>
+        ) : null}
+        <BlockList blocks={message.blocks} projectId={projectId} onCheck={onCheck} />
+        {canEdit && !editing ? (
+          <div className={styles.messageActions}>
+            <button type="button" className={`secondary ${styles.small}`} onClick={() => setEditing(true)} disabled={busy}>
+              Edit
+            </button>
+            <button type="button" className={styles.small} onClick={() => void sendNow()} disabled={busy} aria-busy={busy}>
+              Send now
+            </button>
+          </div>
+        ) : null}
+        {error ? (
+          <p className="error" role="alert" style={{ margin: "0.4rem 0 0" }}>
+            {error}
+          </p>
+        ) : null}
+      </article>
+    </li>
+  );
+}
+
+type EditProps = { message: TMessage; onDone: (changed: boolean) => void; onFailed: (error: string | null) => void };
+
+function EditScheduled({ message, onDone, onFailed }: EditProps) {
+  const id = useId();
+  const [content, setContent] = useState(message.content);
+  const [when, setWhen] = useState(message.scheduledAt !== null ? toLocalInput(message.scheduledAt) : "");
+  const [issues, setIssues] = useState<string[]>([]);
+  const [busy, setBusy] = useState(false);
+
+  async function save(e: React.FormEvent) {
+    e.preventDefault();
+    const parsed = validateMessageEdit(content, when);
+    if (!parsed.ok) return setIssues(parsed.issues);
+    setBusy(true);
+    setIssues([]);
+    onFailed(null);
+    try {
+      await apiFetch<null>(`/todos/${encodeURIComponent(message.todoId)}/messages/${encodeURIComponent(message.messageId)}`, { method: "PATCH", body: parsed.value });
+      onDone(true);
+    } catch (err) {
+      // A 409 means the message started meanwhile: the API's message says so. It is shown by the
+      // message itself, since this form goes away once the message is no longer SCHEDULED.
+      onFailed(`Could not save: ${err instanceof Error ? err.message : String(err)}`);
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className={styles.editForm} onSubmit={(e) => void save(e)} aria-label="Edit scheduled message" noValidate>
+      <div className={styles.field}>
+        <label htmlFor={`${id}-content`}>Message</label>
+        <textarea id={`${id}-content`} className={styles.textarea} value={content} onChange={(e) => setContent(e.target.value)} autoFocus />
+      </div>
+      <div className={styles.field}>
+        <label htmlFor={`${id}-when`}>Send at</label>
+        <input id={`${id}-when`} type="datetime-local" className={styles.datetime} value={when} onChange={(e) => setWhen(e.target.value)} />
+      </div>
+      {issues.length > 0 ? (
+        <ul className={`error ${styles.issues}`} role="alert">
+          {issues.map((i) => (
+            <li key={i}>{i}</li>
+          ))}
+        </ul>
+      ) : null}
+      <div className={styles.messageActions}>
+        <button type="submit" className={styles.small} disabled={busy} aria-busy={busy}>
+          Save
+        </button>
+        <button type="button" className={`secondary ${styles.small}`} onClick={() => onDone(false)} disabled={busy}>
+          Discard changes
+        </button>
+      </div>
+    </form>
+  );
+}

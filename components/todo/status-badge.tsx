@@ -1,0 +1,15 @@
+import type { TTodoStatus } from "@/lib/schemas/todos";
+import { STATUS_LABEL } from "./status";
+import styles from "./todo.module.css";
+
+/** The todo's status; announced politely when it changes. */
+export function StatusBadge({ status }: { status: TTodoStatus }) {
+  return (
+    <span role="status" aria-live="polite" aria-atomic="true">
+      <span className={styles.srOnly}>Status: </span>
+      <span className={styles.badge} data-status={status} data-testid="todo-status">
+        {STATUS_LABEL[status]}
+      </span>
+    </span>
+  );
+}

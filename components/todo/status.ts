@@ -1,0 +1,40 @@
+import type { TStatusAction, TTodoStatus } from "@/lib/schemas/todos";
+import { allowedActions } from "@/lib/todo-lifecycle";
+
+export const STATUS_LABEL: Record<TTodoStatus, string> = {
+  PROPOSED: "Proposed",
+  TODO: "To do",
+  SCHEDULED: "Scheduled",
+  RUNNING: "Running",
+  PAUSED: "Paused",
+  READY: "Ready",
+  DONE: "Done",
+  ERROR: "Error",
+  CANCELLED: "Cancelled",
+};
+
+export const ACTION_LABEL: Record<TStatusAction, string> = {
+  pause: "Pause",
+  resume: "Resume",
+  complete: "Complete",
+  cancel: "Cancel",
+  accept: "Accept",
+  dismiss: "Dismiss",
+};
+
+/**
+ * The status controls to offer: the lifecycle table's allowed actions, except that a proposal is
+ * answered with Accept or Dismiss (its Cancel would be the same as Dismiss, and Complete would
+ * close a proposal nobody accepted).
+ */
+export function statusControls(status: TTodoStatus): TStatusAction[] {
+  const allowed = allowedActions(status);
+  return status === "PROPOSED" ? allowed.filter((a) => a === "accept" || a === "dismiss") : allowed;
+}
+
+/** Statuses in which the API refuses a new message (409). */
+export function composerClosedReason(status: TTodoStatus): string | null {
+  if (status === "CANCELLED") return "This todo is cancelled: no new messages can be added.";
+  if (status === "PROPOSED") return "This todo is a proposal: accept it to talk to the agent.";
+  return null;
+}

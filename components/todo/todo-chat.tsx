@@ -1,0 +1,98 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useCallback, useEffect } from "react";
+import { apiFetch } from "@/lib/api-client";
+import type { TBlock } from "@/lib/schemas/todos";
+import { Composer } from "./composer";
+import { MessageList } from "./message-list";
+import { composerClosedReason } from "./status";
+import { TodoHeader } from "./todo-header";
+import { useTodoChat } from "./use-todo-chat";
+import styles from "./todo.module.css";
+
+/** The chat page of one todo: header with status controls, messages as they stream, composer. */
+export function TodoChat({ projectId, todoId }: { projectId: string; todoId: string }) {
+  const chat = useTodoChat(todoId);
+  const { state, load, setBlockChecked, refetch } = chat;
+  const router = useRouter();
+  const todo = state.todo;
+
+  // A link may name the wrong project (a sub-todo elsewhere): put the todo's own project in the URL.
+  useEffect(() => {
+    if (todo && todo.projectId !== projectId) router.replace(`/projects/${encodeURIComponent(todo.projectId)}/todos/${encodeURIComponent(todo.id)}`);
+  }, [todo, projectId, router]);
+
+  const onCheck = useCallback(
+    async (block: TBlock, checked: boolean) => {
+      setBlockChecked(block.messageId, block.blockId, checked);
+      try {
+        await apiFetch<null>(`/todos/${encodeURIComponent(block.todoId)}/blocks/${encodeURIComponent(block.blockId)}/checked`, { method: "POST", body: { checked } });
+      } catch (err) {
+        setBlockChecked(block.messageId, block.blockId, !checked);
+        throw err;
+      }
+    },
+    [setBlockChecked],
+  );
+
+  if (load.kind === "loading") {
+    return (
+      <p className="card muted" role="status">
+        Loading todo…
+      </p>
+    );
+  }
+  if (load.kind === "notfound" || state.deleted) {
+    return (
+      <section className="card" data-testid="todo-not-found">
+        <h1>{state.deleted ? "This todo was deleted" : "Todo not found"}</h1>
+        <p>{state.deleted ? "It is gone, with its messages." : "It does not exist, or you do not have access to it."}</p>
+        <p>
+          <Link href={`/projects/${encodeURIComponent(projectId)}`}>Back to the project</Link> · <Link href="/">Home</Link>
+        </p>
+      </section>
+    );
+  }
+  if (load.kind === "error" || !todo) {
+    return (
+      <section className="card" role="alert">
+        <h1>Could not load this todo</h1>
+        <p className="error">{load.kind === "error" ? load.message : "Unknown error"}</p>
+        {load.kind === "error" && load.status === 401 ? (
+          <p>
+            Your session has ended: <Link href="/signin">sign in again</Link>.
+          </p>
+        ) : null}
+        <button type="button" onClick={refetch}>
+          Try again
+        </button>
+      </section>
+    );
+  }
+
+  return (
+    <div className={styles.chat}>
+      <TodoHeader todo={todo} projectId={todo.projectId} live={chat.live} onChanged={refetch} />
+      {chat.refreshError ? (
+        <p className="error" role="alert">
+          Could not refresh: {chat.refreshError}
+        </p>
+      ) : null}
+      <MessageList
+        messages={state.messages}
+        hasOlder={state.hasOlder}
+        loadingOlder={chat.loadingOlder}
+        olderError={chat.olderError}
+        onLoadOlder={chat.loadOlder}
+        agentName={todo.assignedAgent}
+        projectId={todo.projectId}
+        onCheck={onCheck}
+        onChanged={refetch}
+        paused={todo.status === "PAUSED"}
+      />
+      <Composer todoId={todo.id} closedReason={composerClosedReason(todo.status)} onSent={chat.upsertMessage} />
+    </div>
+  );
+}

@@ -1,0 +1,80 @@
+"use client";
+
+import Link from "next/link";
+import { useState } from "react";
+import { apiFetch } from "@/lib/api-client";
+import type { RealtimeStatus } from "@/lib/realtime-client";
+import type { TStatusAction } from "@/lib/schemas/todos";
+import type { TodoMeta } from "@/lib/ui/todo-chat-state";
+import { SharePanel } from "./share-panel";
+import { ACTION_LABEL, statusControls } from "./status";
+import { StatusBadge } from "./status-badge";
+import styles from "./todo.module.css";
+
+const LIVE_LABEL: Record<RealtimeStatus, string> = { connecting: "Connecting…", live: "Live", offline: "Offline: reconnecting…" };
+
+export function TodoHeader({ todo, projectId, live, onChanged }: { todo: TodoMeta; projectId: string; live: RealtimeStatus; onChanged: () => void }) {
+  const [busy, setBusy] = useState<TStatusAction | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const reason = typeof todo.metadata?.error === "string" ? todo.metadata.error : null;
+
+  async function act(action: TStatusAction) {
+    setBusy(action);
+    setError(null);
+    try {
+      await apiFetch<null>(`/todos/${encodeURIComponent(todo.id)}/status`, { method: "PATCH", body: { action } });
+      onChanged();
+    } catch (err) {
+      setError(`${ACTION_LABEL[action]} failed: ${err instanceof Error ? err.message : String(err)}`);
+      onChanged();
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  const actions = statusControls(todo.status);
+  return (
+    <header className={`card ${styles.header}`}>
+      <Link href={`/projects/${encodeURIComponent(projectId)}`} className={styles.back}>
+        ← Back to project
+      </Link>
+      <div className={styles.titleRow}>
+        <h1 className={styles.title}>{todo.content}</h1>
+        <p className={styles.statusLine}>
+          <StatusBadge status={todo.status} />
+          <span className={`muted ${styles.live}`} data-testid="realtime-status" data-live={live}>
+            {LIVE_LABEL[live]}
+          </span>
+        </p>
+      </div>
+      {todo.assignedAgent ? <p className="muted" style={{ margin: 0 }}>Agent: {todo.assignedAgent}</p> : null}
+      {todo.status === "ERROR" ? (
+        <p className={styles.errorReason} data-testid="error-reason">
+          <strong>The agent stopped with an error:</strong> {reason ?? "no reason was recorded"}
+        </p>
+      ) : null}
+      {actions.length > 0 ? (
+        <div className={styles.controls} role="group" aria-label="Todo status actions">
+          {actions.map((action) => (
+            <button
+              key={action}
+              type="button"
+              className={action === "cancel" || action === "dismiss" ? styles.danger : action === "complete" ? "secondary" : undefined}
+              disabled={busy !== null}
+              aria-busy={busy === action}
+              onClick={() => void act(action)}
+            >
+              {ACTION_LABEL[action]}
+            </button>
+          ))}
+        </div>
+      ) : null}
+      {error ? (
+        <p className="error" role="alert" style={{ margin: 0 }}>
+          {error}
+        </p>
+      ) : null}
+      <SharePanel todo={todo} />
+    </header>
+  );
+}

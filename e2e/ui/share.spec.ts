@@ -1,0 +1,63 @@
+import { expect, test } from "@playwright/test";
+import { snap } from "../support/ui";
+import { createUser } from "../support/users";
+import { MISSING_ID, createProject, createTodo, getTodo, h, waitForReply } from "../support/todos";
+
+// The public todo page (app/share/[todoId]): no sign-in, read-only, the API's 404 otherwise.
+test.describe.configure({ timeout: 120_000 });
+
+test("a public todo reads the same as its owner sees it, with no controls, to a signed-out visitor", async ({ page }, info) => {
+  const u = await createUser(info, "owner");
+  const p = await createProject(u);
+  const t = await createTodo(u, p.id, { content: "Move house:\n- Boxes\n- Van\n- Keys", startProcessing: true, assignedAgent: "Mover" });
+  const ready = await waitForReply(u, t.id);
+  const [boxes] = ready.blocks;
+  expect((await u.session.post(`/api/v1/todos/${t.id}/blocks/${boxes!.blockId}/checked`, { headers: h(u), data: { checked: true } })).status()).toBe(200);
+  expect((await u.session.put(`/api/v1/todos/${t.id}`, { headers: h(u), data: { isPublic: true } })).status()).toBe(200);
+
+  const res = await page.goto(`/share/${t.id}`);
+  expect(res?.status()).toBe(200);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(ready.content);
+  await expect(page.getByTestId("todo-status")).toHaveText("Ready");
+  await expect(page.getByTestId("agent-name")).toHaveText("Agent: Mover");
+  const messages = page.getByTestId("message");
+  await expect(messages).toHaveCount(ready.messages.length);
+  await expect(messages.first()).toHaveAttribute("data-role", "user");
+  await expect(messages.last()).toHaveAttribute("data-role", "assistant");
+  await expect(page.getByTestId("message-content")).toHaveText(ready.messages.map((m) => m.content));
+  await expect(page.getByTestId("block")).toHaveText(["☑Boxes", "☐Van", "☐Keys"]);
+  await expect(page.getByRole("img", { name: "Done:", exact: true })).toHaveCount(1);
+  // Nothing to act with, and no way into the owner's pages.
+  await expect(page.getByRole("button")).toHaveCount(0);
+  await expect(page.getByRole("textbox")).toHaveCount(0);
+  await expect(page.getByRole("checkbox")).toHaveCount(0);
+  await expect(page.getByRole("link", { name: "Back to project" })).toHaveCount(0);
+  expect((await page.request.get("/cookie/v1/users/profile")).status()).toBe(401);
+  await snap(page, info, "share-public");
+  await page.setViewportSize({ width: 375, height: 800 });
+  await snap(page, info, "share-public-375");
+
+  // Read-only for real: the owner's data did not change by the visit.
+  expect((await getTodo(u, t.id)).blocks.map((b) => b.checked)).toEqual([true, false, false]);
+});
+
+test("a private or missing todo's share URL answers 'not public or does not exist' (404)", async ({ page }, info) => {
+  const u = await createUser(info, "owner");
+  const p = await createProject(u);
+  const t = await createTodo(u, p.id, "Private plans");
+
+  const res = await page.goto(`/share/${t.id}`);
+  expect(res?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "This todo is not public or does not exist" })).toBeVisible();
+  await expect(page.getByText("Private plans")).toHaveCount(0);
+  await expect(page.getByRole("link", { name: "sign in" })).toHaveAttribute("href", "/signin");
+  await snap(page, info, "share-not-public");
+
+  // The same answer for a todo that does not exist, as the API gives for both.
+  const missing = await page.goto(`/share/${MISSING_ID}`);
+  expect(missing?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "This todo is not public or does not exist" })).toBeVisible();
+  const api = await Promise.all([page.request.get(`/api/v1/public/todos/${t.id}`), page.request.get(`/api/v1/public/todos/${MISSING_ID}`)]);
+  expect(api.map((r) => r.status())).toEqual([404, 404]);
+  expect(await api[0]!.json()).toEqual(await api[1]!.json());
+});

@@ -1,0 +1,413 @@
+import { expect, test, type Page } from "@playwright/test";
+import { signedInUser, snap } from "../support/ui";
+import {
+  MISSING_ID,
+  TURN_TIMEOUT,
+  addMessage,
+  createProject,
+  createTodo,
+  getTodo,
+  h,
+  setStatus,
+  waitForReply,
+  waitForStatus,
+  type Todo,
+} from "../support/todos";
+import { TodoChatPage, utcInput, utcMinute } from "../support/todo-page";
+
+// The todo chat page against the real server (AGENT_STEP_MS=60: a reply streams in a dozen steps).
+test.describe.configure({ timeout: 120_000 });
+test.use({ timezoneId: "UTC" });
+
+/** A long first line makes the built-in agent's reply long (about 20 steps), room to pause it. */
+const LONG = "Tell me how to plan a vegetable garden for a small balcony that gets only morning sun, with pots, soil, watering and the first seeds to sow";
+
+/** Records, in the page, every text the newest agent reply showed while it was still being written. */
+async function recordStreaming(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const seen: { text: string; state: string }[] = [];
+    (window as unknown as { __seen: typeof seen }).__seen = seen;
+    const root = document.querySelector('[data-testid="messages"]')!;
+    new MutationObserver(() => {
+      const replies = root.querySelectorAll('[data-testid="message"][data-role="assistant"]');
+      const last = replies[replies.length - 1] as HTMLElement | undefined;
+      if (!last) return;
+      const text = last.querySelector('[data-testid="message-content"]')?.textContent ?? "";
+      const state = last.dataset.state ?? "";
+      const prev = seen[seen.length - 1];
+      if (!prev || prev.text !== text || prev.state !== state) seen.push({ text, state });
+    }).observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
+}
+
+const streamed = (page: Page) => page.evaluate(() => (window as unknown as { __seen: { text: string; state: string }[] }).__seen);
+
+test("the agent's reply streams in while it is written, then the todo is READY", async ({ page }, info) => {
+  const u = await signedInUser(page, info);
+  const p = await createProject(u, "Garden");
+  const t = await createTodo(u, p.id, "Balcony garden");
+  const chat = new TodoChatPage(page);
+  await chat.open(p.id, t.id);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Balcony garden");
+  await expect(chat.status).toHaveText("To do");
+  await expect(page.getByRole("link", { name: "← Back to project" })).toHaveAttribute("href", `/projects/${p.id}`);
+  await snap(page, info, "todo-new");
+
+  await recordStreaming(page);
+  // Ctrl+Enter sends from the keyboard.
+  await chat.composer.getByLabel("Message").fill(LONG);
+  await chat.composer.getByLabel("Message").press("Control+Enter");
+  await expect(chat.message(LONG)).toBeVisible();
+  await expect(chat.status).toHaveText("Running");
+  await expect(page.getByTestId("writing")).toBeVisible();
+  await snap(page, info, "todo-streaming");
+  await expect(chat.status).toHaveText("Ready", { timeout: TURN_TIMEOUT });
+  await expect(page.getByTestId("writing")).toHaveCount(0);
+
+  const done = await waitForReply(u, t.id);
+  const reply = done.messages.at(-1)!.content;
+  await expect(chat.replies.last().getByTestId("message-content")).toHaveText(reply);
+  // The page showed parts of the reply while it was still PROCESSING, each a prefix of the whole.
+  const partial = (await streamed(page)).filter((s) => s.state === "PROCESSING" && s.text.length > 0);
+  expect(partial.length, JSON.stringify(await streamed(page))).toBeGreaterThanOrEqual(2);
+  for (const s of partial) expect(reply.startsWith(s.text), s.text).toBe(true);
+  expect(partial.some((s) => s.text.length < reply.length)).toBe(true);
+  await expect(chat.replies.last()).toHaveAttribute("data-state", "DONE");
+  await snap(page, info, "todo-ready");
+  await page.setViewportSize({ width: 375, height: 800 });
+  await snap(page, info, "todo-ready-375");
+});
+
+test("a checklist from the user's list: checking an item persists, and rolls back when the API refuses", async ({ page }, info) => {
+  const u = await signedInUser(page, info);
+  const p = await createProject(u);
+  const t = await createTodo(u, p.id, "Errands");
+  const chat = new TodoChatPage(page);
+  await chat.open(p.id, t.id);
+  await chat.send("Errands for today:\n- a\n- b");
+  await expect(chat.status).toHaveText("Ready", { timeout: TURN_TIMEOUT });
+  const a = page.getByRole("checkbox", { name: "a", exact: true });
+  const b = page.getByRole("checkbox", { name: "b", exact: true });
+  await expect(a).not.toBeChecked();
+  await expect(b).not.toBeChecked();
+
+  // From the keyboard: focus the box, Space ticks it.
+  await a.focus();
+  await a.press("Space");
+  await expect(a).toBeChecked();
+  await expect
+    .poll(async () => (await getTodo(u, t.id)).blocks.map((x) => [(x.content as { text: string }).text, x.checked]))
+    .toEqual([["a", true], ["b", false]]);
+  await page.reload();
+  await expect(page.getByRole("checkbox", { name: "a", exact: true })).toBeChecked();
+  await expect(page.getByRole("checkbox", { name: "b", exact: true })).not.toBeChecked();
+  await expect(chat.live).toHaveAttribute("data-live", "live");
+
+  // Another client checks b: block.updated brings it here without a reload.
+  const blockB = (await getTodo(u, t.id)).blocks.find((x) => (x.content as { text: string }).text === "b")!;
+  expect((await u.session.post(`/api/v1/todos/${t.id}/blocks/${blockB.blockId}/checked`, { headers: h(u), data: { checked: true } })).status()).toBe(200);
+  await expect(page.getByRole("checkbox", { name: "b", exact: true })).toBeChecked();
+
+  // The server refuses: the box goes back and the API's message shows.
+  await page.route(`**/cookie/v1/todos/${t.id}/blocks/*/checked`, (route) =>
+    route.fulfill({ status: 409, contentType: "application/json", body: JSON.stringify({ message: "This block is not actionable", code: "CONFLICT" }) }),
+  );
+  // (A click, not uncheck(): the box is back before Playwright could see it change.)
+  await page.getByRole("checkbox", { name: "a", exact: true }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "This block is not actionable" })).toBeVisible();
+  await expect(page.getByRole("checkbox", { name: "a", exact: true })).toBeChecked();
+  expect((await getTodo(u, t.id)).blocks.find((x) => x.blockId !== blockB.blockId)!.checked).toBe(true);
+  await snap(page, info, "checklist");
+
+  // A sub-agent run linked to a block shows under it, live, as a link to its chat page.
+  const sub = await createTodo(u, p.id, "Sub-run for b");
+  expect((await u.session.post(`/api/v1/todos/${t.id}/blocks/${blockB.blockId}/subtodo`, { headers: h(u), data: { subTodoIds: [sub.id] } })).status()).toBe(200);
+  const link = page.getByTestId("block").filter({ hasText: "b" }).getByRole("link", { name: "Sub-todo 1" });
+  await expect(link).toHaveAttribute("href", `/projects/${p.id}/todos/${sub.id}`);
+  await link.click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Sub-run for b");
+});
+
+test("pause mid-turn stops the reply; resume finishes it", async ({ page }, info) => {
+  const u = await signedInUser(page, info);
+  const p = await createProject(u);
+  const t = await createTodo(u, p.id, "Long answer");
+  const chat = new TodoChatPage(page);
+  await chat.open(p.id, t.id);
+
+  // The agent may finish before the click lands (then Pause is gone and the todo READY): try again.
+  let paused = false;
+  for (let attempt = 0; attempt < 4 && !paused; attempt++) {
+    await chat.send(`${LONG} (${attempt})`);
+    await expect(page.getByTestId("writing")).toBeVisible({ timeout: TURN_TIMEOUT });
+    await chat.control("Pause").click({ timeout: 3000 }).catch(() => undefined);
+    await expect(chat.status).toHaveText(/Paused|Ready/, { timeout: TURN_TIMEOUT });
+    paused = (await chat.status.textContent()) === "Paused";
+  }
+  expect(paused, "a pause reached a running turn").toBe(true);
+  await expect(page.getByTestId("paused-reply")).toBeVisible();
+  await expect(chat.control("Pause")).toHaveCount(0);
+  await expect(chat.control("Resume")).toBeVisible();
+  const stopped = await waitForStatus(u, t.id, "PAUSED");
+  const cut = stopped.messages.at(-1)!;
+  expect(cut).toMatchObject({ role: "assistant", state: "PROCESSING" });
+  await expect(chat.replies.last().getByTestId("message-content")).toHaveText(cut.content);
+  await snap(page, info, "paused");
+
+  await chat.control("Resume").click();
+  await expect(chat.status).toHaveText("Ready", { timeout: TURN_TIMEOUT });
+  const done = await waitForReply(u, t.id);
+  const full = done.messages.at(-1)!;
+  expect(full.messageId).toBe(cut.messageId);
+  expect(full.content.startsWith(cut.content) && full.content.length > cut.content.length).toBe(true);
+  await expect(chat.replies.last().getByTestId("message-content")).toHaveText(full.content);
+  await expect(page.getByTestId("paused-reply")).toHaveCount(0);
+});
+
+test("cancel ends the todo: no controls, no composer; an ERROR todo shows its reason", async ({ page }, info) => {
+  const u = await signedInUser(page, info);
+  const p = await createProject(u);
+  const t = await createTodo(u, p.id, "Maybe later");
+  const chat = new TodoChatPage(page);
+  await chat.open(p.id, t.id);
+  await expect(chat.controls.getByRole("button")).toHaveText(["Complete", "Cancel"]);
+  await chat.control("Cancel").click();
+  await expect(chat.status).toHaveText("Cancelled");
+  await expect(chat.controls).toHaveCount(0);
+  await expect(chat.composer.getByLabel("Message")).toBeDisabled();
+  await expect(chat.composer).toContainText("This todo is cancelled");
+  expect((await getTodo(u, t.id)).status).toBe("CANCELLED");
+  await snap(page, info, "cancelled");
+
+  // A turn that fails leaves ERROR with the reason, which the page shows.
+  const failing = await createTodo(u, p.id, { content: "Please [fail] now", startProcessing: true, agentSettings: { provider: "openai" } });
+  const failed = await waitForStatus(u, failing.id, "ERROR");
+  await chat.open(p.id, failing.id);
+  await expect(chat.status).toHaveText("Error");
+  await expect(page.getByTestId("error-reason")).toContainText(String(failed.metadata.error));
+  await expect(chat.controls.getByRole("button")).toHaveText(["Complete", "Cancel"]);
+  await snap(page, info, "error-status");
+});
+
+test("a page that missed the news shows the API's refusal of a stale edit and of a status change", async ({ page }, info) => {
+  const u = await signedInUser(page, info);
+  const p = await createProject(u);
+  const t = await createTodo(u, p.id, { content: "Call the plumber", scheduledAt: Date.now() + 3_600_000 });
+  const other = await createTodo(u, p.id, "Buy milk");
+  // No real-time connection for this page: it cannot learn of changes made elsewhere.
+  await page.routeWebSocket(/socket\.io/, () => undefined);
+  const chat = new TodoChatPage(page);
+  await page.goto(`/projects/${p.id}/todos/${t.id}`);
+  await expect(chat.status).toHaveText("Scheduled");
+  await chat.message("Call the plumber").getByRole("button", { name: "Edit" }).click();
+  const form = page.getByRole("form", { name: "Edit scheduled message" });
+  await form.getByLabel("Message").fill("Call the plumber at nine");
+
+  // Elsewhere, the scheduled message is started: editing it is now a 409.
+  const started = await u.session.post(`/api/v1/todos/${t.id}/update-start`, { headers: h(u), data: { messageId: t.messages[0]!.messageId, content: "Call the plumber" } });
+  expect(started.status(), await started.text()).toBe(200);
+  await form.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: /^Could not save: .+/ })).toBeVisible();
+  await snap(page, info, "stale-edit");
+
+  // Elsewhere, the todo is cancelled: the Complete this page still offers is refused.
+  await page.goto(`/projects/${p.id}/todos/${other.id}`);
+  await expect(chat.status).toHaveText("To do");
+  await setStatus(u, other.id, "cancel");
+  await chat.control("Complete").click();
+  await expect(page.getByRole("alert").filter({ hasText: /^Complete failed: .+/ })).toBeVisible();
+  // The page then reloads the todo and shows where it really is.
+  await expect(chat.status).toHaveText("Cancelled");
+});
+
+test("schedule a message, edit its content and time, then send it now", async ({ page }, info) => {
+  const u = await signedInUser(page, info);
+  const p = await createProject(u);
+  const t = await createTodo(u, p.id, "Plants");
+  const chat = new TodoChatPage(page);
+  await chat.open(p.id, t.id);
+
+  await chat.write("Water the plants");
+  await chat.composer.getByRole("button", { name: "Schedule…" }).click();
+  const when = chat.composer.getByLabel("Send at");
+  await when.fill(utcInput(Date.now() - 3_600_000));
+  await chat.composer.getByRole("button", { name: "Schedule message" }).click();
+  await expect(chat.composer.getByRole("alert")).toHaveText("Time: must be in the future");
+
+  const first = Date.now() + 2 * 3_600_000;
+  await when.fill(utcInput(first));
+  await chat.composer.getByRole("button", { name: "Schedule message" }).click();
+  const scheduled = chat.message("Water the plants");
+  await expect(scheduled.getByTestId("scheduled-at")).toBeVisible();
+  await expect(chat.status).toHaveText("Scheduled");
+  const stored = (await getTodo(u, t.id)).messages.at(-1)!;
+  expect(stored).toMatchObject({ content: "Water the plants", state: "SCHEDULED", scheduledAt: utcMinute(first) });
+  await snap(page, info, "scheduled");
+
+  // Edit content and time; an empty message is refused by the shared schema first.
+  await scheduled.getByRole("button", { name: "Edit" }).click();
+  const form = page.getByRole("form", { name: "Edit scheduled message" });
+  await form.getByLabel("Message").fill("   ");
+  await form.getByRole("button", { name: "Save" }).click();
+  await expect(form.getByRole("alert")).toContainText("Message: must not be empty");
+  const later = Date.now() + 26 * 3_600_000;
+  await form.getByLabel("Message").fill("Water the plants, twice");
+  await form.getByLabel("Send at").fill(utcInput(later));
+  await snap(page, info, "scheduled-edit");
+  await form.getByRole("button", { name: "Save" }).click();
+  await expect(form).toHaveCount(0);
+  await expect(chat.message("Water the plants, twice")).toBeVisible();
+  await expect.poll(async () => (await getTodo(u, t.id)).messages.at(-1)).toMatchObject({ content: "Water the plants, twice", scheduledAt: utcMinute(later), state: "SCHEDULED" });
+  await page.reload();
+  const edited = chat.message("Water the plants, twice");
+  await expect(edited.getByTestId("scheduled-at")).toContainText(new Date(utcMinute(later)).getUTCFullYear().toString());
+  await expect(edited.getByTestId("scheduled-at").locator("time")).toHaveAttribute("datetime", new Date(utcMinute(later)).toISOString());
+  await expect(chat.live).toHaveAttribute("data-live", "live");
+
+  await edited.getByRole("button", { name: "Send now" }).click();
+  await expect(chat.status).toHaveText("Ready", { timeout: TURN_TIMEOUT });
+  await expect(edited.getByRole("button", { name: "Edit" })).toHaveCount(0);
+  await expect(edited.getByTestId("scheduled-at")).toHaveCount(0);
+  const done = await waitForReply(u, t.id);
+  expect(done.messages.find((m) => m.messageId === stored.messageId)).toMatchObject({ content: "Water the plants, twice", state: "DONE" });
+  await expect(chat.replies.last().getByTestId("message-content")).toHaveText(done.messages.at(-1)!.content);
+});
+
+test("make the todo public, copy its link, and read it signed out; private again hides it", async ({ page, browser }, info) => {
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  const u = await signedInUser(page, info);
+  const p = await createProject(u);
+  const t = await createTodo(u, p.id, { content: "Trip:\n- Tickets\n- Hotel", startProcessing: true, assignedAgent: "Trip planner" });
+  const ready = await waitForReply(u, t.id);
+  const chat = new TodoChatPage(page);
+  await chat.open(p.id, t.id);
+  await expect(page.getByTestId("visibility")).toContainText("Private");
+
+  await page.getByRole("button", { name: "Make public" }).click();
+  const url = `${u.baseURL}/share/${t.id}`;
+  await expect(page.getByTestId("share-url")).toHaveValue(url);
+  await expect.poll(async () => (await getTodo(u, t.id)).isPublic).toBe(true);
+  await page.getByRole("button", { name: "Copy link" }).click();
+  await expect(page.getByText("Copied", { exact: true })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
+  await snap(page, info, "public");
+
+  const visitor = await browser.newContext();
+  try {
+    const shared = await visitor.newPage();
+    await shared.goto(url);
+    await expect(shared.getByTestId("public-todo")).toBeVisible();
+    await expect(shared.getByRole("heading", { level: 1 })).toHaveText(ready.content);
+    await expect(shared.getByTestId("todo-status")).toHaveText("Ready");
+    await expect(shared.getByTestId("agent-name")).toHaveText("Agent: Trip planner");
+    await expect(shared.getByTestId("message-content").last()).toHaveText(ready.messages.at(-1)!.content);
+    await expect(shared.getByTestId("block")).toHaveText(["☐Tickets", "☐Hotel"]);
+    // Read-only: nothing to press, type into or tick.
+    await expect(shared.getByRole("button")).toHaveCount(0);
+    await expect(shared.getByRole("textbox")).toHaveCount(0);
+    await expect(shared.getByRole("checkbox")).toHaveCount(0);
+
+    await page.getByRole("button", { name: "Make private" }).click();
+    await expect(page.getByTestId("share-url")).toHaveCount(0);
+    await expect.poll(async () => (await getTodo(u, t.id)).isPublic).toBe(false);
+    const again = await shared.goto(url);
+    expect(again?.status()).toBe(404);
+    await expect(shared.getByRole("heading", { name: "This todo is not public or does not exist" })).toBeVisible();
+  } finally {
+    await visitor.close();
+  }
+});
+
+test("load older messages pages back through a long conversation and keeps the reader's place", async ({ page }, info) => {
+  const u = await signedInUser(page, info);
+  const p = await createProject(u);
+  const t = await createTodo(u, p.id, "Note 0");
+  await setStatus(u, t.id, "complete"); // no agent turns: only our notes
+  for (let i = 1; i <= 70; i++) await addMessage(u, t.id, { content: `Note ${i}`, startProcessing: false });
+  const chat = new TodoChatPage(page);
+  await chat.open(p.id, t.id);
+
+  await expect(chat.messages).toHaveCount(30);
+  await expect(chat.messages.last()).toContainText("Note 70");
+  await expect(chat.message(/^Note 70$/)).toBeInViewport();
+  await expect(chat.messages.first()).toContainText("Note 41");
+  const older = page.getByRole("button", { name: "Load older messages" });
+
+  await chat.messages.first().scrollIntoViewIfNeeded();
+  await older.click();
+  await expect(chat.messages).toHaveCount(60);
+  await expect(chat.messages.first()).toContainText("Note 11");
+  // The message the reader was at stays in view; the new ones are above it.
+  await expect(chat.message(/^Note 41$/)).toBeInViewport();
+  await expect(chat.message(/^Note 11$/)).not.toBeInViewport();
+  await snap(page, info, "older-loaded");
+
+  await older.click();
+  await expect(chat.messages).toHaveCount(71);
+  await expect(chat.messages.first()).toContainText("Note 0");
+  await expect(older).toHaveCount(0);
+  const texts = await page.getByTestId("message-content").allTextContents();
+  expect(texts).toEqual(Array.from({ length: 71 }, (_, i) => `Note ${i}`));
+});
+
+test("a message added through the API appears live, and the agent's reply with it", async ({ page }, info) => {
+  const u = await signedInUser(page, info);
+  const p = await createProject(u);
+  const t = await createTodo(u, p.id, "Shared chat");
+  const chat = new TodoChatPage(page);
+  await chat.open(p.id, t.id);
+  await expect(chat.messages).toHaveCount(1);
+
+  await addMessage(u, t.id, { content: "Sent by a script", startProcessing: true });
+  await expect(chat.message("Sent by a script")).toBeVisible();
+  await expect(chat.message("Sent by a script")).toHaveAttribute("data-role", "user");
+  await expect(chat.status).toHaveText("Ready", { timeout: TURN_TIMEOUT });
+  const done: Todo = await waitForReply(u, t.id);
+  await expect(chat.replies.last().getByTestId("message-content")).toHaveText(done.messages.at(-1)!.content);
+  await expect(chat.messages).toHaveCount(done.messages.length);
+});
+
+test("a missing todo, or another user's, is 'Todo not found'", async ({ page, browser }, info) => {
+  const u = await signedInUser(page, info);
+  const p = await createProject(u);
+  await page.goto(`/projects/${p.id}/todos/${MISSING_ID}`);
+  await expect(page.getByRole("heading", { name: "Todo not found" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Back to the project" })).toHaveAttribute("href", `/projects/${p.id}`);
+  await snap(page, info, "not-found");
+
+  const strangerContext = await browser.newContext();
+  try {
+    const strangerPage = await strangerContext.newPage();
+    await signedInUser(strangerPage, info, "stranger");
+    const t = await createTodo(u, p.id, "Mine only");
+    await strangerPage.goto(`/projects/${p.id}/todos/${t.id}`);
+    await expect(strangerPage.getByRole("heading", { name: "Todo not found" })).toBeVisible();
+    await expect(strangerPage.getByText("Mine only")).toHaveCount(0);
+  } finally {
+    await strangerContext.close();
+  }
+});
+
+test("loading, then a failed load with the API's message, and Try again", async ({ page }, info) => {
+  const u = await signedInUser(page, info);
+  const p = await createProject(u);
+  const t = await createTodo(u, p.id, "Flaky network");
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  await page.route(`**/cookie/v1/todos/${t.id}?*`, async (route) => {
+    await held;
+    await route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ message: "Internal server error", code: "INTERNAL_SERVER_ERROR" }) });
+  });
+  await page.goto(`/projects/${p.id}/todos/${t.id}`);
+  await expect(page.getByRole("status").filter({ hasText: "Loading todo…" })).toBeVisible();
+  await snap(page, info, "loading");
+  release();
+  await expect(page.getByRole("heading", { name: "Could not load this todo" })).toBeVisible();
+  await expect(page.getByText("Internal server error")).toBeVisible();
+  await snap(page, info, "load-error");
+
+  await page.unroute(`**/cookie/v1/todos/${t.id}?*`);
+  await page.getByRole("button", { name: "Try again" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Flaky network");
+  await expect(new TodoChatPage(page).status).toHaveText("To do");
+});

@@ -1,0 +1,167 @@
+import type { TBlock, TMessage, TTodo, TTodoListItem, TTodoStatus } from "../schemas/todos.ts";
+
+// The todo chat page's state: the todo, the loaded window of its messages (newest last), and the
+// real-time events folded into them. Pure, so the merge rules are unit-tested
+// (todo-chat-state.test.ts) apart from React.
+
+export type TodoMeta = TTodoListItem & { workflow?: unknown };
+
+export type ChatState = {
+  todo: TodoMeta | null;
+  /** The loaded window, in chat order (oldest first). */
+  messages: TMessage[];
+  /** Older messages exist before `messages[0]`. */
+  hasOlder: boolean;
+  /**
+   * Per streaming message: text a refetch already showed whose `message.delta` events may still
+   * arrive. Those deltas are consumed instead of appended, so a refetch in the middle of a
+   * stream neither loses nor doubles text.
+   */
+  ahead: Record<string, string>;
+  deleted: boolean;
+};
+
+export type RealtimeLike = { type: string; todoId?: string; data: unknown };
+
+export type ChatAction =
+  | { type: "loaded"; todo: TTodo }
+  | { type: "older"; items: TMessage[]; nextCursor: string | null }
+  | { type: "message"; message: TMessage }
+  | { type: "blockChecked"; messageId: string; blockId: string; checked: boolean }
+  | { type: "event"; event: RealtimeLike };
+
+export const initialChatState: ChatState = { todo: null, messages: [], hasOlder: false, ahead: {}, deleted: false };
+
+function withoutKey(record: Record<string, string>, key: string): Record<string, string> {
+  if (!(key in record)) return record;
+  const { [key]: _gone, ...rest } = record;
+  return rest;
+}
+
+function metaOf(todo: TTodo): TodoMeta {
+  const { messages: _m, blocks: _b, hasMoreMessages: _h, ...meta } = todo;
+  return meta;
+}
+
+/** Places a message by `createdAt` (ties after); one older than the loaded window is left out. */
+function upsertMessage(state: ChatState, message: TMessage): ChatState {
+  const i = state.messages.findIndex((m) => m.id === message.id);
+  if (i >= 0) {
+    const messages = state.messages.slice();
+    messages[i] = message;
+    return { ...state, messages, ahead: withoutKey(state.ahead, message.id) };
+  }
+  const first = state.messages[0];
+  if (state.hasOlder && first && message.createdAt < first.createdAt) return state;
+  let at = state.messages.length;
+  while (at > 0 && state.messages[at - 1]!.createdAt > message.createdAt) at--;
+  let before = state.messages.slice(0, at);
+  // A new reply takes every waiting user message before it, in the same step on the server.
+  if (message.role === "assistant" && message.state === "PROCESSING")
+    before = before.map((m) => (m.role === "user" && m.state === "PENDING" ? { ...m, state: "DONE" as const } : m));
+  const messages = [...before, message, ...state.messages.slice(at)];
+  return { ...state, messages };
+}
+
+function loaded(state: ChatState, todo: TTodo): ChatState {
+  const fetched = todo.messages;
+  // Keep older pages the user loaded when the fetched window still joins them.
+  const joinAt = fetched[0] ? state.messages.findIndex((m) => m.id === fetched[0]!.id) : -1;
+  const keep = joinAt > 0 ? state.messages.slice(0, joinAt) : [];
+  const hasOlder = joinAt > 0 ? state.hasOlder : todo.hasMoreMessages;
+  let ahead: Record<string, string> = {};
+  const merged = fetched.map((m) => {
+    const local = state.messages.find((x) => x.id === m.id);
+    if (m.state !== "PROCESSING" || !local || local.state !== "PROCESSING") return m;
+    // The page already streamed past what the server had stored when it answered: keep it.
+    if (local.content.length >= m.content.length && local.content.startsWith(m.content)) {
+      if (state.ahead[m.id]) ahead = { ...ahead, [m.id]: state.ahead[m.id]! };
+      return { ...m, content: local.content };
+    }
+    // The server is ahead: show its text, and skip the deltas of that text when they arrive.
+    if (m.content.startsWith(local.content)) ahead = { ...ahead, [m.id]: (state.ahead[m.id] ?? "") + m.content.slice(local.content.length) };
+    return m;
+  });
+  return { ...state, todo: metaOf(todo), messages: [...keep, ...merged], hasOlder, ahead, deleted: false };
+}
+
+function applyDelta(state: ChatState, messageId: string, delta: string): ChatState {
+  const i = state.messages.findIndex((m) => m.id === messageId);
+  if (i < 0 || !delta) return state;
+  const skip = state.ahead[messageId];
+  if (skip !== undefined) {
+    if (skip.startsWith(delta)) {
+      const rest = skip.slice(delta.length);
+      return { ...state, ahead: rest ? { ...state.ahead, [messageId]: rest } : withoutKey(state.ahead, messageId) };
+    }
+    state = { ...state, ahead: withoutKey(state.ahead, messageId) };
+  }
+  const messages = state.messages.slice();
+  const m = messages[i]!;
+  messages[i] = { ...m, content: m.content + delta, state: m.state === "PENDING" ? "PROCESSING" : m.state };
+  return { ...state, messages };
+}
+
+function applyBlock(state: ChatState, block: TBlock): ChatState {
+  const i = state.messages.findIndex((m) => m.id === block.messageId);
+  if (i < 0) return state;
+  const m = state.messages[i]!;
+  const blocks = m.blocks.some((b) => b.blockId === block.blockId)
+    ? m.blocks.map((b) => (b.blockId === block.blockId ? block : b))
+    : [...m.blocks, block].sort((a, b) => a.position - b.position);
+  const messages = state.messages.slice();
+  messages[i] = { ...m, blocks };
+  return { ...state, messages };
+}
+
+function applyEvent(state: ChatState, event: RealtimeLike): ChatState {
+  if (state.todo && event.todoId !== state.todo.id) return state;
+  const data = event.data as Record<string, unknown> | null;
+  if (!data || typeof data !== "object") return state;
+  switch (event.type) {
+    case "message.created":
+    case "message.updated":
+      return upsertMessage(state, data as unknown as TMessage);
+    case "message.delta":
+      return applyDelta(state, String(data.messageId), String(data.delta ?? ""));
+    case "block.updated":
+      return applyBlock(state, data as unknown as TBlock);
+    case "todo.status":
+      return state.todo ? { ...state, todo: { ...state.todo, status: data.status as TTodoStatus } } : state;
+    case "todo.updated":
+      return state.todo ? { ...state, todo: { ...state.todo, ...(data as unknown as TTodoListItem) } } : state;
+    case "todo.deleted":
+      return { ...state, deleted: true };
+    default:
+      return state;
+  }
+}
+
+export function chatReducer(state: ChatState, action: ChatAction): ChatState {
+  switch (action.type) {
+    case "loaded":
+      return loaded(state, action.todo);
+    case "older": {
+      const known = new Set(state.messages.map((m) => m.id));
+      return { ...state, messages: [...action.items.filter((m) => !known.has(m.id)), ...state.messages], hasOlder: action.nextCursor !== null };
+    }
+    case "message":
+      return upsertMessage(state, action.message);
+    case "blockChecked": {
+      const m = state.messages.find((x) => x.id === action.messageId);
+      const b = m?.blocks.find((x) => x.blockId === action.blockId);
+      return b ? applyBlock(state, { ...b, checked: action.checked }) : state;
+    }
+    case "event":
+      return applyEvent(state, action.event);
+  }
+}
+
+/** A delta for a message the page does not have means it missed the message: refetch. */
+export function eventNeedsRefetch(state: ChatState, event: RealtimeLike): boolean {
+  if (state.todo && event.todoId !== state.todo.id) return false;
+  if (event.type === "todo.status") return true; // waiting messages change state, ERROR carries a reason
+  if (event.type !== "message.delta") return false;
+  const id = (event.data as { messageId?: string } | null)?.messageId;
+  return !state.messages.some((m) => m.id === id);
+}
