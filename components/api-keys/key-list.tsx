@@ -17,32 +17,40 @@ export function KeyList({ keys, busyName, onMakeDefault, onDelete }: Props) {
       </div>
     );
   }
+  const hasDefault = keys.some((k) => k.isDefault);
   return (
-    <ul className={styles.list} data-testid="api-key-list">
-      {keys.map((k) => (
-        <li key={k.id} className={styles.item} aria-label={`API key ${k.name}`} data-testid="api-key-row">
-          <div className={styles.itemMain}>
-            <span className={styles.itemName}>{k.name}</span>
-            {k.isDefault ? <span className={styles.badge}>Default</span> : null}
-          </div>
-          <code className={styles.masked} data-testid="api-key-masked">
-            {maskedKey(k.key)}
-          </code>
-          <p className={styles.meta}>
-            Created {formatDate(k.createdAt)} · {k.lastUsedAt ? `Last used ${formatDate(k.lastUsedAt)}` : "Never used"}
-          </p>
-          <div className={styles.itemActions}>
-            {k.isDefault ? null : (
-              <button type="button" className="secondary" disabled={busyName !== null} onClick={() => onMakeDefault(k.name)} aria-label={`Make default: ${k.name}`}>
-                Make default
+    <>
+      {hasDefault ? null : (
+        <p className="muted" data-testid="no-default-key">
+          None of your keys is the default. Make one the default, or tools that ask for “the default key” get a new one created.
+        </p>
+      )}
+      <ul className={styles.list} data-testid="api-key-list">
+        {keys.map((k) => (
+          <li key={k.id} className={styles.item} aria-label={`API key ${k.name}`} data-testid="api-key-row">
+            <div className={styles.itemMain}>
+              <span className={styles.itemName}>{k.name}</span>
+              {k.isDefault ? <span className={styles.badge}>Default</span> : null}
+            </div>
+            <code className={styles.masked} data-testid="api-key-masked">
+              {maskedKey(k.key)}
+            </code>
+            <p className={styles.meta}>
+              Created {formatDate(k.createdAt)} · {k.lastUsedAt ? `Last used ${formatDate(k.lastUsedAt)}` : "Never used"}
+            </p>
+            <div className={styles.itemActions}>
+              {k.isDefault ? null : (
+                <button type="button" className="secondary" disabled={busyName !== null} onClick={() => onMakeDefault(k.name)} aria-label={`Make default: ${k.name}`}>
+                  Make default
+                </button>
+              )}
+              <button type="button" className={`secondary ${styles.dangerOutline}`} disabled={busyName !== null} onClick={() => onDelete(k.name)} aria-label={`Delete ${k.name}`}>
+                Delete
               </button>
-            )}
-            <button type="button" className={`secondary ${styles.dangerOutline}`} disabled={busyName !== null} onClick={() => onDelete(k.name)} aria-label={`Delete ${k.name}`}>
-              Delete
-            </button>
-          </div>
-        </li>
-      ))}
-    </ul>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }

@@ -10,7 +10,7 @@ type CopyState = "idle" | "copied" | "selected";
 export function NewKeyPanel({ apiKey, onDismiss }: { apiKey: TApiKey; onDismiss: () => void }) {
   const [copy, setCopy] = useState<CopyState>("idle");
   const headingRef = useRef<HTMLHeadingElement>(null);
-  const inputRef = useRef<HTMLInputElement>(null);
+  const inputRef = useRef<HTMLTextAreaElement>(null);
 
   useEffect(() => headingRef.current?.focus(), []);
 
@@ -48,11 +48,12 @@ export function NewKeyPanel({ apiKey, onDismiss }: { apiKey: TApiKey; onDismiss:
       </p>
       <label htmlFor="new-key-value">Full API key</label>
       <div className={styles.keyRow}>
-        <input
+        {/* A textarea so the whole key wraps into view on a narrow screen. */}
+        <textarea
           id="new-key-value"
           ref={inputRef}
           className={styles.keyValue}
-          type="text"
+          rows={1}
           readOnly
           value={apiKey.key}
           spellCheck={false}

@@ -47,8 +47,9 @@ export function BillingInfoForm() {
     setForm((f) => ({ ...f, [k]: k === "country" ? e.target.value.toUpperCase() : e.target.value }));
   };
 
-  async function onSubmit(e: FormEvent) {
+  async function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
+    const formEl = e.currentTarget;
     const parsed = ZBillingInfoInput.safeParse({
       name: form.name,
       email: form.email.trim() || undefined,
@@ -66,7 +67,7 @@ export function BillingInfoForm() {
       const res = await apiFetch<TBillingUpdateResult>("/settings/user/billing", { method: "PUT", body });
       setForm(formFrom(res.billingInfo));
       setSavedAt(res.billingInfo.updatedAt);
-    });
+    }, formEl);
   }
 
   const text = (k: keyof Form, id: string, label: string, errorKey: string, opts: { hint?: string; autoComplete?: string; maxLength?: number } = {}) => (
@@ -90,7 +91,7 @@ export function BillingInfoForm() {
       description="Name, address and tax id printed on your invoices. Saving replaces what is stored; the service does not send it back, so this form starts empty each visit."
     >
       <form onSubmit={onSubmit} noValidate>
-        <div className={styles.grid}>
+        <div className={`${styles.grid} ${styles.wideGrid}`}>
           {text("name", "billing-name", "Name on invoices", "name", { autoComplete: "organization" })}
           {text("email", "billing-email", "Invoice email (optional)", "email", { autoComplete: "email" })}
           {text("line1", "billing-line1", "Address line 1", "address.line1", { autoComplete: "address-line1" })}

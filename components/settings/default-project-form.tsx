@@ -12,11 +12,12 @@ export function DefaultProjectForm({ projects, initial }: { projects: TProjectFu
   const [projectId, setProjectId] = useState(initial && projects.some((p) => p.id === initial) ? initial : "");
   const { status, errors, alert, submit, edited } = useSubmit();
 
-  async function onSubmit(e: FormEvent) {
+  async function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
+    const formEl = e.currentTarget;
     await submit(ZProjectIdInput.safeParse({ projectId }), async (body) => {
       await apiFetch<null>("/users/default-project", { method: "POST", body });
-    });
+    }, formEl);
   }
 
   return (

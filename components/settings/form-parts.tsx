@@ -32,6 +32,12 @@ export function Field({ id, label, error, hint, children }: { id: string; label:
 
 type Status = "idle" | "saving" | "saved";
 
+/** After React has marked the fields (aria-invalid), put the keyboard on the first one. */
+function focusFirstInvalid(form: HTMLFormElement | undefined) {
+  if (!form) return;
+  requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+}
+
 /**
  * One form's submit cycle: validate with the shared schema, send, then show "Saved", the
  * schema's (or the API's) message beside each field, or the API's error as an alert.
@@ -41,13 +47,15 @@ export function useSubmit() {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [alert, setAlert] = useState<string | null>(null);
 
-  async function submit<T>(parsed: z.ZodSafeParseResult<T>, send: (data: T) => Promise<void>): Promise<boolean> {
+  /** `form` (the submitted form element) gets focus moved to its first invalid field. */
+  async function submit<T>(parsed: z.ZodSafeParseResult<T>, send: (data: T) => Promise<void>, form?: HTMLFormElement): Promise<boolean> {
     setAlert(null);
     if (!parsed.success) {
       const fields = zodFieldErrors(parsed.error);
       setErrors(fields);
       setStatus("idle");
       if (fields[""]) setAlert(fields[""]);
+      focusFirstInvalid(form);
       return false;
     }
     setErrors({});
@@ -58,6 +66,7 @@ export function useSubmit() {
       return true;
     } catch (err) {
       setErrors(apiFieldErrors(err) ?? {});
+      focusFirstInvalid(form);
       setAlert(errorMessage(err));
       setStatus("idle");
       return false;

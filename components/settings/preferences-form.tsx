@@ -25,8 +25,9 @@ export function PreferencesForm({ initial }: { initial: TAppSettings }) {
     setForm((f) => ({ ...f, ...patch }));
   }
 
-  async function onSubmit(e: FormEvent) {
+  async function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
+    const formEl = e.currentTarget;
     const parsed = ZUserSettingsUpdateInput.safeParse({ ...form, defaultAgent: agentSettingsFromForm(form.defaultAgent) });
     await submit(parsed, async (body) => {
       await apiFetch<null>("/settings/user", { method: "PUT", body });
@@ -34,7 +35,7 @@ export function PreferencesForm({ initial }: { initial: TAppSettings }) {
       const saved = await apiFetch<TAppSettings>("/settings/user");
       setForm(formFrom(saved));
       setUpdatedAt(saved.updatedAt);
-    });
+    }, formEl);
   }
 
   return (

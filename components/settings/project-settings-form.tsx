@@ -26,8 +26,9 @@ export function ProjectSettingsForm({ projectId, initial, groups, canEdit, onSav
     setForm((f) => ({ ...f, ...patch }));
   }
 
-  async function onSubmit(e: FormEvent) {
+  async function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
+    const formEl = e.currentTarget;
     const parsed = ZProjectSettingsUpdateInput.safeParse({
       defaultGroupSlug: form.defaultGroupSlug || null,
       brandMarkdown: form.brandMarkdown,
@@ -38,7 +39,7 @@ export function ProjectSettingsForm({ projectId, initial, groups, canEdit, onSav
       const saved = await apiFetch<TProjectSettingsFull>(`/settings/projects/${encodeURIComponent(projectId)}`);
       setForm(formFrom(saved));
       onSaved(saved);
-    });
+    }, formEl);
   }
 
   const groupKnown = form.defaultGroupSlug === "" || groups.some((g) => g.slug === form.defaultGroupSlug);

@@ -65,6 +65,7 @@ test("create a key, see it once, copy it, use it, make it default, delete it", a
   await expect(row.getByText("Default", { exact: true })).toBeVisible();
   await expect(keyRow(page, "e2e").getByText("Default", { exact: true })).toHaveCount(0);
   await expect(page.getByText("“ci runner” is now your default key.")).toBeVisible();
+  await expect(page.getByTestId("no-default-key")).toHaveCount(0);
   const validate = await page.request.get("/api/v1/apikey/validate", { headers: { "x-api-key": full } });
   expect(await validate.json()).toMatchObject({ valid: true, name: "ci runner", isDefault: true });
 
@@ -86,6 +87,8 @@ test("create a key, see it once, copy it, use it, make it default, delete it", a
   expect((await page.request.get("/api/v1/users/profile", { headers: { "x-api-key": full } })).status()).toBe(401);
   const left = (await (await user.session.get("/api/v1/apikeys", { headers: bearer(user.apiKey) })).json()) as ApiKey[];
   expect(left.map((k) => k.name)).toEqual(["e2e"]);
+  // The default was deleted: the page says no key is the default now.
+  await expect(page.getByTestId("no-default-key")).toBeVisible();
 
   await page.setViewportSize({ width: 375, height: 800 });
   await snap(page, info, "api-keys-375");
@@ -105,6 +108,7 @@ test("invalid names show the schema's message beside the field and create nothin
   await page.getByRole("button", { name: "Create key" }).click();
   await expect(page.locator("#new-key-name-error")).toHaveText(schemaMessage(""));
   await expect(name).toHaveAttribute("aria-invalid", "true");
+  await expect(name).toBeFocused();
   await snap(page, info, "api-keys-invalid-empty");
 
   await name.fill("x".repeat(65));
@@ -162,6 +166,6 @@ test("without clipboard access, Copy selects the key so it can be copied by hand
   expect(full).toMatch(FULL);
   await page.getByRole("button", { name: "Copy" }).click();
   await expect(page.getByTestId("new-key-panel").getByRole("status")).toHaveText(/^(Copied|Selected: press Ctrl\+C)/);
-  const selection = await value.evaluate((el: HTMLInputElement) => [el.selectionStart, el.selectionEnd, document.activeElement === el]);
+  const selection = await value.evaluate((el: HTMLTextAreaElement) => [el.selectionStart, el.selectionEnd, document.activeElement === el]);
   expect(selection).toEqual([0, full.length, true]);
 });

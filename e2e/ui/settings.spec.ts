@@ -75,6 +75,7 @@ test("preferences: change, see them after a reload and through the API; bad valu
   await expect(page.locator("#pref-timezone-error")).toHaveText(schemaMessage(ZTimezone, "Mars/Olympus_Mons"));
   await expect(page.locator("#pref-agent-temperature-error")).toHaveText(schemaMessage(ZAgentSettings.shape.temperature, 5));
   await expect(prefs.getByLabel("Time zone")).toHaveAttribute("aria-invalid", "true");
+  await expect(prefs.getByLabel("Time zone")).toBeFocused();
   await expect(prefs.getByRole("status")).toHaveText("");
   await snap(page, info, "settings-invalid");
   expect(await userSettings(user)).toMatchObject({ timezone: "Europe/Berlin", defaultAgent: { temperature: 0.7 } });
