@@ -168,4 +168,7 @@ test("without clipboard access, Copy selects the key so it can be copied by hand
   await expect(page.getByTestId("new-key-panel").getByRole("status")).toHaveText(/^(Copied|Selected: press Ctrl\+C)/);
   const selection = await value.evaluate((el: HTMLTextAreaElement) => [el.selectionStart, el.selectionEnd, document.activeElement === el]);
   expect(selection).toEqual([0, full.length, true]);
+  await page.setViewportSize({ width: 375, height: 800 });
+  await expect(value).toBeInViewport();
+  await snap(page, info, "api-keys-created-375");
 });
