@@ -1,0 +1,97 @@
+"use client";
+
+import type { TAgentSettings } from "@/lib/schemas/agent";
+import type { FieldErrors } from "@/lib/form-issues";
+import { Field, fieldAria } from "./form-parts";
+import styles from "./settings.module.css";
+
+/** The form's view of AgentSettings: every field a string, empty meaning "not set". */
+export type AgentForm = { provider: string; model: string; systemPrompt: string; temperature: string; maxTokens: string; agentSettingsId: string };
+
+export function agentFormFrom(s: TAgentSettings | null): AgentForm {
+  return {
+    provider: s?.provider ?? "",
+    model: s?.model ?? "",
+    systemPrompt: s?.systemPrompt ?? "",
+    temperature: s?.temperature === undefined ? "" : String(s.temperature),
+    maxTokens: s?.maxTokens === undefined ? "" : String(s.maxTokens),
+    agentSettingsId: s?.agentSettingsId ?? "",
+  };
+}
+
+function num(v: string): number | undefined {
+  const t = v.trim();
+  return t === "" ? undefined : Number(t);
+}
+
+/**
+ * The AgentSettings to send (unparsed: the caller validates it with the shared schema), or null
+ * when every field is empty, which clears the settings.
+ */
+export function agentSettingsFromForm(f: AgentForm): Record<string, unknown> | null {
+  const out: Record<string, unknown> = {
+    provider: f.provider || undefined,
+    model: f.model.trim() || undefined,
+    systemPrompt: f.systemPrompt || undefined,
+    temperature: num(f.temperature),
+    maxTokens: num(f.maxTokens),
+    agentSettingsId: f.agentSettingsId.trim() || undefined,
+  };
+  for (const k of Object.keys(out)) if (out[k] === undefined) delete out[k];
+  return Object.keys(out).length === 0 ? null : out;
+}
+
+type Props = {
+  /** Unique per page: prefixes the controls' ids. */
+  idPrefix: string;
+  legend: string;
+  value: AgentForm;
+  onChange: (next: AgentForm) => void;
+  errors: FieldErrors;
+  /** Where this object sits in the validated input, e.g. `defaultAgent`. */
+  errorPath: string;
+  disabled?: boolean;
+};
+
+export function AgentSettingsFields({ idPrefix, legend, value, onChange, errors, errorPath, disabled }: Props) {
+  const err = (k: keyof AgentForm) => errors[`${errorPath}.${k}`];
+  const set = (k: keyof AgentForm) => (e: { target: { value: string } }) => onChange({ ...value, [k]: e.target.value });
+  const id = (k: string) => `${idPrefix}-${k}`;
+  return (
+    <fieldset className={styles.fieldset} disabled={disabled}>
+      <legend>{legend}</legend>
+      {errors[errorPath] ? <p className={styles.fieldError}>{errors[errorPath]}</p> : null}
+      <div className={styles.grid}>
+        <Field id={id("provider")} label="Provider" error={err("provider")}>
+          <select className={styles.control} value={value.provider} onChange={set("provider")} {...fieldAria(id("provider"), err("provider"))}>
+            <option value="">Service default</option>
+            <option value="local">Local (built in, offline)</option>
+            <option value="openai">OpenAI-compatible</option>
+          </select>
+        </Field>
+        <Field id={id("model")} label="Model" error={err("model")}>
+          <input type="text" className={styles.control} value={value.model} onChange={set("model")} placeholder="e.g. gpt-4o-mini" {...fieldAria(id("model"), err("model"))} />
+        </Field>
+        <Field id={id("temperature")} label="Temperature" error={err("temperature")} hint="0 to 2">
+          <input type="text" inputMode="decimal" className={styles.control} value={value.temperature} onChange={set("temperature")} {...fieldAria(id("temperature"), err("temperature"), "0 to 2")} />
+        </Field>
+        <Field id={id("maxTokens")} label="Max tokens" error={err("maxTokens")} hint="1 to 200,000">
+          <input type="text" inputMode="numeric" className={styles.control} value={value.maxTokens} onChange={set("maxTokens")} {...fieldAria(id("maxTokens"), err("maxTokens"), "1 to 200,000")} />
+        </Field>
+        <Field id={id("agentSettingsId")} label="Preset id" error={err("agentSettingsId")} hint="Optional name of an agent-settings preset">
+          <input
+            type="text"
+            className={styles.control}
+            value={value.agentSettingsId}
+            onChange={set("agentSettingsId")}
+            {...fieldAria(id("agentSettingsId"), err("agentSettingsId"), true)}
+          />
+        </Field>
+      </div>
+      <Field id={id("systemPrompt")} label="System prompt" error={err("systemPrompt")}>
+        <textarea className={`${styles.control} ${styles.textarea}`} rows={3} value={value.systemPrompt} onChange={set("systemPrompt")} {...fieldAria(id("systemPrompt"), err("systemPrompt"))} />
+      </Field>
+      <p className={styles.hint}>Leave every field empty for no default.</p>
+    </fieldset>
+  );
+}

@@ -1,0 +1,42 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import { apiFetch } from "@/lib/api-client";
+import type { TAgentSettings } from "@/lib/schemas/agent";
+import { ZProjectAgentSelectionInput } from "@/lib/schemas/settings";
+import { AgentSettingsFields, agentFormFrom, agentSettingsFromForm } from "./agent-settings-fields";
+import { SaveBar, Section, useSubmit } from "./form-parts";
+
+/** user_updateProjectAgentMapping: the caller's own agent defaults for new todos in this project. */
+export function ProjectAgentMappingForm({ projectId, initial }: { projectId: string; initial: TAgentSettings | null }) {
+  const [form, setForm] = useState(() => agentFormFrom(initial));
+  const { status, errors, alert, submit, edited } = useSubmit();
+
+  async function onSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const formEl = e.currentTarget;
+    const parsed = ZProjectAgentSelectionInput.safeParse({ projectId, agentSettings: agentSettingsFromForm(form) });
+    await submit(parsed, async (body) => {
+      await apiFetch<null>("/users/project-agent-mapping", { method: "POST", body });
+    }, formEl);
+  }
+
+  return (
+    <Section id="my-agent" title="My agent for this project" description="Only for you: the agent settings your new todos in this project start with. Empty means the project's defaults.">
+      <form onSubmit={onSubmit} noValidate>
+        <AgentSettingsFields
+          idPrefix="my-agent"
+          legend="My agent settings"
+          value={form}
+          onChange={(next) => {
+            edited();
+            setForm(next);
+          }}
+          errors={errors}
+          errorPath="agentSettings"
+        />
+        <SaveBar status={status} alert={alert} label="Save my agent settings" />
+      </form>
+    </Section>
+  );
+}

@@ -1,0 +1,98 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import { apiFetch } from "@/lib/api-client";
+import type { TTodoGroup } from "@/lib/schemas/groups";
+import { ZProjectSettingsUpdateInput, type TProjectSettingsFull } from "@/lib/schemas/settings";
+import { AgentSettingsFields, agentFormFrom, agentSettingsFromForm, type AgentForm } from "./agent-settings-fields";
+import { Field, SaveBar, Section, fieldAria, useSubmit } from "./form-parts";
+import styles from "./settings.module.css";
+
+type Form = { defaultGroupSlug: string; brandMarkdown: string; agentDefaults: AgentForm };
+
+function formFrom(s: TProjectSettingsFull): Form {
+  return { defaultGroupSlug: s.defaultGroupSlug ?? "", brandMarkdown: s.brandMarkdown, agentDefaults: agentFormFrom(s.agentDefaults) };
+}
+
+type Props = { projectId: string; initial: TProjectSettingsFull; groups: TTodoGroup[]; canEdit: boolean; onSaved: (s: TProjectSettingsFull) => void };
+
+/** settings_updateProjectSettings: shared by everyone on the project; owners and editors change it. */
+export function ProjectSettingsForm({ projectId, initial, groups, canEdit, onSaved }: Props) {
+  const [form, setForm] = useState<Form>(() => formFrom(initial));
+  const { status, errors, alert, submit, edited } = useSubmit();
+
+  function change(patch: Partial<Form>) {
+    edited();
+    setForm((f) => ({ ...f, ...patch }));
+  }
+
+  async function onSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const formEl = e.currentTarget;
+    const parsed = ZProjectSettingsUpdateInput.safeParse({
+      defaultGroupSlug: form.defaultGroupSlug || null,
+      brandMarkdown: form.brandMarkdown,
+      agentDefaults: agentSettingsFromForm(form.agentDefaults),
+    });
+    await submit(parsed, async (body) => {
+      await apiFetch<null>(`/settings/projects/${encodeURIComponent(projectId)}`, { method: "PUT", body });
+      const saved = await apiFetch<TProjectSettingsFull>(`/settings/projects/${encodeURIComponent(projectId)}`);
+      setForm(formFrom(saved));
+      onSaved(saved);
+    }, formEl);
+  }
+
+  const groupKnown = form.defaultGroupSlug === "" || groups.some((g) => g.slug === form.defaultGroupSlug);
+
+  return (
+    <Section
+      id="project-settings"
+      title="Project settings"
+      description={canEdit ? "Shared by everyone on this project." : "Shared by everyone on this project. You can view them; only the owner and editors can change them."}
+    >
+      <form onSubmit={onSubmit} noValidate>
+        <fieldset className={styles.plainFieldset} disabled={!canEdit}>
+          <Field
+            id="project-default-group"
+            label="Default group"
+            error={errors.defaultGroupSlug}
+            hint={groups.length === 0 ? "This project has no groups yet." : "New todos go into this group."}
+          >
+            <select
+              className={styles.control}
+              value={form.defaultGroupSlug}
+              onChange={(e) => change({ defaultGroupSlug: e.target.value })}
+              {...fieldAria("project-default-group", errors.defaultGroupSlug, true)}
+            >
+              <option value="">No default group</option>
+              {groupKnown ? null : <option value={form.defaultGroupSlug}>{form.defaultGroupSlug} (missing)</option>}
+              {groups.map((g) => (
+                <option key={g.id} value={g.slug}>
+                  {g.name}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <AgentSettingsFields
+            idPrefix="project-agent-defaults"
+            legend="Agent defaults for everyone"
+            value={form.agentDefaults}
+            onChange={(agentDefaults) => change({ agentDefaults })}
+            errors={errors}
+            errorPath="agentDefaults"
+          />
+          <Field id="project-brand" label="Brand page (Markdown)" error={errors.brandMarkdown} hint="Shown on the project's brand page; up to 100 KB.">
+            <textarea
+              className={`${styles.control} ${styles.textarea}`}
+              rows={6}
+              value={form.brandMarkdown}
+              onChange={(e) => change({ brandMarkdown: e.target.value })}
+              {...fieldAria("project-brand", errors.brandMarkdown, true)}
+            />
+          </Field>
+          {canEdit ? <SaveBar status={status} alert={alert} label="Save project settings" /> : null}
+        </fieldset>
+      </form>
+    </Section>
+  );
+}

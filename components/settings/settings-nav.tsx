@@ -1,0 +1,29 @@
+import Link from "next/link";
+import styles from "./settings.module.css";
+
+const LINKS = [
+  { href: "/settings", label: "Settings" },
+  { href: "/settings/api-keys", label: "API keys" },
+] as const;
+
+/** The account area's own tabs (the app shell links here). */
+export function SettingsNav({ current }: { current: (typeof LINKS)[number]["href"] }) {
+  return (
+    <nav aria-label="Account" className={styles.nav}>
+      {LINKS.map((l) => (
+        <Link key={l.href} href={l.href} aria-current={l.href === current ? "page" : undefined}>
+          {l.label}
+        </Link>
+      ))}
+    </nav>
+  );
+}
+
+export function SettingsHeader({ title, current }: { title: string; current: (typeof LINKS)[number]["href"] }) {
+  return (
+    <header className={styles.header}>
+      <h1>{title}</h1>
+      <SettingsNav current={current} />
+    </header>
+  );
+}
