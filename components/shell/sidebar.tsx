@@ -82,9 +82,6 @@ export function Sidebar({ id, open }: { id: string; open: boolean }) {
               API keys
             </Link>
           </li>
-          <li>
-            <Link href="/reference">API reference</Link>
-          </li>
         </ul>
       </nav>
 
