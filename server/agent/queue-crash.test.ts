@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { createClient } from "redis";
+import { deleteRedisKeys, withRedis } from "../testing/redis.ts";
 import { createTestUser, withPostgresRuntime } from "../testing/runtime.ts";
 import { planReply } from "./local-reply.ts";
 import { LocalProvider } from "./providers/local.ts";
@@ -15,24 +15,12 @@ import { TURN_LOST_TWICE, TurnRunner } from "./turn-runner.ts";
 // a second crash ends the turn in ERROR. Job locks are short (2.5 s, production has 30 s) so the
 // retry comes quickly; much shorter, and a live worker whose event loop is busy starting up (two
 // cores, a loaded CI machine) misses a lock renewal, so BullMQ counts a stall that was no crash.
-const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 const LOCK_MS = 2500;
 const STEP_MS = 80;
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const pg = withPostgresRuntime(before, after);
-let redisUp = true;
+const redis = withRedis(before);
 const children: ChildProcess[] = [];
-before(async () => {
-  const probe = createClient({ url: REDIS_URL, socket: { connectTimeout: 2000, reconnectStrategy: false } });
-  probe.on("error", () => undefined);
-  try {
-    await probe.connect();
-    await probe.quit();
-  } catch (e) {
-    if (process.env.CI === "true") throw e;
-    redisUp = false;
-  }
-});
 after(async () => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
 });
@@ -41,7 +29,7 @@ after(async () => {
 async function workerProcess(databaseUrl: string, prefix: string, startTodo?: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", "server/testing/queue-worker.ts"], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL, AGENT_STEP_MS: String(STEP_MS), QUEUE_PREFIX: prefix, QUEUE_LOCK_MS: String(LOCK_MS), START_TODO: startTodo ?? "" },
+    env: { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: redis.url, AGENT_STEP_MS: String(STEP_MS), QUEUE_PREFIX: prefix, QUEUE_LOCK_MS: String(LOCK_MS), START_TODO: startTodo ?? "" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   children.push(child);
@@ -70,14 +58,6 @@ async function until<T>(what: string, probe: () => Promise<T | undefined | null 
   }
 }
 
-async function cleanRedis(prefix: string) {
-  const client = createClient({ url: REDIS_URL });
-  await client.connect();
-  const keys = await client.keys(`${prefix}:*`);
-  if (keys.length) await client.del(keys);
-  await client.quit();
-}
-
 const CONTENT = "Moving day:\n- boxes\n- tape\n- van\n- pizza for the helpers";
 
 async function setup() {
@@ -93,12 +73,12 @@ async function setup() {
 /** The worker this test process runs, after the crashes (as another server process would). */
 function survivor(prefix: string) {
   const runner = new TurnRunner({ providers: { local: new LocalProvider(STEP_MS) }, defaultProvider: "local", maxConcurrent: 2, maxPerUser: 4, leaseMs: LOCK_MS / 2 });
-  return new QueuedRunner(runner, REDIS_URL, 2, { prefix, lockMs: LOCK_MS, stalledCheckMs: LOCK_MS / 2 });
+  return new QueuedRunner(runner, redis.url, 2, { prefix, lockMs: LOCK_MS, stalledCheckMs: LOCK_MS / 2 });
 }
 
 test("a worker killed mid-turn: another worker retries the job once, and the turn resumes and completes exactly once", async (ctx) => {
   if (!pg.get()) return ctx.skip(pg.reason());
-  if (!redisUp) return ctx.skip(`Redis unreachable at ${REDIS_URL}`);
+  if (redis.skipReason()) return ctx.skip(redis.skipReason());
   const prefix = `todo-crash-${randomUUID()}`;
   const { rt, todo, reply } = await setup();
   const b = survivor(prefix);
@@ -132,13 +112,13 @@ test("a worker killed mid-turn: another worker retries the job once, and the tur
     assert.equal((workflow as { currentTurn?: unknown }).currentTurn, undefined);
   } finally {
     await b.stop();
-    await cleanRedis(prefix);
+    await deleteRedisKeys(prefix);
   }
 });
 
 test("killed again after its retry: the turn ends in ERROR with the reason and is not retried a second time", async (ctx) => {
   if (!pg.get()) return ctx.skip(pg.reason());
-  if (!redisUp) return ctx.skip(`Redis unreachable at ${REDIS_URL}`);
+  if (redis.skipReason()) return ctx.skip(redis.skipReason());
   const prefix = `todo-crash-${randomUUID()}`;
   const { rt, todo, reply } = await setup();
   const c = survivor(prefix);
@@ -174,6 +154,6 @@ test("killed again after its retry: the turn ends in ERROR with the reason and i
     assert.equal(replies[0]!.state, "ERROR");
   } finally {
     await c.stop();
-    await cleanRedis(prefix);
+    await deleteRedisKeys(prefix);
   }
 });

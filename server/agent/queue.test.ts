@@ -1,37 +1,25 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { createClient } from "redis";
+import { deleteRedisKeys, withRedis } from "../testing/redis.ts";
 import { createTestUser, withPostgresRuntime } from "../testing/runtime.ts";
 import { LocalProvider } from "./providers/local.ts";
 import { QueuedRunner } from "./queue.ts";
 import { TurnRunner } from "./turn-runner.ts";
 
 // Two workers (as two server processes would run) on one Redis queue and one PostgreSQL database.
-const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 const pg = withPostgresRuntime(before, after);
-let redisUp = true;
-before(async () => {
-  const probe = createClient({ url: REDIS_URL, socket: { connectTimeout: 2000, reconnectStrategy: false } });
-  probe.on("error", () => undefined);
-  try {
-    await probe.connect();
-    await probe.quit();
-  } catch (e) {
-    if (process.env.CI === "true") throw e;
-    redisUp = false;
-  }
-});
+const redis = withRedis(before);
 
 function worker(prefix: string) {
   const runner = new TurnRunner({ providers: { local: new LocalProvider(15) }, defaultProvider: "local", maxConcurrent: 2, maxPerUser: 8 });
-  return new QueuedRunner(runner, REDIS_URL, 2, { prefix, lockMs: 60_000 });
+  return new QueuedRunner(runner, redis.url, 2, { prefix, lockMs: 60_000 });
 }
 
 test("queued turns are shared by the workers; every turn runs exactly once", async (ctx) => {
   const rt = pg.get();
   if (!rt) return ctx.skip(pg.reason());
-  if (!redisUp) return ctx.skip(`Redis unreachable at ${REDIS_URL}`);
+  if (redis.skipReason()) return ctx.skip(redis.skipReason());
   const prefix = `todo-test-${randomUUID()}`;
   const a = worker(prefix);
   const b = worker(prefix);
@@ -54,10 +42,6 @@ test("queued turns are shared by the workers; every turn runs exactly once", asy
     assert.equal(a.processed + b.processed, 8);
   } finally {
     await Promise.all([a.stop(), b.stop()]);
-    const cleanup = createClient({ url: REDIS_URL });
-    await cleanup.connect();
-    const keys = await cleanup.keys(`${prefix}:*`);
-    if (keys.length) await cleanup.del(keys);
-    await cleanup.quit();
+    await deleteRedisKeys(prefix);
   }
 });

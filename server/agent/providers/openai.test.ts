@@ -57,6 +57,33 @@ function fetchChunks(chunks: Uint8Array[]): (input: string, init: RequestInit) =
   };
 }
 
+/** A raw TCP server that reads requests and never answers; `sockets` records what each connection got. */
+async function silentServer() {
+  const sockets: { socket: Socket; bytes: number; closed: boolean }[] = [];
+  const server = createServer((socket) => {
+    const entry = { socket, bytes: 0, closed: false };
+    sockets.push(entry);
+    socket.on("data", (d) => (entry.bytes += d.length));
+    socket.on("close", () => (entry.closed = true));
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as { port: number };
+  return {
+    port,
+    sockets,
+    close: async () => {
+      for (const { socket } of sockets) socket.destroy();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+async function waitFor(ok: () => boolean, what: string, ms = 1000) {
+  const deadline = Date.now() + ms;
+  while (!ok() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+  assert.ok(ok(), what);
+}
+
 let standin: OpenAIStandin;
 let provider: OpenAIProvider;
 
@@ -299,27 +326,16 @@ describe("failures are readable and never show the API key", () => {
   });
 
   test("an endpoint that accepts the request and never answers: stopped after the idle timeout, and the connection closed", async () => {
-    const sockets: { socket: Socket; bytes: number; closed: boolean }[] = [];
-    const silent = createServer((socket) => {
-      const entry = { socket, bytes: 0, closed: false };
-      sockets.push(entry);
-      socket.on("data", (d) => (entry.bytes += d.length));
-      socket.on("close", () => (entry.closed = true));
-    });
-    await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
+    const silent = await silentServer();
     try {
-      const { port } = silent.address() as { port: number };
-      const p = new OpenAIProvider({ baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: KEY, model: "m", idleTimeoutMs: 150 });
+      const p = new OpenAIProvider({ baseUrl: `http://127.0.0.1:${silent.port}/v1`, apiKey: KEY, model: "m", idleTimeoutMs: 150 });
       const err = await within(failure(p.stream(request(), new AbortController().signal)), 5000, "the idle timeout");
       assert.ok(err instanceof ModelEndpointError);
       assert.equal(err.message, "Model endpoint sent nothing for 0.2 s (AGENT_IDLE_TIMEOUT_MS); the turn was stopped");
-      assert.ok((sockets[0]?.bytes ?? 0) > 0, "the request was sent");
-      const deadline = Date.now() + 1000;
-      while (!sockets[0]!.closed && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
-      assert.ok(sockets[0]!.closed, "the connection was closed");
+      assert.ok((silent.sockets[0]?.bytes ?? 0) > 0, "the request was sent");
+      await waitFor(() => silent.sockets[0]!.closed, "the connection was closed");
     } finally {
-      for (const { socket } of sockets) socket.destroy();
-      await new Promise((r) => silent.close(r));
+      await silent.close();
     }
   });
 
@@ -399,35 +415,20 @@ describe("abort", () => {
   });
 
   test("abort while waiting for the response headers", async () => {
-    // A raw server that reads the request and never answers.
-    const sockets: { socket: Socket; bytes: number; closed: boolean }[] = [];
-    const silent = createServer((socket) => {
-      const entry = { socket, bytes: 0, closed: false };
-      sockets.push(entry);
-      socket.on("data", (d) => (entry.bytes += d.length));
-      socket.on("close", () => (entry.closed = true));
-    });
-    await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
+    const silent = await silentServer();
     try {
-      const { port } = silent.address() as { port: number };
-      const p = new OpenAIProvider({ baseUrl: `http://127.0.0.1:${port}/v1`, model: "m" });
+      const p = new OpenAIProvider({ baseUrl: `http://127.0.0.1:${silent.port}/v1`, model: "m" });
       const controller = new AbortController();
       const pending = p.stream(request(), controller.signal).deltas[Symbol.asyncIterator]().next();
-      const waitFor = async (ok: () => boolean, what: string) => {
-        const deadline = Date.now() + 1000;
-        while (!ok() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
-        assert.ok(ok(), what);
-      };
-      await waitFor(() => (sockets[0]?.bytes ?? 0) > 0, "the request arrived");
+      await waitFor(() => (silent.sockets[0]?.bytes ?? 0) > 0, "the request arrived");
       controller.abort();
       await assert.rejects(within(pending, 1000, "the pending request"), { name: "AbortError" });
-      await waitFor(() => sockets[0]!.closed, "the connection was closed");
+      await waitFor(() => silent.sockets[0]!.closed, "the connection was closed");
       // (undici may open a spare connection afterwards; no request is sent on it)
       await new Promise((r) => setTimeout(r, 50));
-      assert.deepEqual(sockets.slice(1).map((s) => s.bytes).filter(Boolean), [], "the request was not sent again");
+      assert.deepEqual(silent.sockets.slice(1).map((s) => s.bytes).filter(Boolean), [], "the request was not sent again");
     } finally {
-      for (const { socket } of sockets) socket.destroy();
-      await new Promise((r) => silent.close(r));
+      await silent.close();
     }
   });
 
