@@ -2,10 +2,11 @@
 
 import { useRef, useState } from "react";
 import { apiFetch } from "@/lib/api-client";
-import { errorMessage } from "@/lib/form-issues";
+import { errorMessage } from "@/lib/ui/form-issues";
 import type { TApiKey } from "@/lib/schemas/api-keys";
 import { LoadError, Loading, useLoad } from "@/components/settings/load-state";
 import { Section } from "@/components/settings/form-parts";
+import { ErrorAlert } from "@/components/common/error-alert";
 import { CreateKeyForm } from "./create-key-form";
 import { DeleteKeyDialog } from "./delete-key-dialog";
 import { KeyList } from "./key-list";
@@ -100,11 +101,7 @@ export function ApiKeys() {
         <p role="status" className={styles.notice}>
           {notice}
         </p>
-        {listError ? (
-          <p role="alert" className="error">
-            {listError}
-          </p>
-        ) : null}
+        <ErrorAlert message={listError} />
         {shown ? (
           <KeyList keys={shown} busyName={busy} onMakeDefault={makeDefault} onDelete={askDelete} />
         ) : state.kind === "error" ? (

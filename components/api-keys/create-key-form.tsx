@@ -13,11 +13,9 @@ export function CreateKeyForm({ onCreated, inputRef }: { onCreated: (key: TApiKe
   const { status, errors, alert, submit, edited } = useSubmit();
 
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    const formEl = e.currentTarget;
-    const ok = await submit(ZApiKeyNameInput.safeParse({ name }), async (body) => {
+    const ok = await submit(e, ZApiKeyNameInput.safeParse({ name }), async (body) => {
       onCreated(await apiFetch<TApiKey>("/apikeys", { method: "POST", body }));
-    }, formEl);
+    });
     if (ok) setName("");
   }
 

@@ -8,7 +8,7 @@ import { useRealtime, type RealtimeEvent } from "@/lib/realtime-client";
 import type { TProjectFull } from "@/lib/schemas/projects";
 import type { TTodoGroup } from "@/lib/schemas/groups";
 import type { TTodo, TTodoListItem, TTodoStatus } from "@/lib/schemas/todos";
-import { errorMessage } from "@/lib/ui/format";
+import { errorMessage } from "@/lib/ui/form-issues";
 import { useShell } from "@/components/shell/shell-context";
 import { NewGroupForm } from "./new-group-form";
 import { NewTodoForm } from "./new-todo-form";

@@ -4,7 +4,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 import { apiFetch } from "@/lib/api-client";
 import type { TProjectFull } from "@/lib/schemas/projects";
 import type { TUserProfileFull } from "@/lib/schemas/users";
-import { errorMessage } from "@/lib/ui/format";
+import { errorMessage } from "@/lib/ui/form-issues";
 import type { RealtimeEvent } from "@/lib/realtime-client";
 import { useSocketEvents } from "./use-socket-events";
 
