@@ -11,6 +11,7 @@ import { CreateKeyForm } from "./create-key-form";
 import { DeleteKeyDialog } from "./delete-key-dialog";
 import { KeyList } from "./key-list";
 import { NewKeyPanel } from "./new-key-panel";
+import settingsStyles from "@/components/settings/settings.module.css";
 import styles from "./api-keys.module.css";
 
 const listKeys = () => apiFetch<TApiKey[]>("/apikeys");
@@ -95,7 +96,7 @@ export function ApiKeys() {
         />
       ) : null}
       <section className="card" aria-labelledby="keys-heading">
-        <h2 id="keys-heading" ref={listHeadingRef} tabIndex={-1} className={styles.sectionTitle}>
+        <h2 id="keys-heading" ref={listHeadingRef} tabIndex={-1} className={settingsStyles.sectionTitle}>
           Your keys
         </h2>
         <p role="status" className={styles.notice}>

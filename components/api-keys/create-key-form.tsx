@@ -4,6 +4,7 @@ import { useState, type FormEvent, type RefObject } from "react";
 import { apiFetch } from "@/lib/api-client";
 import { ZApiKeyNameInput, type TApiKey } from "@/lib/schemas/api-keys";
 import { Field, SaveBar, fieldAria, useSubmit } from "@/components/settings/form-parts";
+import settingsStyles from "@/components/settings/settings.module.css";
 import styles from "./api-keys.module.css";
 
 const HINT = "Up to 64 letters, digits, spaces, _ . or -, e.g. “ci runner”";
@@ -25,7 +26,7 @@ export function CreateKeyForm({ onCreated, inputRef }: { onCreated: (key: TApiKe
         <input
           ref={inputRef}
           type="text"
-          className={styles.nameInput}
+          className={settingsStyles.control}
           value={name}
           autoComplete="off"
           onChange={(e) => {

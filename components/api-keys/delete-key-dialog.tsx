@@ -34,7 +34,7 @@ export function DeleteKeyDialog({ name, busy, error, onCancel, onConfirm }: Prop
         <button type="button" className="secondary" onClick={onCancel} disabled={busy} autoFocus>
           Cancel
         </button>
-        <button type="button" className={styles.danger} onClick={onConfirm} disabled={busy}>
+        <button type="button" className="danger" onClick={onConfirm} disabled={busy}>
           {busy ? "Deleting…" : "Delete key"}
         </button>
       </div>

@@ -3,6 +3,7 @@
 import { useEffect, useRef } from "react";
 import type { TApiKey } from "@/lib/schemas/api-keys";
 import { useCopyText } from "@/lib/ui/use-copy-text";
+import settingsStyles from "@/components/settings/settings.module.css";
 import styles from "./api-keys.module.css";
 
 /** The one time a key is shown in full: copy it, then dismiss; only the masked form remains. */
@@ -14,7 +15,7 @@ export function NewKeyPanel({ apiKey, onDismiss }: { apiKey: TApiKey; onDismiss:
 
   return (
     <section className={styles.newKey} aria-labelledby="new-key-heading" data-testid="new-key-panel">
-      <h2 id="new-key-heading" ref={headingRef} tabIndex={-1} className={styles.newKeyTitle}>
+      <h2 id="new-key-heading" ref={headingRef} tabIndex={-1} className={settingsStyles.sectionTitle}>
         Your new API key “{apiKey.name}”
       </h2>
       <p className={styles.warning}>

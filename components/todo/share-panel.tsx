@@ -47,7 +47,7 @@ export function SharePanel({ todo }: { todo: TodoMeta }) {
       </div>
       {isPublic ? (
         <div className={styles.shareRow}>
-          <label htmlFor={`share-url-${todo.id}`} className={styles.srOnly}>
+          <label htmlFor={`share-url-${todo.id}`} className="visually-hidden">
             Share link
           </label>
           <input

@@ -6,7 +6,7 @@ import styles from "./todo.module.css";
 export function StatusBadge({ status }: { status: TTodoStatus }) {
   return (
     <span role="status" aria-live="polite" aria-atomic="true">
-      <span className={styles.srOnly}>Status: </span>
+      <span className="visually-hidden">Status: </span>
       <span className={styles.badge} data-status={status} data-testid="todo-status">
         {statusLabel(status)}
       </span>

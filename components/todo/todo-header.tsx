@@ -60,7 +60,7 @@ export function TodoHeader({ todo, projectId, live, onChanged }: { todo: TodoMet
             <button
               key={action}
               type="button"
-              className={action === "cancel" || action === "dismiss" ? styles.danger : action === "complete" ? "secondary" : undefined}
+              className={action === "cancel" || action === "dismiss" ? "secondary danger-outline" : action === "complete" ? "secondary" : undefined}
               disabled={busy !== null}
               aria-busy={busy === action}
               onClick={() => void act(action)}
