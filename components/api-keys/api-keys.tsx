@@ -2,14 +2,16 @@
 
 import { useRef, useState } from "react";
 import { apiFetch } from "@/lib/api-client";
-import { errorMessage } from "@/lib/form-issues";
+import { errorMessage } from "@/lib/ui/form-issues";
 import type { TApiKey } from "@/lib/schemas/api-keys";
 import { LoadError, Loading, useLoad } from "@/components/settings/load-state";
 import { Section } from "@/components/settings/form-parts";
+import { ErrorAlert } from "@/components/common/error-alert";
 import { CreateKeyForm } from "./create-key-form";
 import { DeleteKeyDialog } from "./delete-key-dialog";
 import { KeyList } from "./key-list";
 import { NewKeyPanel } from "./new-key-panel";
+import settingsStyles from "@/components/settings/settings.module.css";
 import styles from "./api-keys.module.css";
 
 const listKeys = () => apiFetch<TApiKey[]>("/apikeys");
@@ -94,17 +96,13 @@ export function ApiKeys() {
         />
       ) : null}
       <section className="card" aria-labelledby="keys-heading">
-        <h2 id="keys-heading" ref={listHeadingRef} tabIndex={-1} className={styles.sectionTitle}>
+        <h2 id="keys-heading" ref={listHeadingRef} tabIndex={-1} className={settingsStyles.sectionTitle}>
           Your keys
         </h2>
         <p role="status" className={styles.notice}>
           {notice}
         </p>
-        {listError ? (
-          <p role="alert" className="error">
-            {listError}
-          </p>
-        ) : null}
+        <ErrorAlert message={listError} />
         {shown ? (
           <KeyList keys={shown} busyName={busy} onMakeDefault={makeDefault} onDelete={askDelete} />
         ) : state.kind === "error" ? (

@@ -4,6 +4,7 @@ import { useState, type FormEvent, type RefObject } from "react";
 import { apiFetch } from "@/lib/api-client";
 import { ZApiKeyNameInput, type TApiKey } from "@/lib/schemas/api-keys";
 import { Field, SaveBar, fieldAria, useSubmit } from "@/components/settings/form-parts";
+import settingsStyles from "@/components/settings/settings.module.css";
 import styles from "./api-keys.module.css";
 
 const HINT = "Up to 64 letters, digits, spaces, _ . or -, e.g. “ci runner”";
@@ -13,11 +14,9 @@ export function CreateKeyForm({ onCreated, inputRef }: { onCreated: (key: TApiKe
   const { status, errors, alert, submit, edited } = useSubmit();
 
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    const formEl = e.currentTarget;
-    const ok = await submit(ZApiKeyNameInput.safeParse({ name }), async (body) => {
+    const ok = await submit(e, ZApiKeyNameInput.safeParse({ name }), async (body) => {
       onCreated(await apiFetch<TApiKey>("/apikeys", { method: "POST", body }));
-    }, formEl);
+    });
     if (ok) setName("");
   }
 
@@ -27,7 +26,7 @@ export function CreateKeyForm({ onCreated, inputRef }: { onCreated: (key: TApiKe
         <input
           ref={inputRef}
           type="text"
-          className={styles.nameInput}
+          className={settingsStyles.control}
           value={name}
           autoComplete="off"
           onChange={(e) => {

@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useRef } from "react";
+import { ErrorAlert } from "@/components/common/error-alert";
 import styles from "./api-keys.module.css";
 
 type Props = { name: string; busy: boolean; error: string | null; onCancel: () => void; onConfirm: () => void };
@@ -28,16 +29,12 @@ export function DeleteKeyDialog({ name, busy, error, onCancel, onConfirm }: Prop
         Delete API key “{name}”?
       </h2>
       <p id="delete-key-desc">Scripts and tools using this key stop working at once. This cannot be undone.</p>
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert message={error} />
       <div className={styles.dialogActions}>
         <button type="button" className="secondary" onClick={onCancel} disabled={busy} autoFocus>
           Cancel
         </button>
-        <button type="button" className={styles.danger} onClick={onConfirm} disabled={busy}>
+        <button type="button" className="danger" onClick={onConfirm} disabled={busy}>
           {busy ? "Deleting…" : "Delete key"}
         </button>
       </div>

@@ -44,7 +44,7 @@ export function KeyList({ keys, busyName, onMakeDefault, onDelete }: Props) {
                   Make default
                 </button>
               )}
-              <button type="button" className={`secondary ${styles.dangerOutline}`} disabled={busyName !== null} onClick={() => onDelete(k.name)} aria-label={`Delete ${k.name}`}>
+              <button type="button" className="secondary danger-outline" disabled={busyName !== null} onClick={() => onDelete(k.name)} aria-label={`Delete ${k.name}`}>
                 Delete
               </button>
             </div>

@@ -1,45 +1,21 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef } from "react";
 import type { TApiKey } from "@/lib/schemas/api-keys";
+import { useCopyText } from "@/lib/ui/use-copy-text";
+import settingsStyles from "@/components/settings/settings.module.css";
 import styles from "./api-keys.module.css";
-
-type CopyState = "idle" | "copied" | "selected";
 
 /** The one time a key is shown in full: copy it, then dismiss; only the masked form remains. */
 export function NewKeyPanel({ apiKey, onDismiss }: { apiKey: TApiKey; onDismiss: () => void }) {
-  const [copy, setCopy] = useState<CopyState>("idle");
   const headingRef = useRef<HTMLHeadingElement>(null);
-  const inputRef = useRef<HTMLTextAreaElement>(null);
+  const { ref: inputRef, state: copy, copy: copyText } = useCopyText<HTMLTextAreaElement>();
 
   useEffect(() => headingRef.current?.focus(), []);
 
-  function selectKey() {
-    inputRef.current?.focus();
-    inputRef.current?.select();
-  }
-
-  async function onCopy() {
-    try {
-      if (!navigator.clipboard?.writeText) throw new Error("no clipboard");
-      await navigator.clipboard.writeText(apiKey.key);
-      setCopy("copied");
-    } catch {
-      // No clipboard access (permission, insecure origin): select the text so the user can copy it.
-      selectKey();
-      let copied = false;
-      try {
-        copied = document.execCommand("copy");
-      } catch {
-        copied = false;
-      }
-      setCopy(copied ? "copied" : "selected");
-    }
-  }
-
   return (
     <section className={styles.newKey} aria-labelledby="new-key-heading" data-testid="new-key-panel">
-      <h2 id="new-key-heading" ref={headingRef} tabIndex={-1} className={styles.newKeyTitle}>
+      <h2 id="new-key-heading" ref={headingRef} tabIndex={-1} className={settingsStyles.sectionTitle}>
         Your new API key “{apiKey.name}”
       </h2>
       <p className={styles.warning}>
@@ -60,7 +36,7 @@ export function NewKeyPanel({ apiKey, onDismiss }: { apiKey: TApiKey; onDismiss:
           onFocus={(e) => e.target.select()}
           data-testid="new-key-value"
         />
-        <button type="button" onClick={onCopy}>
+        <button type="button" onClick={() => void copyText(apiKey.key)}>
           Copy
         </button>
       </div>

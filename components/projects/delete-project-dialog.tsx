@@ -1,8 +1,9 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
+import { ErrorAlert } from "@/components/common/error-alert";
 import { apiFetch } from "@/lib/api-client";
-import { errorMessage } from "@/lib/ui/format";
+import { errorMessage } from "@/lib/ui/form-issues";
 
 /** A native modal <dialog> (focus stays inside, Escape closes) that confirms deleting a project. */
 export function DeleteProjectDialog({ projectId, name, open, onClose, onDeleted }: { projectId: string; name: string; open: boolean; onClose(): void; onDeleted(): void }) {
@@ -42,11 +43,7 @@ export function DeleteProjectDialog({ projectId, name, open, onClose, onDeleted 
     >
       <h2 id="delete-project-title">Delete project “{name}”?</h2>
       <p id="delete-project-desc">The project and all its todos and messages are deleted permanently. This cannot be undone.</p>
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert message={error} />
       <div className="dialog-actions">
         <button type="button" className="secondary" onClick={onClose} autoFocus>
           Cancel

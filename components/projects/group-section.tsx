@@ -1,9 +1,10 @@
 "use client";
 
 import { useId, useState, type FormEvent, type ReactNode } from "react";
+import { ErrorAlert } from "@/components/common/error-alert";
 import { apiFetch } from "@/lib/api-client";
 import { ZProjectGroupUpsertInput, type TTodoGroup } from "@/lib/schemas/groups";
-import { errorMessage, issueMessages } from "@/lib/ui/format";
+import { useFormAction } from "@/lib/ui/use-form-action";
 
 /** A titled section of the todo list: one todo group (renameable inline), or the ungrouped todos. */
 export function GroupSection({
@@ -27,31 +28,19 @@ export function GroupSection({
   const id = useId();
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(title ?? "");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, setError, submit } = useFormAction();
 
   async function rename(e: FormEvent) {
     e.preventDefault();
     if (!group) return;
-    const parsed = ZProjectGroupUpsertInput.safeParse({ name });
-    if (!parsed.success) {
-      setError(issueMessages(parsed.error.issues, { name: "Name" }));
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
+    await submit(ZProjectGroupUpsertInput.safeParse({ name }), { name: "Name" }, async (data) => {
       const saved = await apiFetch<TTodoGroup>(`/projects/${encodeURIComponent(projectId)}/groups/${encodeURIComponent(group.slug)}`, {
         method: "PUT",
-        body: { name: parsed.data.name },
+        body: { name: data.name },
       });
       onRenamed?.(saved);
       setEditing(false);
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   const head =
@@ -108,11 +97,7 @@ export function GroupSection({
           {title}
         </h3>
       ) : null}
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert message={error} />
       {children}
     </section>
   );

@@ -1,25 +1,23 @@
 "use client";
 
 import { useId, useState, type FormEvent } from "react";
+import { ErrorAlert } from "@/components/common/error-alert";
 import { apiFetch } from "@/lib/api-client";
 import { ZGroupSlug, ZProjectGroupUpsertInput, type TTodoGroup } from "@/lib/schemas/groups";
-import { errorMessage, issueMessages, slugify } from "@/lib/ui/format";
+import { slugify } from "@/lib/ui/format";
+import { useFormAction } from "@/lib/ui/use-form-action";
 
 /** Adds a todo group; its slug is made from the name (an upsert on an existing slug would rename that group, so it is refused here). */
 export function NewGroupForm({ projectId, groups, onCreated }: { projectId: string; groups: TTodoGroup[]; onCreated(group: TTodoGroup): void }) {
   const id = useId();
   const [name, setName] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, setError, check, run } = useFormAction();
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const parsed = ZProjectGroupUpsertInput.safeParse({ name });
-    if (!parsed.success) {
-      setError(issueMessages(parsed.error.issues, { name: "Name" }));
-      return;
-    }
-    const slug = ZGroupSlug.safeParse(slugify(parsed.data.name));
+    const data = check(ZProjectGroupUpsertInput.safeParse({ name }), { name: "Name" });
+    if (data === null) return;
+    const slug = ZGroupSlug.safeParse(slugify(data.name));
     if (!slug.success) {
       setError("Name needs at least one letter or digit (a–z, 0–9)");
       return;
@@ -28,17 +26,11 @@ export function NewGroupForm({ projectId, groups, onCreated }: { projectId: stri
       setError(`A group “${groups.find((g) => g.slug === slug.data)!.name}” already exists`);
       return;
     }
-    setBusy(true);
-    setError(null);
-    try {
-      const group = await apiFetch<TTodoGroup>(`/projects/${encodeURIComponent(projectId)}/groups/${slug.data}`, { method: "PUT", body: { name: parsed.data.name } });
+    await run(async () => {
+      const group = await apiFetch<TTodoGroup>(`/projects/${encodeURIComponent(projectId)}/groups/${slug.data}`, { method: "PUT", body: { name: data.name } });
       setName("");
       onCreated(group);
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (
@@ -50,11 +42,7 @@ export function NewGroupForm({ projectId, groups, onCreated }: { projectId: stri
           {busy ? "Adding…" : "Add group"}
         </button>
       </div>
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert message={error} />
     </form>
   );
 }

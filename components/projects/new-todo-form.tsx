@@ -1,10 +1,11 @@
 "use client";
 
 import { useId, useState, type FormEvent } from "react";
+import { ErrorAlert } from "@/components/common/error-alert";
 import { apiFetch } from "@/lib/api-client";
 import { ZCreateTodoInput, type TTodo } from "@/lib/schemas/todos";
 import type { TTodoGroup } from "@/lib/schemas/groups";
-import { errorMessage, issueMessages } from "@/lib/ui/format";
+import { useFormAction } from "@/lib/ui/use-form-action";
 
 /** Creates a todo: content, optional group, and whether the agent starts on it right away. */
 export function NewTodoForm({ projectId, groups, onCreated }: { projectId: string; groups: TTodoGroup[]; onCreated(todo: TTodo): void }) {
@@ -12,28 +13,17 @@ export function NewTodoForm({ projectId, groups, onCreated }: { projectId: strin
   const [content, setContent] = useState("");
   const [groupSlug, setGroupSlug] = useState("");
   const [start, setStart] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, submit: send } = useFormAction();
 
   async function submit(e: FormEvent) {
     e.preventDefault();
     const parsed = ZCreateTodoInput.safeParse({ content, groupSlug: groupSlug || undefined, startProcessing: start });
-    if (!parsed.success) {
-      setError(issueMessages(parsed.error.issues, { content: "Todo", groupSlug: "Group" }));
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      const todo = await apiFetch<TTodo>(`/projects/${encodeURIComponent(projectId)}/todos`, { method: "POST", body: parsed.data });
+    await send(parsed, { content: "Todo", groupSlug: "Group" }, async (body) => {
+      const todo = await apiFetch<TTodo>(`/projects/${encodeURIComponent(projectId)}/todos`, { method: "POST", body });
       setContent("");
       setStart(false);
       onCreated(todo);
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (
@@ -72,11 +62,7 @@ export function NewTodoForm({ projectId, groups, onCreated }: { projectId: strin
           </button>
         </div>
       </div>
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert message={error} />
     </form>
   );
 }

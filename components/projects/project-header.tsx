@@ -2,9 +2,10 @@
 
 import Link from "next/link";
 import { useId, useState, type FormEvent } from "react";
+import { ErrorAlert } from "@/components/common/error-alert";
 import { apiFetch } from "@/lib/api-client";
 import { ZProjectUpdateInput, type TProjectFull } from "@/lib/schemas/projects";
-import { errorMessage, issueMessages } from "@/lib/ui/format";
+import { useFormAction } from "@/lib/ui/use-form-action";
 import type { RealtimeStatus } from "@/lib/realtime-client";
 import { useShell } from "@/components/shell/shell-context";
 import { DeleteProjectDialog } from "./delete-project-dialog";
@@ -29,8 +30,7 @@ export function ProjectHeader({
   const id = useId();
   const [panel, setPanel] = useState<Panel>("none");
   const [name, setName] = useState(project.name);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, submit, run } = useFormAction();
   const [confirmDelete, setConfirmDelete] = useState(false);
   const canWrite = project.role !== "viewer";
   const isOwner = project.role === "owner";
@@ -44,36 +44,19 @@ export function ProjectHeader({
 
   async function rename(e: FormEvent) {
     e.preventDefault();
-    const parsed = ZProjectUpdateInput.safeParse({ name });
-    if (!parsed.success) {
-      setError(issueMessages(parsed.error.issues, { name: "Name" }));
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      await apiFetch<null>(`/projects/${encodeURIComponent(project.id)}`, { method: "PUT", body: parsed.data });
-      onRenamed(parsed.data.name!);
+    await submit(ZProjectUpdateInput.safeParse({ name }), { name: "Name" }, async (body) => {
+      await apiFetch<null>(`/projects/${encodeURIComponent(project.id)}`, { method: "PUT", body });
+      onRenamed(body.name!);
       setPanel("none");
       void refreshProjects();
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   async function makeDefault() {
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       await apiFetch<null>("/users/default-project", { method: "POST", body: { projectId: project.id } });
       setDefaultProjectId(project.id);
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (
@@ -137,11 +120,7 @@ export function ProjectHeader({
         </form>
       ) : null}
       {panel === "share" ? <ShareForm projectId={project.id} onDone={() => setPanel("none")} /> : null}
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert message={error} />
 
       {isOwner ? (
         <DeleteProjectDialog projectId={project.id} name={project.name} open={confirmDelete} onClose={() => setConfirmDelete(false)} onDeleted={onDeleted} />

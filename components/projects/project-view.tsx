@@ -1,20 +1,34 @@
 "use client";
 
 import Link from "next/link";
-import { useCallback, useEffect, useReducer, useRef, useState } from "react";
+import { useCallback, useEffect, useReducer, useRef, useState, type ReactNode } from "react";
 import { useRouter } from "next/navigation";
 import { ApiClientError, apiFetch } from "@/lib/api-client";
 import { useRealtime, type RealtimeEvent } from "@/lib/realtime-client";
 import type { TProjectFull } from "@/lib/schemas/projects";
 import type { TTodoGroup } from "@/lib/schemas/groups";
 import type { TTodo, TTodoListItem, TTodoStatus } from "@/lib/schemas/todos";
-import { errorMessage } from "@/lib/ui/format";
+import { errorMessage } from "@/lib/ui/form-issues";
+import { useCoalesced } from "@/lib/ui/use-coalesced";
 import { useShell } from "@/components/shell/shell-context";
 import { NewGroupForm } from "./new-group-form";
 import { NewTodoForm } from "./new-todo-form";
 import { ProjectHeader } from "./project-header";
 import { ProposedSection, SearchBox, TodoBoard, type GroupsState } from "./todo-board";
 import { toListItem, useTodoFeed } from "./use-todo-feed";
+
+/** The page of a project that is not there (any more), with the way back. */
+function ProjectGone({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section className="card empty-state" aria-labelledby={id}>
+      <h1 id={id}>{title}</h1>
+      <p>{children}</p>
+      <p>
+        <Link href="/">Go to your projects</Link>
+      </p>
+    </section>
+  );
+}
 
 type ProjectState =
   | { phase: "loading" }
@@ -69,18 +83,12 @@ export function ProjectView({ projectId }: { projectId: string }) {
   }, [loadProject, loadGroups, attempt]);
 
   // Group counts change with todos; several events in a row need one reload.
-  const groupsTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const reloadGroups = useCallback(() => void loadGroups(), [loadGroups]);
+  const coalescedGroups = useCoalesced(reloadGroups, 150);
   const scheduleGroups = useCallback(() => {
     groupsGen.current++; // what is in flight now may predate the change
-    if (groupsTimer.current) return;
-    groupsTimer.current = setTimeout(() => {
-      groupsTimer.current = null;
-      void loadGroups();
-    }, 150);
-  }, [loadGroups]);
-  useEffect(() => () => {
-    if (groupsTimer.current) clearTimeout(groupsTimer.current);
-  }, []);
+    coalescedGroups();
+  }, [coalescedGroups]);
 
   const { upsert: upsertMain, setStatus: statusMain, remove: removeMain, refresh: refreshMain } = todos;
   const { upsert: upsertProposed, setStatus: statusProposed, remove: removeProposed, refresh: refreshProposed } = proposed;
@@ -195,24 +203,16 @@ export function ProjectView({ projectId }: { projectId: string }) {
   }
   if (project.phase === "not-found") {
     return (
-      <section className="card empty-state" aria-labelledby="not-found-heading">
-        <h1 id="not-found-heading">Project not found</h1>
-        <p>This project does not exist, or it has not been shared with you.</p>
-        <p>
-          <Link href="/">Go to your projects</Link>
-        </p>
-      </section>
+      <ProjectGone id="not-found-heading" title="Project not found">
+        This project does not exist, or it has not been shared with you.
+      </ProjectGone>
     );
   }
   if (project.phase === "deleted") {
     return (
-      <section className="card empty-state" aria-labelledby="deleted-heading">
-        <h1 id="deleted-heading">Project deleted</h1>
-        <p>“{project.name}” was deleted, with all its todos.</p>
-        <p>
-          <Link href="/">Go to your projects</Link>
-        </p>
-      </section>
+      <ProjectGone id="deleted-heading" title="Project deleted">
+        “{project.name}” was deleted, with all its todos.
+      </ProjectGone>
     );
   }
   if (project.phase === "error") {

@@ -1,38 +1,27 @@
 "use client";
 
 import { useId, useState, type FormEvent } from "react";
+import { ErrorAlert } from "@/components/common/error-alert";
 import { apiFetch } from "@/lib/api-client";
 import { ZShareProjectInput, type TProject } from "@/lib/schemas/projects";
-import { errorMessage, issueMessages } from "@/lib/ui/format";
+import { useFormAction } from "@/lib/ui/use-form-action";
 
 /** Shares the project with another account by email, as editor or viewer (owner only). */
 export function ShareForm({ projectId, onDone }: { projectId: string; onDone(): void }) {
   const id = useId();
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<"editor" | "viewer">("editor");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, submit: send } = useFormAction();
   const [done, setDone] = useState<string | null>(null);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
     setDone(null);
-    const parsed = ZShareProjectInput.safeParse({ email, role });
-    if (!parsed.success) {
-      setError(issueMessages(parsed.error.issues, { email: "Email", role: "Role" }));
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      await apiFetch<TProject>(`/projects/${encodeURIComponent(projectId)}/share`, { method: "POST", body: parsed.data });
-      setDone(`Shared with ${parsed.data.email} as ${parsed.data.role}.`);
+    await send(ZShareProjectInput.safeParse({ email, role }), { email: "Email", role: "Role" }, async (body) => {
+      await apiFetch<TProject>(`/projects/${encodeURIComponent(projectId)}/share`, { method: "POST", body });
+      setDone(`Shared with ${body.email} as ${body.role}.`);
       setEmail("");
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (
@@ -58,11 +47,7 @@ export function ShareForm({ projectId, onDone }: { projectId: string; onDone(): 
           Close
         </button>
       </div>
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert message={error} />
       {done ? (
         <p className="success" role="status">
           {done}

@@ -2,9 +2,12 @@
 
 import Link from "next/link";
 import { useState } from "react";
+import { ErrorAlert } from "@/components/common/error-alert";
 import { apiFetch } from "@/lib/api-client";
 import { ZTodoStatusUpdateInput, type TStatusAction, type TTodoListItem } from "@/lib/schemas/todos";
-import { errorMessage, formatDateTime, formatRelative, statusLabel, truncate } from "@/lib/ui/format";
+import { formatDateTime, formatRelative, truncate } from "@/lib/ui/format";
+import { errorMessage } from "@/lib/ui/form-issues";
+import { statusLabel } from "@/lib/ui/status";
 
 export function StatusBadge({ status }: { status: TTodoListItem["status"] }) {
   return (
@@ -58,11 +61,7 @@ export function TodoRow({ todo, canWrite, onChanged }: { todo: TTodoListItem; ca
           </button>
         </div>
       ) : null}
-      {error ? (
-        <p className="error todo-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert message={error} className="todo-error" />
     </li>
   );
 }

@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useReducer, useRef } from "react";
 import { apiFetch } from "@/lib/api-client";
 import type { TTodo, TTodoListItem, TTodoStatus } from "@/lib/schemas/todos";
-import { errorMessage } from "@/lib/ui/format";
+import { errorMessage } from "@/lib/ui/form-issues";
 
 // One project's todos, newest activity first, paged with todo_list's cursor and kept current by
 // live events. Items are held by id, so a todo that arrives both live and in a page shows once.

@@ -1,7 +1,7 @@
 "use client";
 
 import type { TAgentSettings } from "@/lib/schemas/agent";
-import type { FieldErrors } from "@/lib/form-issues";
+import type { FieldErrors } from "@/lib/ui/form-issues";
 import { Field, fieldAria } from "./form-parts";
 import styles from "./settings.module.css";
 

@@ -48,8 +48,6 @@ export function BillingInfoForm() {
   };
 
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    const formEl = e.currentTarget;
     const parsed = ZBillingInfoInput.safeParse({
       name: form.name,
       email: form.email.trim() || undefined,
@@ -63,11 +61,11 @@ export function BillingInfoForm() {
       },
       taxId: form.taxType ? { type: form.taxType, value: form.taxValue } : undefined,
     });
-    await submit(parsed, async (body) => {
+    await submit(e, parsed, async (body) => {
       const res = await apiFetch<TBillingUpdateResult>("/settings/user/billing", { method: "PUT", body });
       setForm(formFrom(res.billingInfo));
       setSavedAt(res.billingInfo.updatedAt);
-    }, formEl);
+    });
   }
 
   const text = (k: keyof Form, id: string, label: string, errorKey: string, opts: { hint?: string; autoComplete?: string; maxLength?: number } = {}) => (

@@ -13,11 +13,9 @@ export function DefaultProjectForm({ projects, initial }: { projects: TProjectFu
   const { status, errors, alert, submit, edited } = useSubmit();
 
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    const formEl = e.currentTarget;
-    await submit(ZProjectIdInput.safeParse({ projectId }), async (body) => {
+    await submit(e, ZProjectIdInput.safeParse({ projectId }), async (body) => {
       await apiFetch<null>("/users/default-project", { method: "POST", body });
-    }, formEl);
+    });
   }
 
   return (

@@ -1,8 +1,8 @@
 "use client";
 
-import { useState, type ReactNode } from "react";
+import { useState, type FormEvent, type ReactNode } from "react";
 import type { z } from "zod";
-import { apiFieldErrors, errorMessage, zodFieldErrors, type FieldErrors } from "@/lib/form-issues";
+import { apiFieldErrors, errorMessage, zodFieldErrors, type FieldErrors } from "@/lib/ui/form-issues";
 import styles from "./settings.module.css";
 
 /** ARIA wiring of a control to its hint and error paragraphs (rendered by Field). */
@@ -33,8 +33,7 @@ export function Field({ id, label, error, hint, children }: { id: string; label:
 type Status = "idle" | "saving" | "saved";
 
 /** After React has marked the fields (aria-invalid), put the keyboard on the first one. */
-function focusFirstInvalid(form: HTMLFormElement | undefined) {
-  if (!form) return;
+function focusFirstInvalid(form: HTMLFormElement) {
   requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
 }
 
@@ -47,8 +46,10 @@ export function useSubmit() {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [alert, setAlert] = useState<string | null>(null);
 
-  /** `form` (the submitted form element) gets focus moved to its first invalid field. */
-  async function submit<T>(parsed: z.ZodSafeParseResult<T>, send: (data: T) => Promise<void>, form?: HTMLFormElement): Promise<boolean> {
+  /** The form's submit event: the page does not reload, and focus moves to the form's first invalid field. */
+  async function submit<T>(e: FormEvent<HTMLFormElement>, parsed: z.ZodSafeParseResult<T>, send: (data: T) => Promise<void>): Promise<boolean> {
+    e.preventDefault();
+    const form = e.currentTarget;
     setAlert(null);
     if (!parsed.success) {
       const fields = zodFieldErrors(parsed.error);

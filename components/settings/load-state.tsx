@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useState } from "react";
-import { errorMessage } from "@/lib/form-issues";
+import { errorMessage } from "@/lib/ui/form-issues";
 import { ApiClientError } from "@/lib/api-client";
 import styles from "./settings.module.css";
 

@@ -26,16 +26,14 @@ export function PreferencesForm({ initial }: { initial: TAppSettings }) {
   }
 
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    const formEl = e.currentTarget;
     const parsed = ZUserSettingsUpdateInput.safeParse({ ...form, defaultAgent: agentSettingsFromForm(form.defaultAgent) });
-    await submit(parsed, async (body) => {
+    await submit(e, parsed, async (body) => {
       await apiFetch<null>("/settings/user", { method: "PUT", body });
       // Read back what was stored (time zone and locale in their canonical spelling).
       const saved = await apiFetch<TAppSettings>("/settings/user");
       setForm(formFrom(saved));
       setUpdatedAt(saved.updatedAt);
-    }, formEl);
+    });
   }
 
   return (

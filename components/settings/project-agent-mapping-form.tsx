@@ -13,12 +13,10 @@ export function ProjectAgentMappingForm({ projectId, initial }: { projectId: str
   const { status, errors, alert, submit, edited } = useSubmit();
 
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    const formEl = e.currentTarget;
     const parsed = ZProjectAgentSelectionInput.safeParse({ projectId, agentSettings: agentSettingsFromForm(form) });
-    await submit(parsed, async (body) => {
+    await submit(e, parsed, async (body) => {
       await apiFetch<null>("/users/project-agent-mapping", { method: "POST", body });
-    }, formEl);
+    });
   }
 
   return (

@@ -27,19 +27,17 @@ export function ProjectSettingsForm({ projectId, initial, groups, canEdit, onSav
   }
 
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    const formEl = e.currentTarget;
     const parsed = ZProjectSettingsUpdateInput.safeParse({
       defaultGroupSlug: form.defaultGroupSlug || null,
       brandMarkdown: form.brandMarkdown,
       agentDefaults: agentSettingsFromForm(form.agentDefaults),
     });
-    await submit(parsed, async (body) => {
+    await submit(e, parsed, async (body) => {
       await apiFetch<null>(`/settings/projects/${encodeURIComponent(projectId)}`, { method: "PUT", body });
       const saved = await apiFetch<TProjectSettingsFull>(`/settings/projects/${encodeURIComponent(projectId)}`);
       setForm(formFrom(saved));
       onSaved(saved);
-    }, formEl);
+    });
   }
 
   const groupKnown = form.defaultGroupSlug === "" || groups.some((g) => g.slug === form.defaultGroupSlug);

@@ -9,7 +9,7 @@ import styles from "./share.module.css";
 export function PublicTodo({ todo }: { todo: TTodo }) {
   const model = todo.agentSettings?.model ?? null;
   return (
-    <article className={styles.page} data-testid="public-todo">
+    <article className={todoStyles.chat} data-testid="public-todo">
       <header className={`card ${styles.header}`}>
         <p className="muted" style={{ margin: 0 }}>
           Shared todo · read-only

@@ -1,10 +1,11 @@
 "use client";
 
 import { useId, useState, type FormEvent } from "react";
+import { ErrorAlert } from "@/components/common/error-alert";
 import { useRouter } from "next/navigation";
 import { apiFetch } from "@/lib/api-client";
 import { ZProjectCreateInput, type TProjectFull } from "@/lib/schemas/projects";
-import { errorMessage, issueMessages } from "@/lib/ui/format";
+import { useFormAction } from "@/lib/ui/use-form-action";
 import { useShell } from "./shell-context";
 
 /** Creates a project (validated with the API's own schema), refreshes the sidebar and opens it. */
@@ -13,28 +14,16 @@ export function NewProjectForm({ label = "New project name", submitLabel = "Add 
   const router = useRouter();
   const id = useId();
   const [name, setName] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, submit: send } = useFormAction();
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const parsed = ZProjectCreateInput.safeParse({ name });
-    if (!parsed.success) {
-      setError(issueMessages(parsed.error.issues, { name: "Name" }));
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      const project = await apiFetch<TProjectFull>("/projects", { method: "POST", body: parsed.data });
+    await send(ZProjectCreateInput.safeParse({ name }), { name: "Name" }, async (body) => {
+      const project = await apiFetch<TProjectFull>("/projects", { method: "POST", body });
       setName("");
       await refreshProjects();
       router.push(`/projects/${project.id}`);
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (
@@ -46,11 +35,7 @@ export function NewProjectForm({ label = "New project name", submitLabel = "Add 
           {busy ? "Adding…" : submitLabel}
         </button>
       </div>
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert message={error} />
     </form>
   );
 }

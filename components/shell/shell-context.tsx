@@ -4,7 +4,8 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 import { apiFetch } from "@/lib/api-client";
 import type { TProjectFull } from "@/lib/schemas/projects";
 import type { TUserProfileFull } from "@/lib/schemas/users";
-import { errorMessage } from "@/lib/ui/format";
+import { errorMessage } from "@/lib/ui/form-issues";
+import { useCoalesced } from "@/lib/ui/use-coalesced";
 import type { RealtimeEvent } from "@/lib/realtime-client";
 import { useSocketEvents } from "./use-socket-events";
 
@@ -63,17 +64,8 @@ export function ShellProvider({ email, children }: { email: string; children: Re
   }, [refreshProjects]);
 
   // Several events often arrive together (rename + settings); one reload serves them all.
-  const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const scheduleRefresh = useCallback(() => {
-    if (pending.current) return;
-    pending.current = setTimeout(() => {
-      pending.current = null;
-      void refreshProjects();
-    }, 50);
-  }, [refreshProjects]);
-  useEffect(() => () => {
-    if (pending.current) clearTimeout(pending.current);
-  }, []);
+  const reload = useCallback(() => void refreshProjects(), [refreshProjects]);
+  const scheduleRefresh = useCoalesced(reload, 50);
 
   useSocketEvents(
     (event) => {

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useState } from "react";
 import type { TBlock } from "@/lib/schemas/todos";
+import { errorMessage } from "@/lib/ui/form-issues";
 import styles from "./todo.module.css";
 
 /** The readable text of a block's content: its `text` when it has one, else null. */
@@ -63,7 +64,7 @@ function BlockView({ block, onCheck }: { block: TBlock; onCheck?: Props["onCheck
             checked={block.checked}
             onChange={(e) => {
               setError(null);
-              onCheck(block, e.currentTarget.checked).catch((err: unknown) => setError(err instanceof Error ? err.message : String(err)));
+              onCheck(block, e.currentTarget.checked).catch((err: unknown) => setError(errorMessage(err)));
             }}
           />
           <span className={block.checked ? styles.checkedText : undefined}>{text ?? JSON.stringify(block.content)}</span>

@@ -2,8 +2,10 @@
 
 import { useId, useState } from "react";
 import { apiFetch } from "@/lib/api-client";
+import { errorMessage } from "@/lib/ui/form-issues";
 import type { TMessage } from "@/lib/schemas/todos";
 import { toLocalInput, validateNewMessage } from "./form-validation";
+import { IssueList } from "./issue-list";
 import styles from "./todo.module.css";
 
 type Props = {
@@ -41,7 +43,7 @@ export function Composer({ todoId, closedReason, onSent }: Props) {
         setNotice("Message scheduled.");
       }
     } catch (err) {
-      setIssues([err instanceof Error ? err.message : String(err)]);
+      setIssues([errorMessage(err)]);
     } finally {
       setBusy(false);
     }
@@ -93,13 +95,7 @@ export function Composer({ todoId, closedReason, onSent }: Props) {
           </button>
         </div>
       ) : null}
-      {issues.length > 0 ? (
-        <ul className={`error ${styles.issues}`} role="alert">
-          {issues.map((i) => (
-            <li key={i}>{i}</li>
-          ))}
-        </ul>
-      ) : null}
+      <IssueList issues={issues} />
       <div className={styles.composerRow}>
         <button type="submit" disabled={disabled} aria-busy={busy && !scheduling}>
           Send

@@ -1,17 +1,16 @@
 import type { z } from "zod";
 import { ZAddMessageInput, ZUpdateMessageInput } from "@/lib/schemas/todos";
+import { issueMessages as messagesOf } from "@/lib/ui/form-issues";
 
 // Forms validate with the API's own schemas (lib/schemas), plus the one rule the API leaves to
 // the caller: a time picked for a scheduled message must be in the future (the API would treat a
 // past instant as "now").
 
-const FIELD: Record<string, string> = { content: "Message", scheduledAt: "Time" };
+const FIELD = { content: "Message", scheduledAt: "Time" };
 
+/** `Message: must not be empty`: the chat forms list one issue a line. */
 export function issueMessages(error: z.ZodError): string[] {
-  return error.issues.map((i) => {
-    const field = FIELD[String(i.path[0] ?? "")];
-    return field ? `${field}: ${i.message}` : i.message;
-  });
+  return messagesOf(error.issues, FIELD, ": ");
 }
 
 /** `YYYY-MM-DDTHH:mm` in local time, as a `datetime-local` input shows it. */
@@ -26,10 +25,6 @@ export function fromLocalInput(value: string): number | null {
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/.test(value)) return null;
   const ms = new Date(value).getTime();
   return Number.isNaN(ms) ? null : ms;
-}
-
-export function formatWhen(ms: number): string {
-  return new Date(ms).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 }
 
 function futureIssue(when: string): { ms: number | null; issue: string | null } {

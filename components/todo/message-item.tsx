@@ -2,9 +2,12 @@
 
 import { useId, useState } from "react";
 import { apiFetch } from "@/lib/api-client";
+import { errorMessage } from "@/lib/ui/form-issues";
 import type { TBlock, TMessage } from "@/lib/schemas/todos";
 import { BlockList } from "./block-list";
-import { formatWhen, toLocalInput, validateMessageEdit } from "./form-validation";
+import { formatDateTime } from "@/lib/ui/format";
+import { toLocalInput, validateMessageEdit } from "./form-validation";
+import { IssueList } from "./issue-list";
 import styles from "./todo.module.css";
 
 export const ROLE_LABEL: Record<TMessage["role"], string> = { user: "You", assistant: "Agent", system: "System", tool: "Tool" };
@@ -37,7 +40,7 @@ export function MessageItem({ message, agentName, projectId, onCheck, onChanged,
       await apiFetch<null>(`/todos/${encodeURIComponent(message.todoId)}/update-start`, { method: "POST", body: { messageId: message.messageId, content: message.content } });
       onChanged?.();
     } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
+      setError(errorMessage(err));
     } finally {
       setBusy(false);
     }
@@ -48,13 +51,13 @@ export function MessageItem({ message, agentName, projectId, onCheck, onChanged,
       <article className={styles.bubble} aria-label={ROLE_ARIA[message.role]} aria-busy={message.state === "PROCESSING"}>
         <div className={styles.meta}>
           <span className={styles.roleLabel}>{role}</span>
-          <time dateTime={new Date(message.createdAt).toISOString()} suppressHydrationWarning>{formatWhen(message.createdAt)}</time>
+          <time dateTime={new Date(message.createdAt).toISOString()} suppressHydrationWarning>{formatDateTime(message.createdAt)}</time>
           {message.state === "PENDING" ? <span>waiting for the agent</span> : null}
           {message.state === "ERROR" ? <span className="error">failed</span> : null}
         </div>
         {scheduled && message.scheduledAt !== null ? (
           <p className={styles.meta} data-testid="scheduled-at" style={{ margin: "0 0 0.3rem" }}>
-            Scheduled for <time dateTime={new Date(message.scheduledAt).toISOString()} suppressHydrationWarning>{formatWhen(message.scheduledAt)}</time>
+            Scheduled for <time dateTime={new Date(message.scheduledAt).toISOString()} suppressHydrationWarning>{formatDateTime(message.scheduledAt)}</time>
           </p>
         ) : null}
         {editing && canEdit ? (
@@ -128,7 +131,7 @@ function EditScheduled({ message, onDone, onFailed }: EditProps) {
     } catch (err) {
       // A 409 means the message started meanwhile: the API's message says so. It is shown by the
       // message itself, since this form goes away once the message is no longer SCHEDULED.
-      onFailed(`Could not save: ${err instanceof Error ? err.message : String(err)}`);
+      onFailed(`Could not save: ${errorMessage(err)}`);
       setBusy(false);
     }
   }
@@ -143,13 +146,7 @@ function EditScheduled({ message, onDone, onFailed }: EditProps) {
         <label htmlFor={`${id}-when`}>Send at</label>
         <input id={`${id}-when`} type="datetime-local" className={styles.datetime} value={when} onChange={(e) => setWhen(e.target.value)} />
       </div>
-      {issues.length > 0 ? (
-        <ul className={`error ${styles.issues}`} role="alert">
-          {issues.map((i) => (
-            <li key={i}>{i}</li>
-          ))}
-        </ul>
-      ) : null}
+      <IssueList issues={issues} />
       <div className={styles.messageActions}>
         <button type="submit" className={styles.small} disabled={busy} aria-busy={busy}>
           Save

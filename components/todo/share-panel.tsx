@@ -1,9 +1,11 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import { apiFetch } from "@/lib/api-client";
 import { ZTodoUpdateInput } from "@/lib/schemas/todos";
 import type { TodoMeta } from "@/lib/ui/todo-chat-state";
+import { useCopyText } from "@/lib/ui/use-copy-text";
+import { useFormAction } from "@/lib/ui/use-form-action";
 import { issueMessages } from "./form-validation";
 import styles from "./todo.module.css";
 
@@ -15,56 +17,24 @@ export function shareUrl(todoId: string): string {
 /** Make public / private, and the share link with a Copy button when public. */
 export function SharePanel({ todo }: { todo: TodoMeta }) {
   const [isPublic, setIsPublic] = useState(todo.isPublic);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [copied, setCopied] = useState<"copied" | "select" | null>(null);
-  const input = useRef<HTMLInputElement>(null);
+  const { busy, error, setError, run } = useFormAction();
+  const { ref: input, state: copied, copy: copyText, reset: resetCopied } = useCopyText<HTMLInputElement>(4000);
   const [seen, setSeen] = useState(todo.isPublic);
   // Another tab or client may change it: follow the todo as events and refetches bring it.
   if (todo.isPublic !== seen) {
     setSeen(todo.isPublic);
     setIsPublic(todo.isPublic);
   }
-  useEffect(() => {
-    if (!copied) return;
-    const t = setTimeout(() => setCopied(null), 4000);
-    return () => clearTimeout(t);
-  }, [copied]);
 
   async function toggle() {
     const body = { isPublic: !isPublic };
     const parsed = ZTodoUpdateInput.safeParse(body);
     if (!parsed.success) return setError(issueMessages(parsed.error).join("; "));
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       await apiFetch<null>(`/todos/${encodeURIComponent(todo.id)}`, { method: "PUT", body: parsed.data });
       setIsPublic(body.isPublic);
-      setCopied(null);
-    } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  async function copy() {
-    const url = shareUrl(todo.id);
-    try {
-      await navigator.clipboard.writeText(url);
-      setCopied("copied");
-    } catch {
-      // No clipboard access (insecure origin, denied permission): select the text instead.
-      input.current?.focus();
-      input.current?.select();
-      let ok = false;
-      try {
-        ok = document.execCommand("copy");
-      } catch {
-        ok = false;
-      }
-      setCopied(ok ? "copied" : "select");
-    }
+      resetCopied();
+    });
   }
 
   return (
@@ -77,7 +47,7 @@ export function SharePanel({ todo }: { todo: TodoMeta }) {
       </div>
       {isPublic ? (
         <div className={styles.shareRow}>
-          <label htmlFor={`share-url-${todo.id}`} className={styles.srOnly}>
+          <label htmlFor={`share-url-${todo.id}`} className="visually-hidden">
             Share link
           </label>
           <input
@@ -90,11 +60,11 @@ export function SharePanel({ todo }: { todo: TodoMeta }) {
             onFocus={(e) => e.currentTarget.select()}
             data-testid="share-url"
           />
-          <button type="button" onClick={() => void copy()}>
+          <button type="button" onClick={() => void copyText(shareUrl(todo.id))}>
             Copy link
           </button>
           <span role="status" className={styles.confirm}>
-            {copied === "copied" ? "Copied" : copied === "select" ? "Press Ctrl+C (⌘C) to copy the selected link" : ""}
+            {copied === "copied" ? "Copied" : copied === "selected" ? "Press Ctrl+C (⌘C) to copy the selected link" : ""}
           </span>
         </div>
       ) : null}

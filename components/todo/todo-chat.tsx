@@ -7,7 +7,7 @@ import { apiFetch } from "@/lib/api-client";
 import type { TBlock } from "@/lib/schemas/todos";
 import { Composer } from "./composer";
 import { MessageList } from "./message-list";
-import { composerClosedReason } from "./status";
+import { composerClosedReason } from "@/lib/ui/status";
 import { TodoHeader } from "./todo-header";
 import { useTodoChat } from "./use-todo-chat";
 import styles from "./todo.module.css";

@@ -3,11 +3,12 @@
 import Link from "next/link";
 import { useState } from "react";
 import { apiFetch } from "@/lib/api-client";
+import { errorMessage } from "@/lib/ui/form-issues";
 import type { RealtimeStatus } from "@/lib/realtime-client";
 import type { TStatusAction } from "@/lib/schemas/todos";
 import type { TodoMeta } from "@/lib/ui/todo-chat-state";
 import { SharePanel } from "./share-panel";
-import { ACTION_LABEL, statusControls } from "./status";
+import { ACTION_LABEL, statusControls } from "@/lib/ui/status";
 import { StatusBadge } from "./status-badge";
 import styles from "./todo.module.css";
 
@@ -25,7 +26,7 @@ export function TodoHeader({ todo, projectId, live, onChanged }: { todo: TodoMet
       await apiFetch<null>(`/todos/${encodeURIComponent(todo.id)}/status`, { method: "PATCH", body: { action } });
       onChanged();
     } catch (err) {
-      setError(`${ACTION_LABEL[action]} failed: ${err instanceof Error ? err.message : String(err)}`);
+      setError(`${ACTION_LABEL[action]} failed: ${errorMessage(err)}`);
       onChanged();
     } finally {
       setBusy(null);
@@ -59,7 +60,7 @@ export function TodoHeader({ todo, projectId, live, onChanged }: { todo: TodoMet
             <button
               key={action}
               type="button"
-              className={action === "cancel" || action === "dismiss" ? styles.danger : action === "complete" ? "secondary" : undefined}
+              className={action === "cancel" || action === "dismiss" ? "secondary danger-outline" : action === "complete" ? "secondary" : undefined}
               disabled={busy !== null}
               aria-busy={busy === action}
               onClick={() => void act(action)}

@@ -2,6 +2,7 @@
 
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { ApiClientError, apiFetch } from "@/lib/api-client";
+import { errorMessage } from "@/lib/ui/form-issues";
 import { useRealtime, type RealtimeEvent, type RealtimeStatus } from "@/lib/realtime-client";
 import type { TMessage, TTodo } from "@/lib/schemas/todos";
 import { chatReducer, eventNeedsRefetch, initialChatState, type ChatState } from "@/lib/ui/todo-chat-state";
@@ -56,7 +57,7 @@ export function useTodoChat(todoId: string): TodoChat {
       },
       (err: unknown) => {
         if (mine !== latest.current) return;
-        const message = err instanceof Error ? err.message : String(err);
+        const message = errorMessage(err);
         if (err instanceof ApiClientError && err.status === 404) setLoad({ kind: "notfound" });
         else if (loadedOnce.current) setRefreshError(message);
         else setLoad({ kind: "error", message, status: err instanceof ApiClientError ? err.status : undefined });
@@ -102,7 +103,7 @@ export function useTodoChat(todoId: string): TodoChat {
       const page = await apiFetch<MessagesPage>(`/todos/${enc(todoId)}/messages?before=${enc(oldest.messageId)}&limit=${MESSAGE_PAGE}`);
       dispatch({ type: "older", items: page.items, nextCursor: page.nextCursor });
     } catch (err) {
-      setOlderError(err instanceof Error ? err.message : String(err));
+      setOlderError(errorMessage(err));
     } finally {
       setLoadingOlder(false);
     }

@@ -13,6 +13,13 @@ export async function signedInUser(page: Page, info: TestInfo, tag = "ui"): Prom
   return user;
 }
 
+/** The first message a shared schema gives for `value`: the page must show exactly that. */
+export function schemaMessage(schema: { safeParse(v: unknown): { success: boolean; error?: { issues: { message: string }[] } } }, value: unknown): string {
+  const r = schema.safeParse(value);
+  if (r.success) throw new Error(`${JSON.stringify(value)} is valid`);
+  return r.error!.issues[0]!.message;
+}
+
 /** Saves a full-page screenshot as a test artifact (test-results/<test>/<name>.png). */
 export async function snap(page: Page, info: TestInfo, name: string): Promise<void> {
   await page.screenshot({ path: info.outputPath(`${name}.png`), fullPage: true });

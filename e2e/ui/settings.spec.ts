@@ -2,21 +2,14 @@ import { expect, test, type Page } from "@playwright/test";
 import { ZAgentSettings } from "../../lib/schemas/agent";
 import { ZTimezone } from "../../lib/schemas/settings";
 import { bearer, createUser, type TestUser } from "../support/users";
-import { signedInUser, snap } from "../support/ui";
+import { createProject as createProjectOf } from "../support/todos";
+import { schemaMessage, signedInUser, snap } from "../support/ui";
 
 type AppSettings = { theme: string; timezone: string; locale: string; emailNotifications: boolean; defaultAgent: Record<string, unknown> | null };
 type ProjectSettings = { defaultGroupSlug: string | null; brandMarkdown: string; agentDefaults: Record<string, unknown> | null; agentSettings: Record<string, unknown> | null };
 
-function schemaMessage(schema: { safeParse: (v: unknown) => { success: boolean; error?: { issues: { message: string }[] } } }, value: unknown): string {
-  const r = schema.safeParse(value);
-  if (r.success) throw new Error(`${JSON.stringify(value)} is valid`);
-  return r.error!.issues[0]!.message;
-}
-
 async function createProject(u: TestUser, name: string): Promise<string> {
-  const res = await u.session.post("/api/v1/projects", { headers: bearer(u.apiKey), data: { name } });
-  expect(res.status(), await res.text()).toBe(200);
-  return ((await res.json()) as { id: string }).id;
+  return (await createProjectOf(u, name)).id;
 }
 
 async function userSettings(u: TestUser): Promise<AppSettings> {

@@ -1,21 +1,4 @@
 // Small display helpers shared by the browser UI (no React, no DOM).
-import type { TTodoStatus } from "@/lib/schemas/todos";
-
-const STATUS_LABEL: Record<TTodoStatus, string> = {
-  PROPOSED: "Proposed",
-  TODO: "To do",
-  SCHEDULED: "Scheduled",
-  RUNNING: "Running",
-  PAUSED: "Paused",
-  READY: "Ready",
-  DONE: "Done",
-  ERROR: "Error",
-  CANCELLED: "Cancelled",
-};
-
-export function statusLabel(status: TTodoStatus): string {
-  return STATUS_LABEL[status] ?? status;
-}
 
 /** "just now", "5 min ago", "3 h ago", "2 days ago", or a date for anything older than a week. */
 export function formatRelative(ms: number, now: number = Date.now()): string {
@@ -49,21 +32,4 @@ export function slugify(name: string): string {
     .replace(/^-+|-+$/g, "")
     .slice(0, 64)
     .replace(/-+$/g, "");
-}
-
-/** The first issue message of a failed zod parse, prefixed with the field it names. */
-export function issueMessages(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>, labels: Record<string, string> = {}): string {
-  return issues
-    .map((i) => {
-      const key = i.path.map(String).join(".");
-      const label = labels[key] ?? key;
-      return label ? `${label} ${i.message}` : i.message;
-    })
-    .join("; ");
-}
-
-/** The message of anything thrown by apiFetch (ApiClientError carries the API's own message). */
-export function errorMessage(err: unknown): string {
-  if (err instanceof Error && err.message) return err.message;
-  return "Something went wrong";
 }

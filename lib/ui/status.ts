@@ -1,5 +1,6 @@
-import type { TStatusAction, TTodoStatus } from "@/lib/schemas/todos";
-import { allowedActions } from "@/lib/todo-lifecycle";
+// Todo status words and the status controls the browser UI offers (no React, no DOM).
+import type { TStatusAction, TTodoStatus } from "../schemas/todos.ts";
+import { allowedActions } from "../todo-lifecycle.ts";
 
 export const STATUS_LABEL: Record<TTodoStatus, string> = {
   PROPOSED: "Proposed",
@@ -12,6 +13,11 @@ export const STATUS_LABEL: Record<TTodoStatus, string> = {
   ERROR: "Error",
   CANCELLED: "Cancelled",
 };
+
+/** The status's label; an unknown status (a newer server) shows as it is. */
+export function statusLabel(status: TTodoStatus): string {
+  return STATUS_LABEL[status] ?? status;
+}
 
 export const ACTION_LABEL: Record<TStatusAction, string> = {
   pause: "Pause",
