@@ -1,6 +1,6 @@
 import { cache } from "react";
 import { ZTodo, type TTodo } from "@/lib/schemas/todos";
-import { getBridge } from "@/server/http/bridge";
+import { pipelineGet } from "@/server/http/bridge";
 
 export type PublicTodoResult = { kind: "ok"; todo: TTodo } | { kind: "not-public" } | { kind: "error"; message: string };
 
@@ -11,9 +11,8 @@ export type PublicTodoResult = { kind: "ok"; todo: TTodo } | { kind: "not-public
  * own origin. Cached per request, for the page and its metadata.
  */
 export const loadPublicTodo = cache(async (todoId: string): Promise<PublicTodoResult> => {
-  const bridge = getBridge();
-  if (!bridge) return { kind: "error", message: "The API is served by the custom server: start it with `npm start` or `npm run dev`." };
-  const res = await bridge.handle("api", new Request(`http://share.internal/api/v1/public/todos/${encodeURIComponent(todoId)}`));
+  const res = await pipelineGet("api", `/public/todos/${encodeURIComponent(todoId)}`);
+  if (!res) return { kind: "error", message: "The API is served by the custom server: start it with `npm start` or `npm run dev`." };
   if (res.status === 404) return { kind: "not-public" };
   const body: unknown = await res.json().catch(() => null);
   if (!res.ok) return { kind: "error", message: (body as { message?: string } | null)?.message ?? `Request failed (${res.status})` };

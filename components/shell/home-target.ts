@@ -1,15 +1,12 @@
 import { headers } from "next/headers";
-import { getBridge } from "@/server/http/bridge";
+import { pipelineGet } from "@/server/http/bridge";
 import type { TProjectFull } from "@/lib/schemas/projects";
 import type { TUserProfileFull } from "@/lib/schemas/users";
 
 /** A GET on the cookie base, in-process through the custom server's pipeline, as the signed-in browser. */
 async function cookieGet<T>(path: string): Promise<T | null> {
-  const bridge = getBridge();
-  if (!bridge) return null;
-  const cookie = (await headers()).get("cookie") ?? "";
-  const res = await bridge.handle("cookie", new Request(`http://internal/cookie/v1${path}`, { headers: { cookie } }));
-  if (!res.ok) return null;
+  const res = await pipelineGet("cookie", path, { cookie: (await headers()).get("cookie") ?? "" });
+  if (!res?.ok) return null;
   return (await res.json()) as T;
 }
 

@@ -22,6 +22,18 @@ export function getBridge(): Bridge | undefined {
   return (globalThis as Holder)[KEY];
 }
 
+/**
+ * A GET through the one pipeline, in process, for server components: answers exactly what
+ * `GET /<base>/v1<path>` answers over HTTP (the same caller resolution from `cookie`, the same
+ * access checks and errors), without a round trip to the server's own origin. Null when the app
+ * runs without the custom server.
+ */
+export async function pipelineGet(base: Base, path: string, opts: { cookie?: string } = {}): Promise<Response | null> {
+  const bridge = getBridge();
+  if (!bridge) return null;
+  return bridge.handle(base, new Request(`http://in-process.internal/${base}/v1${path}`, { headers: opts.cookie ? { cookie: opts.cookie } : {} }));
+}
+
 /** The handler the catch-all route files export for every method. */
 export function routeHandler(base: Base) {
   return async function handle(request: Request): Promise<Response> {
