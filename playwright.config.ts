@@ -32,6 +32,8 @@ const common = {
   AGENT_STEP_MS: "60",
   // Todos may pick the OpenAI-compatible provider; it points at the stand-in below.
   OPENAI_BASE_URL: `http://127.0.0.1:${port.standin}/v1`,
+  // An endpoint that goes silent ends the turn after this long (the stand-in's "[silent]").
+  AGENT_IDLE_TIMEOUT_MS: "1500",
   LOG_LEVEL: "warn",
 };
 

@@ -46,3 +46,16 @@ test("an endpoint failure shows as ERROR with the reason; a new message starts a
   await waitForStatus(u, todo.id, "READY");
   expect((await getTodo(u, todo.id)).messages.at(-1)).toMatchObject({ role: "assistant", content: "try again", state: "DONE" });
 });
+
+test("an endpoint that goes silent mid-reply: the turn ends in ERROR after the idle timeout, the partial reply kept", async ({}, info) => {
+  const u = await createUser(info);
+  const p = await createProject(u);
+  const todo = (await (await u.session.post(`/api/v1/projects/${p.id}/todos`, {
+    headers: h(u),
+    data: { content: "Take your time [silent]", startProcessing: true, agentSettings: { provider: "openai" } },
+  })).json()) as { id: string };
+  const failed = await waitForStatus(u, todo.id, "ERROR");
+  // AGENT_IDLE_TIMEOUT_MS is 1500 on the e2e servers (playwright.config.ts).
+  expect(failed.metadata.error).toBe("Model endpoint sent nothing for 1.5 s (AGENT_IDLE_TIMEOUT_MS); the turn was stopped");
+  expect(failed.messages.at(-1)).toMatchObject({ role: "assistant", content: "Thinking about it", state: "ERROR" });
+});

@@ -110,6 +110,16 @@ test("a provider error ends the turn in ERROR with the reason; the partial reply
   assert.ok(events.some((e) => e.todoId === todo.id && e.type === "todo.status" && (e.data as { status: string }).status === "ERROR"));
 });
 
+test("a provider error keeps the text it sent that was not written yet (between two steps)", async () => {
+  const todo = await runningTodo("go slowly");
+  const runner = runnerWith(fakeProvider({ failAfter: 2 }), { flushMs: 60_000 });
+  runner.start(todo.id);
+  await runner.idle();
+  const reply = await t.prisma.message.findFirstOrThrow({ where: { todoId: todo.id, role: "assistant" } });
+  assert.equal(reply.state, "ERROR");
+  assert.equal(reply.content, "Hello there ");
+});
+
 test("usage and cost come from the provider; a pending context summary is sent first, then marked used", async () => {
   const todo = await runningTodo("with summary");
   await t.prisma.todo.update({ where: { id: todo.id }, data: { workflow: { contextSummary: "We agreed on blue." } } });

@@ -266,6 +266,8 @@ export class TurnRunner implements AgentRunner {
       }
     } catch (err) {
       if (controller.signal.aborted) return stop();
+      // The provider failed: what it did send is kept with the reply, which then fails.
+      await flush().catch(() => undefined);
       throw err;
     } finally {
       clearInterval(heartbeat);
