@@ -3,6 +3,7 @@
 import { useMemo, useState, type FormEvent } from "react";
 import { apiFetch } from "@/lib/api-client";
 import { ZUserSettingsUpdateInput, type TAppSettings } from "@/lib/schemas/settings";
+import { applyTheme } from "@/lib/ui/theme";
 import { AgentSettingsFields, agentFormFrom, agentSettingsFromForm, type AgentForm } from "./agent-settings-fields";
 import { Field, SaveBar, Section, fieldAria, useSubmit } from "./form-parts";
 import styles from "./settings.module.css";
@@ -33,6 +34,8 @@ export function PreferencesForm({ initial }: { initial: TAppSettings }) {
       const saved = await apiFetch<TAppSettings>("/settings/user");
       setForm(formFrom(saved));
       setUpdatedAt(saved.updatedAt);
+      // The new theme shows at once, here and on every page after (lib/ui/theme.ts).
+      applyTheme(saved.theme, saved.updatedAt);
     });
   }
 

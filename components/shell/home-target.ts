@@ -1,14 +1,6 @@
-import { headers } from "next/headers";
-import { pipelineGet } from "@/server/http/bridge";
+import { cookieGet } from "./cookie-get";
 import type { TProjectFull } from "@/lib/schemas/projects";
 import type { TUserProfileFull } from "@/lib/schemas/users";
-
-/** A GET on the cookie base, in-process through the custom server's pipeline, as the signed-in browser. */
-async function cookieGet<T>(path: string): Promise<T | null> {
-  const res = await pipelineGet("cookie", path, { cookie: (await headers()).get("cookie") ?? "" });
-  if (!res?.ok) return null;
-  return (await res.json()) as T;
-}
 
 /**
  * Where `/` takes a signed-in user: their default project if they can still read it, else their
