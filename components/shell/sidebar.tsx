@@ -3,17 +3,12 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import type { TProjectFull } from "@/lib/schemas/projects";
-import { useRealtime } from "@/lib/realtime-client";
 import { signOutAction } from "./actions";
 import { NewProjectForm } from "./new-project-form";
 import { useShell } from "./shell-context";
 
-/** Joins the connection to a project's room, so renames and deletions of every listed project reach the sidebar. */
-function ProjectRoom({ id }: { id: string }) {
-  useRealtime({ kind: "project", id }, noop);
-  return null;
-}
-function noop() {}
+// No project room is joined for the list: the server sends a project's changes (created, shared,
+// renamed, deleted) to every member's own room `user:<id>`, which each connection is in.
 
 function currentProjectId(pathname: string): string | null {
   const m = pathname.match(/^\/projects\/([^/]+)/);
@@ -62,9 +57,6 @@ export function Sidebar({ id, open }: { id: string; open: boolean }) {
           </>
         ) : null}
       </nav>
-      {list.map((p) => (
-        <ProjectRoom key={p.id} id={p.id} />
-      ))}
 
       <div className="sidebar-section">
         <NewProjectForm />

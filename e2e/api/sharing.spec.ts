@@ -125,6 +125,30 @@ test("sharing publishes project.updated {action: shared} to the project's room a
   }
 });
 
+test("a rename or delete reaches every member's own connections without subscribing, and no one else", async ({}, info) => {
+  const [owner, sharee, outsider] = await Promise.all([createUser(info, "owner"), createUser(info, "sharee"), createUser(info, "outsider")]);
+  const p = await newProject(owner);
+  expect((await share(owner, p.id, { email: sharee.email, role: "viewer" })).status()).toBe(200);
+  const shareeSocket = await connect(sharee.baseURL, { token: sharee.apiKey });
+  const outsiderSocket = await connect(outsider.baseURL, { token: outsider.apiKey });
+  try {
+    const leaked = collect(outsiderSocket, "project.updated", 1500);
+    const renamed = nextEvent<{ projectId: string; data: { action: string; project: { name: string } } }>(shareeSocket, "project.updated", (e) => e.projectId === p.id);
+    expect((await owner.session.put(`/api/v1/projects/${p.id}`, { headers: bearer(owner.apiKey), data: { name: "Renamed" } })).status()).toBe(200);
+    const e = await renamed;
+    expect(e).toMatchObject({ type: "project.updated", projectId: p.id, data: { action: "updated", project: { name: "Renamed" } } });
+    expect(Object.keys(e)).not.toContain("audience");
+    expect(await leaked).toEqual([]);
+
+    const deleted = nextEvent<{ projectId: string }>(shareeSocket, "project.deleted", (ev) => ev.projectId === p.id);
+    expect((await owner.session.delete(`/api/v1/projects/${p.id}`, { headers: bearer(owner.apiKey) })).status()).toBe(200);
+    expect(await deleted).toMatchObject({ type: "project.deleted", projectId: p.id, data: { projectId: p.id } });
+  } finally {
+    shareeSocket.disconnect();
+    outsiderSocket.disconnect();
+  }
+});
+
 test("brand: public projects to anyone on every base, private ones to readers only, others 404 like a missing project", async ({ request }, info) => {
   const [owner, viewer, stranger] = await Promise.all([createUser(info, "owner"), createUser(info, "viewer"), createUser(info, "stranger")]);
   const p = await newProject(owner, { name: "Branded" });

@@ -302,6 +302,15 @@ test("share with a second user, who sees the project appear in their sidebar", a
   await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page2.getByTestId("project-name")).toHaveText("Team roadmap 2025");
   await expect(sidebar(page2).getByRole("link", { name: /Team roadmap 2025/ })).toBeVisible();
+
+  // Away from the project (its room not subscribed), the sharee's sidebar still follows: the
+  // server sends project changes to every member's own connections.
+  await page2.goto("/settings");
+  await expect(sidebar(page2).getByRole("link", { name: /Team roadmap 2025/ })).toBeVisible();
+  expect((await owner.session.put(`/api/v1/projects/${project.id}`, { headers: { authorization: `Bearer ${owner.apiKey}` }, data: { name: "Roadmap, final" } })).status()).toBe(200);
+  await expect(sidebar(page2).getByRole("link", { name: /Roadmap, final/ })).toBeVisible();
+  expect((await owner.session.delete(`/api/v1/projects/${project.id}`, { headers: { authorization: `Bearer ${owner.apiKey}` } })).status()).toBe(200);
+  await expect(sidebar(page2)).toContainText("No projects yet.");
   await context2.close();
 });
 

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { EventBus, roomsFor } from "./bus.ts";
+import { envelopeOf, EventBus, roomsFor } from "./bus.ts";
 
 test("publish stamps id and time and reaches every listener", () => {
   const bus = new EventBus();
@@ -31,4 +31,10 @@ test("a throwing listener does not stop the others", () => {
 test("rooms follow the ids the event names", () => {
   const rooms = roomsFor({ type: "message.created", id: "1", at: 0, projectId: "p", todoId: "t", data: {} });
   assert.deepEqual(rooms, ["project:p", "todo:t"]);
+});
+
+test("an event's audience reaches those users' own rooms (once each) and is not part of the envelope", () => {
+  const event = { type: "project.deleted" as const, id: "1", at: 0, projectId: "p", userId: "u1", audience: ["u1", "u2", "u3"], data: { projectId: "p" } };
+  assert.deepEqual(roomsFor(event), ["project:p", "user:u1", "user:u2", "user:u3"]);
+  assert.deepEqual(envelopeOf(event), { type: "project.deleted", id: "1", at: 0, projectId: "p", userId: "u1", data: { projectId: "p" } });
 });

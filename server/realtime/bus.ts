@@ -25,6 +25,11 @@ export type AppEvent = {
   edgeId?: string;
   /** Delivered to this user's own connections as well (e.g. device status). */
   userId?: string;
+  /**
+   * Internal, never sent: more users whose own connections get the event (a project's members,
+   * so every member's project list follows a rename or delete without subscribing to each project).
+   */
+  audience?: string[];
   data: unknown;
 };
 
@@ -39,7 +44,14 @@ export function roomsFor(event: AppEvent): Room[] {
   if (event.todoId) rooms.push(`todo:${event.todoId}`);
   if (event.edgeId) rooms.push(`edge:${event.edgeId}`);
   if (event.userId) rooms.push(`user:${event.userId}`);
+  for (const userId of event.audience ?? []) if (userId !== event.userId) rooms.push(`user:${userId}`);
   return rooms;
+}
+
+/** The envelope as clients receive it (without the internal `audience`). */
+export function envelopeOf(event: AppEvent): Omit<AppEvent, "audience"> {
+  const { audience: _internal, ...envelope } = event;
+  return envelope;
 }
 
 type Listener = (event: AppEvent) => void;

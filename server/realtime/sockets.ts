@@ -3,7 +3,7 @@ import { Server } from "socket.io";
 import { resolveHandshake } from "../auth/resolve.ts";
 import { ApiError } from "../http/errors.ts";
 import { log } from "../log.ts";
-import { roomsFor, type EventBus, type Room } from "./bus.ts";
+import { envelopeOf, roomsFor, type EventBus, type Room } from "./bus.ts";
 
 export type SocketData = { userId: string; credential: string; deviceId?: string | null; todoScope?: string | null };
 
@@ -47,7 +47,7 @@ export async function attachSockets(httpServer: HttpServer, bus: EventBus, redis
   const unsubscribe = bus.subscribe((event) => {
     // message.delta is high-volume and only meaningful to viewers of that todo.
     const rooms = event.type === "message.delta" && event.todoId ? [`todo:${event.todoId}`] : roomsFor(event);
-    if (rooms.length) io.to(rooms).emit(event.type, event);
+    if (rooms.length) io.to(rooms).emit(event.type, envelopeOf(event));
   });
 
   return {

@@ -21,6 +21,12 @@ export async function createProject(caller: Caller, input: Required<TProjectCrea
   return toProjectFull(project, "owner");
 }
 
+/** The project's owner and the users it is shared with. */
+async function memberIds(projectId: string): Promise<string[]> {
+  const project = await db().project.findUnique({ where: { id: projectId }, select: { ownerId: true, shares: { select: { userId: true } } } });
+  return project ? [project.ownerId, ...project.shares.map((s) => s.userId)] : [];
+}
+
 export async function getProject(caller: Caller, projectId: string): Promise<TProjectFull> {
   const { project, role } = await getProjectOrThrow(caller, projectId, "read");
   return toProjectFull(project, role);
@@ -33,17 +39,19 @@ export async function updateProject(
 ): Promise<null> {
   const role: ProjectRole = await requireProjectAccess(caller, projectId, "write");
   const project = await db().project.update({ where: { id: projectId }, data: patch });
-  runtime().bus.publish({ type: "project.updated", projectId, data: { action: "updated", project: toProjectFull(project, role) } });
+  // To the project's room, and to every member's own connections (their project lists).
+  runtime().bus.publish({ type: "project.updated", projectId, audience: await memberIds(projectId), data: { action: "updated", project: toProjectFull(project, role) } });
   return null;
 }
 
 export async function deleteProject(caller: Caller, projectId: string): Promise<null> {
   await requireProjectAccess(caller, projectId, "owner");
+  const audience = await memberIds(projectId);
   await db().$transaction([
     db().user.updateMany({ where: { defaultProjectId: projectId }, data: { defaultProjectId: null } }),
     // Todos, messages, blocks, groups and shares go with it through ON DELETE CASCADE.
     db().project.delete({ where: { id: projectId } }),
   ]);
-  runtime().bus.publish({ type: "project.deleted", projectId, data: { projectId } });
+  runtime().bus.publish({ type: "project.deleted", projectId, audience, data: { projectId } });
   return null;
 }
