@@ -17,7 +17,7 @@ import pg from "pg";
 import { io as connectSocket, type Socket } from "socket.io-client";
 import { keepAliveAgent, runLoad, summarize, type Reply, type Stats } from "./lib/load.ts";
 import { createPgDatabase, ensureBuild } from "./lib/setup.ts";
-import { cpuMs, freePort, killAllNow, run, start, stopAll, waitForHttp, type Child } from "./lib/processes.ts";
+import { cpuMs, exitCleanup, freePort, run, start, waitForHttp, type Child } from "./lib/processes.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -98,33 +98,8 @@ const elapsedS = () => (performance.now() - t0) / 1000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // ── Everything to undo on the way out, in reverse order ──
-const cleanups: (() => Promise<void> | void)[] = [];
-let cleaning: Promise<void> | undefined;
-let stopping = false;
-function cleanup(): Promise<void> {
-  stopping = true;
-  cleaning ??= (async () => {
-    await stopAll();
-    for (const undo of cleanups.reverse()) {
-      try {
-        await undo();
-      } catch (e) {
-        console.error(`cleanup: ${String(e)}`);
-      }
-    }
-  })();
-  return cleaning;
-}
-let interrupted = false;
-process.on("exit", killAllNow);
-for (const sig of ["SIGINT", "SIGTERM"] as const) {
-  process.on(sig, () => {
-    if (interrupted) return;
-    interrupted = true;
-    console.error(`\n${sig}: stopping the server`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
+const exit = exitCleanup("the server");
+const { cleanups, cleanup } = exit;
 
 // Anything that goes wrong off the main path (a socket event, a turn that errs, the server dying)
 // lands here; the main path races its waits against it.
@@ -133,7 +108,7 @@ const failure = new Promise<never>((_, reject) => (failRun = reject));
 failure.catch(() => undefined);
 let failed: Error | undefined;
 function fail(message: string) {
-  if (failed || stopping) return;
+  if (failed || exit.stopping) return;
   failed = new Error(message);
   failRun(failed);
 }
@@ -342,7 +317,7 @@ function onEvent(app: App, e: AppEvent) {
     if (typeof reply.usage?.durationMs === "number") tally.agentMs.push(reply.usage.durationMs);
   }
   slot.onReady?.();
-  if (slot.active && !stopping) void startTurn(app, slot, todoNumbers.get(slot.todoId) ?? 0);
+  if (slot.active && !exit.stopping) void startTurn(app, slot, todoNumbers.get(slot.todoId) ?? 0);
 }
 
 async function connect(app: App): Promise<Socket> {
@@ -754,9 +729,9 @@ try {
   await main();
 } catch (err) {
   error = err;
-  if (!interrupted) console.error(`\nbenchmark failed: ${err instanceof Error ? err.message : String(err)}`);
+  if (!exit.interrupted) console.error(`\nbenchmark failed: ${err instanceof Error ? err.message : String(err)}`);
 } finally {
   await cleanup();
   if (profDir) console.log(`CPU profile of the server: ${path.relative(process.cwd(), profDir)} (the largest file is the main thread)`);
 }
-process.exit(interrupted ? 130 : error ? 1 : 0);
+process.exit(exit.interrupted ? 130 : error ? 1 : 0);

@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { keepAliveAgent, median, runLoad, summarize, type Reply, type Stats } from "./lib/load.ts";
 import { createPgDatabase, ensureBuild } from "./lib/setup.ts";
-import { cpuMs, freePort, killAllNow, run, start, stopAll, waitForHttp, type Child } from "./lib/processes.ts";
+import { cpuMs, exitCleanup, freePort, run, start, waitForHttp, type Child } from "./lib/processes.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const TARGET_RATIO = 0.5;
@@ -57,31 +57,8 @@ const resultsDir = path.join(ROOT, "bench", "results");
 const profDir = args["cpu-prof"] ? path.join(resultsDir, `cpu-prof-${stamp}`) : undefined;
 
 // ── Everything to undo on the way out, in reverse order ──
-const cleanups: (() => Promise<void> | void)[] = [];
-let cleaning: Promise<void> | undefined;
-function cleanup(): Promise<void> {
-  cleaning ??= (async () => {
-    await stopAll();
-    for (const undo of cleanups.reverse()) {
-      try {
-        await undo();
-      } catch (e) {
-        console.error(`cleanup: ${String(e)}`);
-      }
-    }
-  })();
-  return cleaning;
-}
-let interrupted = false;
-process.on("exit", killAllNow);
-for (const sig of ["SIGINT", "SIGTERM"] as const) {
-  process.on(sig, () => {
-    if (interrupted) return;
-    interrupted = true;
-    console.error(`\n${sig}: stopping the servers`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
+const exit = exitCleanup("the servers");
+const { cleanups, cleanup } = exit;
 
 type Target = { name: "app" | "baseline"; url: string; apiKey: string; projectId: string };
 
@@ -272,9 +249,9 @@ try {
   await main();
 } catch (err) {
   failed = true;
-  if (!interrupted) console.error(`\nbenchmark failed: ${err instanceof Error ? err.message : String(err)}`);
+  if (!exit.interrupted) console.error(`\nbenchmark failed: ${err instanceof Error ? err.message : String(err)}`);
 } finally {
   await cleanup();
   if (profDir) console.log(`CPU profiles: ${path.relative(process.cwd(), profDir)} (open in Chrome DevTools or speedscope)`);
 }
-process.exit(interrupted ? 130 : failed ? 1 : 0);
+process.exit(exit.interrupted ? 130 : failed ? 1 : 0);

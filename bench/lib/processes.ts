@@ -100,6 +100,51 @@ export function killAllNow(): void {
   for (const c of running) c.proc.kill("SIGKILL");
 }
 
+/**
+ * What a benchmark undoes on the way out: push undo steps to `cleanups`; `cleanup()` stops every
+ * child, then runs them once, in reverse order. SIGINT/SIGTERM run it and exit 130 (`what` names
+ * what is being stopped); `stopping` turns true once it started, `interrupted` on such a signal.
+ */
+export function exitCleanup(what: string) {
+  const cleanups: (() => Promise<void> | void)[] = [];
+  let cleaning: Promise<void> | undefined;
+  let started = false;
+  const cleanup = (): Promise<void> => {
+    started = true;
+    cleaning ??= (async () => {
+      await stopAll();
+      for (const undo of cleanups.reverse()) {
+        try {
+          await undo();
+        } catch (e) {
+          console.error(`cleanup: ${String(e)}`);
+        }
+      }
+    })();
+    return cleaning;
+  };
+  let interrupted = false;
+  process.on("exit", killAllNow);
+  for (const sig of ["SIGINT", "SIGTERM"] as const) {
+    process.on(sig, () => {
+      if (interrupted) return;
+      interrupted = true;
+      console.error(`\n${sig}: stopping ${what}`);
+      void cleanup().finally(() => process.exit(130));
+    });
+  }
+  return {
+    cleanups,
+    cleanup,
+    get stopping() {
+      return started;
+    },
+    get interrupted() {
+      return interrupted;
+    },
+  };
+}
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
