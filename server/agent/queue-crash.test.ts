@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { deleteRedisKeys, withRedis } from "../testing/redis.ts";
-import { createTestUser, withPostgresRuntime } from "../testing/runtime.ts";
+import { createTestUser, createWaitingTodo, withPostgresRuntime } from "../testing/runtime.ts";
 import { planReply } from "./local-reply.ts";
 import { LocalProvider } from "./providers/local.ts";
 import { QueuedRunner } from "./queue.ts";
@@ -64,8 +64,7 @@ async function setup() {
   const rt = pg.get()!;
   const user = await createTestUser(rt.prisma);
   const project = await rt.prisma.project.create({ data: { ownerId: user.id, name: "Crash" } });
-  const todo = await rt.prisma.todo.create({ data: { projectId: project.id, userId: user.id, content: CONTENT, status: "RUNNING" } });
-  await rt.prisma.message.create({ data: { todoId: todo.id, role: "user", content: CONTENT, state: "PENDING" } });
+  const todo = await createWaitingTodo(rt.prisma, { projectId: project.id, userId: user.id }, CONTENT);
   const reply = () => rt.prisma.message.findFirst({ where: { todoId: todo.id, role: "assistant" } });
   return { rt, todo, reply };
 }

@@ -2,7 +2,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { deleteRedisKeys, withRedis } from "../testing/redis.ts";
-import { createTestUser, withPostgresRuntime } from "../testing/runtime.ts";
+import { createTestUser, createWaitingTodo, withPostgresRuntime } from "../testing/runtime.ts";
 import { LocalProvider } from "./providers/local.ts";
 import { QueuedRunner } from "./queue.ts";
 import { TurnRunner } from "./turn-runner.ts";
@@ -28,11 +28,7 @@ test("queued turns are shared by the workers; every turn runs exactly once", asy
     const user = await createTestUser(rt.prisma);
     const project = await rt.prisma.project.create({ data: { ownerId: user.id, name: "Queue" } });
     const ids: string[] = [];
-    for (let i = 0; i < 8; i++) {
-      const todo = await rt.prisma.todo.create({ data: { projectId: project.id, userId: user.id, content: `job ${i}`, status: "RUNNING" } });
-      await rt.prisma.message.create({ data: { todoId: todo.id, role: "user", content: `job ${i}`, state: "PENDING" } });
-      ids.push(todo.id);
-    }
+    for (let i = 0; i < 8; i++) ids.push((await createWaitingTodo(rt.prisma, { projectId: project.id, userId: user.id }, `job ${i}`)).id);
     for (const id of ids) a.start(id); // all queued through one process
     await a.idle();
     await b.idle();

@@ -4,7 +4,7 @@ import type { AppEvent } from "../realtime/bus.ts";
 import { LocalProvider } from "./providers/local.ts";
 import { TURN_LOST_TWICE, TurnRunner, type RunnerOptions } from "./turn-runner.ts";
 import type { AgentProvider } from "./provider.ts";
-import { createTestUser, startTestRuntime, type TestRuntime } from "../testing/runtime.ts";
+import { createTestUser, createWaitingTodo, startTestRuntime, type TestRuntime } from "../testing/runtime.ts";
 
 let t: TestRuntime;
 const events: AppEvent[] = [];
@@ -19,9 +19,7 @@ after(async () => {
 async function runningTodo(content: string) {
   const user = await createTestUser(t.prisma);
   const project = await t.prisma.project.create({ data: { ownerId: user.id, name: "Agent" } });
-  const todo = await t.prisma.todo.create({ data: { projectId: project.id, userId: user.id, content, status: "RUNNING" } });
-  await t.prisma.message.create({ data: { todoId: todo.id, role: "user", content, state: "PENDING" } });
-  return todo;
+  return createWaitingTodo(t.prisma, { projectId: project.id, userId: user.id }, content);
 }
 
 test("a turn streams deltas, stores the reply with usage and checklist blocks, and ends READY", async () => {
@@ -140,11 +138,7 @@ test("at most maxPerUser turns of one user run at once; the rest wait their turn
   const user = await createTestUser(t.prisma);
   const project = await t.prisma.project.create({ data: { ownerId: user.id, name: "Limits" } });
   const ids: string[] = [];
-  for (let i = 0; i < 5; i++) {
-    const todo = await t.prisma.todo.create({ data: { projectId: project.id, userId: user.id, content: `t${i}`, status: "RUNNING" } });
-    await t.prisma.message.create({ data: { todoId: todo.id, role: "user", content: `t${i}`, state: "PENDING" } });
-    ids.push(todo.id);
-  }
+  for (let i = 0; i < 5; i++) ids.push((await createWaitingTodo(t.prisma, { projectId: project.id, userId: user.id }, `t${i}`)).id);
   const runner = runnerWith(fakeProvider({ stepMs: 20 }), { maxPerUser: 2 });
   let peak = 0;
   const timer = setInterval(() => (peak = Math.max(peak, runner.load.active)), 2);
@@ -206,11 +200,7 @@ test("the per-user limit holds across processes: two runners on one database nev
   const user = await createTestUser(t.prisma);
   const project = await t.prisma.project.create({ data: { ownerId: user.id, name: "Shared limit" } });
   const ids: string[] = [];
-  for (let i = 0; i < 6; i++) {
-    const todo = await t.prisma.todo.create({ data: { projectId: project.id, userId: user.id, content: `p${i}`, status: "RUNNING" } });
-    await t.prisma.message.create({ data: { todoId: todo.id, role: "user", content: `p${i}`, state: "PENDING" } });
-    ids.push(todo.id);
-  }
+  for (let i = 0; i < 6; i++) ids.push((await createWaitingTodo(t.prisma, { projectId: project.id, userId: user.id }, `p${i}`)).id);
   // Each runner alone would allow 2 of this user's turns; together they must still allow only 2.
   const a = runnerWith(fakeProvider({ stepMs: 15 }), { maxPerUser: 2, busyRetryMs: 10 });
   const b = runnerWith(fakeProvider({ stepMs: 15 }), { maxPerUser: 2, busyRetryMs: 10 });

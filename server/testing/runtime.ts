@@ -118,6 +118,13 @@ export async function createTestUser(prisma: PrismaClient, opts: { name?: string
   });
 }
 
+/** A RUNNING todo whose user message waits (PENDING) for the agent's turn: what the runner picks up. */
+export async function createWaitingTodo(prisma: PrismaClient, owner: { projectId: string; userId: string }, content: string) {
+  const todo = await prisma.todo.create({ data: { ...owner, content, status: "RUNNING" } });
+  await prisma.message.create({ data: { todoId: todo.id, role: "user", content, state: "PENDING" } });
+  return todo;
+}
+
 /**
  * Registers before/after hooks that start a fresh test runtime for the enclosing file or suite
  * and close it afterwards; read the runtime through the returned getter inside tests.
