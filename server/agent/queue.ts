@@ -3,7 +3,7 @@ import { createClient } from "redis";
 import { log } from "../log.ts";
 import { db } from "../runtime.ts";
 import type { AgentRunner } from "./runner.ts";
-import { TURN_LOST_TWICE, type TurnRunner } from "./turn-runner.ts";
+import { leaseIsLive, TURN_LOST_TWICE, type TurnRunner } from "./turn-runner.ts";
 
 const QUEUE = "agent-turns";
 
@@ -124,7 +124,6 @@ export class QueuedRunner implements AgentRunner {
 /** RUNNING with no live lease: nobody works on it. */
 async function waitsForTurn(todoId: string): Promise<boolean> {
   const todo = await db().todo.findUnique({ where: { id: todoId }, select: { status: true, workflow: true } });
-  const lease = (todo?.workflow as { lease?: { until?: number } } | null)?.lease;
-  return todo?.status === "RUNNING" && !(lease?.until && lease.until > Date.now());
+  return todo?.status === "RUNNING" && !leaseIsLive(todo.workflow);
 }
 

@@ -2,6 +2,7 @@ import { log } from "../log.ts";
 import { db, runtime } from "../runtime.ts";
 import { publishStatus, publishTodo } from "../services/todos/events.ts";
 import { messageWithBlocks, toMessage } from "../services/todos/serialize.ts";
+import { leaseIsLive } from "./turn-runner.ts";
 
 /**
  * Fires scheduled messages when they are due: the message becomes PENDING and the todo starts a
@@ -62,8 +63,7 @@ async function recoverTurns() {
   const running = await db().todo.findMany({ where: { status: "RUNNING" }, select: { id: true, workflow: true }, take: 500 });
   const now = Date.now();
   for (const todo of running) {
-    const lease = (todo.workflow as { lease?: { until?: number } } | null)?.lease;
-    if (!lease || !lease.until || lease.until <= now) runtime().agent.start(todo.id);
+    if (!leaseIsLive(todo.workflow, now)) runtime().agent.start(todo.id);
   }
 }
 

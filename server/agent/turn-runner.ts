@@ -32,6 +32,12 @@ export type RunnerOptions = {
 export const MAX_RECOVERIES = 1;
 export const TURN_LOST_TWICE = "The agent turn was interrupted twice by a server failure (a crash or a kill) and was not retried again";
 
+/** Whether a live process holds the turn of a todo with this workflow (a lease that has not run out). */
+export function leaseIsLive(workflow: unknown, now = Date.now()): boolean {
+  const until = (workflow as Workflow | null)?.lease?.until;
+  return typeof until === "number" && until > now;
+}
+
 /** What taking the lease found: ours now, another live process's, or the user's limit reached. */
 type LeaseResult = "ok" | "held" | "busy";
 
@@ -174,7 +180,7 @@ export class TurnRunner implements AgentRunner {
       const now = Date.now();
       const mine = w.lease?.owner === this.owner;
       if (renew && !mine) return "held";
-      if (w.lease && !mine && w.lease.until > now) return "held";
+      if (!mine && leaseIsLive(w, now)) return "held";
       let turn = w.currentTurn;
       if (!mine) {
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`agent-user:${row.userId}`}))`;
