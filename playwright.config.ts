@@ -49,7 +49,7 @@ function server(port: number, env: Record<string, string>) {
   };
 }
 
-const pgEnv = { DATABASE_URL: pgUrl.toString(), REDIS_URL: redisUrl, DATA_DIR: E2E.postgres.dataDir, TEST_PG_ADMIN_URL: pgAdmin };
+const pgEnv = { DATABASE_URL: pgUrl.toString(), REDIS_URL: redisUrl, REDIS_PREFIX: `todo-e2e-${process.env.E2E_RUN_ID.replace(/\D/g, "-")}`, DATA_DIR: E2E.postgres.dataDir, TEST_PG_ADMIN_URL: pgAdmin };
 
 export default defineConfig({
   testDir: "e2e",

@@ -12,6 +12,7 @@ const ZEnv = z.object({
     .optional(),
   DATA_DIR: z.string().min(1).default("data"),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, "must be a redis:// URL").optional(),
+  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, "must be 1-64 letters, digits, '_', '.', ':' or '-'").default("todo-service"),
   APP_URL: z.string().url("must be an absolute URL such as http://localhost:3000").optional(),
   AUTH_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
   RESEND_API_KEY: z.string().min(1).optional(),
@@ -35,6 +36,8 @@ export type Config = {
   databaseUrl?: string;
   dataDir: string;
   redisUrl?: string;
+  /** Namespace of every Redis key and channel, so services (or test runs) sharing one Redis stay apart. */
+  redisPrefix: string;
   appUrl: string;
   authSecret?: string;
   resendApiKey?: string;
@@ -72,6 +75,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     dataDir: path.resolve(e.DATA_DIR),
     redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
     appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
     authSecret: e.AUTH_SECRET,
     resendApiKey: e.RESEND_API_KEY,

@@ -32,7 +32,7 @@ async function main() {
     });
   });
   const upgrade = nextApp.getUpgradeHandler?.();
-  const sockets = await attachSockets(httpServer, app.runtime.bus, config.redisUrl);
+  const sockets = await attachSockets(httpServer, app.runtime.bus, config.redisUrl, config.redisPrefix);
   app.runtime.io = sockets.io;
   if (dev && upgrade) {
     // Hot reload's websocket; Socket.IO's own upgrades never reach here.

@@ -23,7 +23,7 @@ export function createRunner(config: Config, opts: { leaseMs?: number } = {}): T
 export async function createAgent(config: Config): Promise<AgentRunner> {
   if (!config.redisUrl) return createRunner(config);
   // The turn's lease is half BullMQ's 30 s job lock, so a stalled job's retry finds it lapsed.
-  const queued = new QueuedRunner(createRunner(config, { leaseMs: 15_000 }), config.redisUrl, config.agentMaxConcurrent, { lockMs: 30_000 });
+  const queued = new QueuedRunner(createRunner(config, { leaseMs: 15_000 }), config.redisUrl, config.agentMaxConcurrent, { lockMs: 30_000, prefix: config.redisPrefix });
   await queued.init();
   return queued;
 }

@@ -8,7 +8,7 @@ import { envelopeOf, roomsFor, type EventBus, type Room } from "./bus.ts";
 export type SocketData = { userId: string; credential: string; deviceId?: string | null; todoScope?: string | null };
 
 /** Socket.IO on the HTTP server's port, authenticated like HTTP, fed by the event bus. */
-export async function attachSockets(httpServer: HttpServer, bus: EventBus, redisUrl?: string): Promise<{ io: Server; close(): Promise<void> }> {
+export async function attachSockets(httpServer: HttpServer, bus: EventBus, redisUrl?: string, redisPrefix = "todo-service"): Promise<{ io: Server; close(): Promise<void> }> {
   const io = new Server(httpServer, { path: "/socket.io", serveClient: false });
   const closers: (() => Promise<unknown>)[] = [];
 
@@ -19,7 +19,7 @@ export async function attachSockets(httpServer: HttpServer, bus: EventBus, redis
     pub.on("error", (err) => log.error("redis (pub) error", { error: String(err) }));
     sub.on("error", (err) => log.error("redis (sub) error", { error: String(err) }));
     await Promise.all([pub.connect(), sub.connect()]);
-    io.adapter(createAdapter(pub, sub));
+    io.adapter(createAdapter(pub, sub, { key: `${redisPrefix}:socket.io` }));
     closers.push(() => pub.quit(), () => sub.quit());
     log.info("socket.io redis adapter on");
   }
