@@ -45,7 +45,8 @@ function server(port: number, env: Record<string, string>) {
     timeout: 120_000,
     stdout: "pipe" as const,
     stderr: "pipe" as const,
-    env: { ...common, PORT: String(port), APP_URL: `http://localhost:${port}`, ...env },
+    // Each server records the (operation, status) pairs it answers; e2e/global-teardown.ts checks them against the OpenAPI document.
+    env: { ...common, PORT: String(port), APP_URL: `http://localhost:${port}`, E2E_RECORD_STATUSES: path.join(env.DATA_DIR!, `statuses-${port}.jsonl`), ...env },
   };
 }
 

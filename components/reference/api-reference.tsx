@@ -81,9 +81,11 @@ export function ApiReference() {
               </p>
               {op.description ? <p>{op.description}</p> : null}
               <p className="muted">
-                Served at: {op.servers.map((s) => new URL(s.url).pathname).join(", ")}
+                {/* Server URLs are relative to the document's origin (absolute ones are read the same way). */}
+                Served at: {op.servers.map((s) => new URL(s.url, window.location.origin).pathname).join(", ")}
                 {op.security.length === 0 ? " · no credential" : ""}
               </p>
+              <p className="muted">Statuses: {Object.keys(op.responses).join(", ")}</p>
               {op.parameters.length ? (
                 <>
                   <h4>Parameters</h4>

@@ -21,6 +21,15 @@ export const ZApiKey = z
 
 export const ZApiKeyNameInput = z.object({ name: ZApiKeyName }).meta({ id: "ApiKeyNameInput" });
 
+/** apiKey_create's body. The service refuses `default` (any case); the `not` says so in the JSON Schema. */
+export const ZApiKeyCreateInput = z
+  .object({
+    name: ZApiKeyName.meta({
+      not: { pattern: "^\\s*[Dd][Ee][Ff][Aa][Uu][Ll][Tt]\\s*$" },
+      description: "Unique among the caller's keys (409 otherwise); `default`, in any case, is reserved for the key apiKey_getDefault creates (400)",
+    }),
+  })
+  .meta({ id: "ApiKeyCreateInput" });
 export const ZApiKeyValidation = z
   .object({
     valid: z.literal(true),

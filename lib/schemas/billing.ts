@@ -25,7 +25,8 @@ export const ZCountryCode = z
   .string()
   .regex(/^[A-Z]{2}$/, { message: "must be an ISO 3166-1 alpha-2 code in upper case, e.g. DE", abort: true })
   .refine(isCountryCode, "is not an ISO 3166-1 alpha-2 country code")
-  .describe("ISO 3166-1 alpha-2, upper case (`DE`, `US`, `GB`)");
+  .describe("ISO 3166-1 alpha-2, upper case (`DE`, `US`, `GB`)")
+  .meta({ enum: [...COUNTRY_CODES].sort() });
 
 // ───────────── Tax ids ─────────────
 

@@ -10,6 +10,16 @@ export const ZId = z.string().min(1).max(128);
 
 export const ZName = z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters");
 
+/**
+ * A partial update: every field optional, at least one given. The refine checks it; the `anyOf`
+ * says it in the JSON Schema (a refine is invisible there), both from the same list of fields.
+ */
+export function atLeastOne<T extends z.ZodObject>(schema: T, message: string): T {
+  const keys = Object.keys(schema.shape);
+  return schema
+    .refine((v) => keys.some((k) => (v as Record<string, unknown>)[k] !== undefined), { message })
+    .meta({ anyOf: keys.map((k) => ({ required: [k] })) });
+}
 export const ZNull = z.null().describe("JSON null");
 
 export const ZSuccess = z.object({ success: z.literal(true) }).meta({ id: "SuccessResponse" });

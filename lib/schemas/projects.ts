@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ZId, ZName, ZSocketId, ZTimestamp } from "./common.ts";
+import { atLeastOne, ZId, ZName, ZSocketId, ZTimestamp } from "./common.ts";
 
 export const ZProjectRole = z.enum(["owner", "editor", "viewer"]);
 
@@ -28,16 +28,14 @@ export const ZProjectCreateInput = z
   })
   .meta({ id: "ProjectCreateInput" });
 
-export const ZProjectUpdateInput = z
-  .object({
+export const ZProjectUpdateInput = atLeastOne(
+  z.object({
     name: ZName.optional(),
     description: z.string().max(10_000).optional(),
     isPublic: z.boolean().optional(),
-  })
-  .refine((v) => v.name !== undefined || v.description !== undefined || v.isPublic !== undefined, {
-    message: "give at least one of name, description, isPublic",
-  })
-  .meta({ id: "ProjectUpdateInput" });
+  }),
+  "give at least one of name, description, isPublic",
+).meta({ id: "ProjectUpdateInput" });
 
 export const ZProjectIdInput = z.object({ projectId: ZId, socketId: ZSocketId }).meta({ id: "ProjectIdInput" });
 

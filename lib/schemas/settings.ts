@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ZAgentSettings } from "./agent.ts";
-import { ZId, ZTimestamp } from "./common.ts";
+import { atLeastOne, ZId, ZTimestamp } from "./common.ts";
 import { ZGroupSlug } from "./groups.ts";
 
 // ───────────── User settings (AppSettings) ─────────────
@@ -56,18 +56,16 @@ export const ZAppSettings = z
   })
   .meta({ id: "AppSettings" });
 
-export const ZUserSettingsUpdateInput = z
-  .object({
+export const ZUserSettingsUpdateInput = atLeastOne(
+  z.object({
     theme: ZTheme.optional(),
     timezone: ZTimezone.optional(),
     locale: ZLocale.optional(),
     emailNotifications: z.boolean().optional(),
     defaultAgent: ZAgentSettings.nullable().optional().describe("null clears it"),
-  })
-  .refine((v) => Object.values(v).some((x) => x !== undefined), {
-    message: "give at least one of theme, timezone, locale, emailNotifications, defaultAgent",
-  })
-  .meta({ id: "UserSettingsUpdateInput" });
+  }),
+  "give at least one of theme, timezone, locale, emailNotifications, defaultAgent",
+).meta({ id: "UserSettingsUpdateInput" });
 
 // ───────────── Project settings ─────────────
 
@@ -90,16 +88,14 @@ export const ZProjectSettingsFull = z
   })
   .meta({ id: "ProjectSettingsFull" });
 
-export const ZProjectSettingsUpdateInput = z
-  .object({
+export const ZProjectSettingsUpdateInput = atLeastOne(
+  z.object({
     brandMarkdown: ZBrandMarkdown.optional(),
     defaultGroupSlug: ZGroupSlug.nullable().optional().describe("Must name an existing group of the project (404 otherwise); null clears it"),
     agentDefaults: ZAgentSettings.nullable().optional().describe("null clears it"),
-  })
-  .refine((v) => v.brandMarkdown !== undefined || v.defaultGroupSlug !== undefined || v.agentDefaults !== undefined, {
-    message: "give at least one of brandMarkdown, defaultGroupSlug, agentDefaults",
-  })
-  .meta({ id: "ProjectSettingsUpdateInput" });
+  }),
+  "give at least one of brandMarkdown, defaultGroupSlug, agentDefaults",
+).meta({ id: "ProjectSettingsUpdateInput" });
 
 // ───────────── Per-user, per-project agent mapping ─────────────
 

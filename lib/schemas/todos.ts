@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ZAgentSettings } from "./agent.ts";
-import { ZId, ZLimit, ZSocketId, ZTimestamp } from "./common.ts";
+import { atLeastOne, ZId, ZLimit, ZSocketId, ZTimestamp } from "./common.ts";
 
 export const TODO_STATUSES = ["PROPOSED", "TODO", "SCHEDULED", "RUNNING", "PAUSED", "READY", "DONE", "ERROR", "CANCELLED"] as const;
 export const ZTodoStatus = z.enum(TODO_STATUSES);
@@ -31,6 +31,20 @@ export const ZBlock = z
   })
   .meta({ id: "Block" });
 
+/** What server/agent/turn-runner.ts records on an assistant message (toMessage keeps only these fields). */
+export const ZMessageUsage = z
+  .object({
+    provider: z.string().optional().describe("The agent provider that wrote the reply: `local` or `openai`"),
+    model: z.string().optional().describe("The model, when the todo's agent settings name one"),
+    tokensIn: z.number().optional().describe("Input tokens (the provider's count, else an estimate)"),
+    tokensOut: z.number().optional().describe("Output tokens (the provider's count, else an estimate)"),
+    costCents: z.number().optional().describe("What the turn cost, in cents (0 for the local agent)"),
+    durationMs: z.number().optional().describe("How long the turn took, in ms"),
+    interrupted: z.boolean().optional().describe("true when complete or cancel ended the reply early"),
+    error: z.string().optional().describe("Why the reply stopped, on a reply in state ERROR"),
+  })
+  .meta({ id: "MessageUsage" });
+export type TMessageUsage = z.infer<typeof ZMessageUsage>;
 export const ZMessage = z
   .object({
     id: ZId,
@@ -40,7 +54,7 @@ export const ZMessage = z
     content: z.string(),
     state: ZMessageState,
     scheduledAt: ZTimestamp.nullable(),
-    usage: z.unknown().nullable(),
+    usage: ZMessageUsage.nullable().describe("What the agent's reply cost; null on user messages"),
     createdAt: ZTimestamp,
     updatedAt: ZTimestamp,
     blocks: z.array(ZBlock),
@@ -137,19 +151,19 @@ export const ZStartFromSpecInput = z
     propose: z.boolean().default(false).describe("Create it PROPOSED, not started"),
   })
   .refine((v) => v.spec !== undefined || v.content !== undefined, { message: "give a spec or a content", path: ["spec"] })
-  .meta({ id: "StartFromSpecInput" });
+  .meta({ id: "StartFromSpecInput", anyOf: [{ required: ["spec"] }, { required: ["content"] }] });
 
-export const ZTodoUpdateInput = z
-  .object({
+export const ZTodoUpdateInput = atLeastOne(
+  z.object({
     content: ZContent.optional(),
     scheduledAt: ZWhen.nullable().optional(),
     assignedAgent: z.string().trim().min(1).max(200).nullable().optional(),
     isPublic: z.boolean().optional(),
     groupSlug: ZGroupSlug.nullable().optional(),
     metadata: ZJsonObject.optional(),
-  })
-  .refine((v) => Object.values(v).some((x) => x !== undefined), { message: "give at least one field to change" })
-  .meta({ id: "TodoUpdateInput" });
+  }),
+  "give at least one field to change",
+).meta({ id: "TodoUpdateInput" });
 
 export const ZTodoIdInput = z.object({ todoId: ZId, socketId: ZSocketId }).meta({ id: "TodoIdInput" });
 
@@ -161,10 +175,10 @@ export const ZAddMessageInput = z
   })
   .meta({ id: "AddMessageInput" });
 
-export const ZUpdateMessageInput = z
-  .object({ content: ZContent.optional(), scheduledAt: ZWhen.optional() })
-  .refine((v) => v.content !== undefined || v.scheduledAt !== undefined, { message: "give content or scheduledAt" })
-  .meta({ id: "UpdateMessageInput" });
+export const ZUpdateMessageInput = atLeastOne(
+  z.object({ content: ZContent.optional(), scheduledAt: ZWhen.optional() }),
+  "give content or scheduledAt",
+).meta({ id: "UpdateMessageInput" });
 
 export const ZUpdateAndStartMessageInput = z.object({ messageId: ZId, content: ZContent }).meta({ id: "UpdateAndStartMessageInput" });
 
@@ -180,10 +194,10 @@ export const ZTodoBlockIdInput = z
 
 export const ZTodoAgentSelectionInput = z.object({ agentSettings: ZAgentSettings }).meta({ id: "TodoAgentSelectionInput" });
 
-export const ZWorkflowUpdateInput = z
-  .object({ contextSummaryUsed: z.boolean().optional(), contextSummary: z.string().max(100_000).nullable().optional() })
-  .refine((v) => v.contextSummaryUsed !== undefined || v.contextSummary !== undefined, { message: "give contextSummaryUsed or contextSummary" })
-  .meta({ id: "WorkflowUpdateInput" });
+export const ZWorkflowUpdateInput = atLeastOne(
+  z.object({ contextSummaryUsed: z.boolean().optional(), contextSummary: z.string().max(100_000).nullable().optional() }),
+  "give contextSummaryUsed or contextSummary",
+).meta({ id: "WorkflowUpdateInput" });
 
 export const ZReportAiOutputInput = z
   .object({

@@ -4,16 +4,17 @@ import { z } from "zod";
 import { defineOperation, type AnyOperation } from "../operations/define.ts";
 import { operations } from "../operations/index.ts";
 import { ERROR_STATUS } from "./errors.ts";
-import { buildOpenApi } from "./openapi.ts";
+import { buildOpenApi, declaredStatuses } from "./openapi.ts";
+import { ZCountryCode } from "../../lib/schemas/billing.ts";
 
 // The generated document is navigated freely in the assertions.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
-const APP = "https://todo.example.org";
-const doc = buildOpenApi(operations, APP) as Json;
+const doc = buildOpenApi(operations) as Json;
 
 // Written out here rather than imported, so a change to the mapping in the code is caught.
-const BASE_OF = { apiKey: `${APP}/api/v1`, session: `${APP}/cookie/v1`, device: `${APP}/dst/v1` } as const;
+// Relative: the document is served under each base, and its servers resolve against its origin.
+const BASE_OF = { apiKey: "/api/v1", session: "/cookie/v1", device: "/dst/v1" } as const;
 const SCHEMES_OF = { apiKey: ["ApiKeyHeader", "ApiKeyBearer"], session: ["SessionCookie"], device: ["DeviceToken"] } as const;
 const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
 
@@ -62,7 +63,7 @@ function registeredId(schema: z.ZodType | undefined): string | undefined {
 }
 
 describe("document", () => {
-  test("is OpenAPI 3.1.0 with info and the three base servers", () => {
+  test("is OpenAPI 3.1.0 with info and the three base servers, relative to the document's origin", () => {
     assert.equal(doc.openapi, "3.1.0");
     assert.equal(typeof doc.info.title, "string");
     assert.equal(typeof doc.info.version, "string");
@@ -70,6 +71,17 @@ describe("document", () => {
       doc.servers.map((s: Json) => s.url),
       [BASE_OF.apiKey, BASE_OF.session, BASE_OF.device],
     );
+    const urls = JSON.stringify([doc.servers, ...operations.map((op) => opDoc(op).servers)]);
+    assert.doesNotMatch(urls, /localhost|https?:/, "no absolute server URL (APP_URL is not the client's origin)");
+  });
+
+  test("every tag an operation uses is declared at the top, with a description", () => {
+    const declared = new Map((doc.tags as Json[]).map((t) => [t.name, t.description]));
+    for (const op of operations) {
+      assert.ok(declared.has(op.tag), `${op.id}: tag ${op.tag} not declared`);
+      assert.ok(typeof declared.get(op.tag) === "string" && declared.get(op.tag).length > 10, `tag ${op.tag} has no description`);
+    }
+    assert.deepEqual([...declared.keys()].sort(), [...new Set(operations.map((o) => o.tag))].sort());
   });
 
   test("is plain JSON (survives a round trip unchanged)", () => {
@@ -89,6 +101,8 @@ describe("operations", () => {
       assert.equal(o.operationId, op.id);
       assert.equal(o.summary, op.summary);
       assert.deepEqual(o.tags, [op.tag]);
+      assert.ok(op.description && op.description.length > 10, `${op.id}: declare a description on the operation`);
+      assert.ok(o.description.startsWith(op.description), op.id);
     }
     const documented: string[] = [];
     for (const [p, item] of Object.entries(doc.paths as Json)) {
@@ -154,7 +168,8 @@ describe("schemas", () => {
         assert.deepEqual(o.responses["200"].content["application/json"].schema, { $ref: `#/components/schemas/${resId}` }, op.id);
       }
       const bodyId = registeredId(op.body);
-      if (bodyId) {
+      // A body that repeats path ids is documented as its own copy (see "ids a body repeats" below).
+      if (bodyId && echoed(op).length === 0) {
         named.add(bodyId);
         assert.deepEqual(o.requestBody.content["application/json"].schema, { $ref: `#/components/schemas/${bodyId}` }, op.id);
       }
@@ -162,7 +177,7 @@ describe("schemas", () => {
     assert.ok(named.size >= 3, `only ${[...named].join(", ")}`);
     for (const id of named) assert.ok(doc.components.schemas[id], `components.schemas.${id} missing`);
     // The schemas the API-key operations use, by name.
-    for (const id of ["ApiKey", "ApiKeyNameInput", "ApiKeyValidation", "Error"]) assert.ok(doc.components.schemas[id], id);
+    for (const id of ["ApiKey", "ApiKeyCreateInput", "ApiKeyValidation", "Error"]) assert.ok(doc.components.schemas[id], id);
   });
 
   test("every $ref resolves, and no JSON-Schema-only leftovers ($defs, $schema) remain", () => {
@@ -249,16 +264,32 @@ describe("error responses", () => {
     }
   });
 
-  test("the status codes follow the operation's shape", () => {
+  test("the status codes follow the operation's shape, plus the codes it declares", () => {
     for (const op of operations) {
       const codes = Object.keys(opDoc(op).responses).filter((c) => c !== "200" && c !== "default");
-      const expected = ["400"];
-      if (op.auth !== "none") expected.push("401");
-      if (op.admin) expected.push("403");
-      if (op.params) expected.push("404");
-      if (op.body) expected.push("413");
-      assert.deepEqual(codes.sort(), expected.sort(), op.id);
+      const expected = new Set(["429"]);
+      if (op.params || op.query || op.body) expected.add("400");
+      if (op.auth !== "none") expected.add("401").add("403");
+      if (op.admin) expected.add("403");
+      if (op.params) expected.add("404");
+      if (op.body) expected.add("413");
+      for (const code of op.errors ?? []) expected.add(String(ERROR_STATUS[code]));
+      assert.deepEqual(codes.sort(), [...expected].sort(), op.id);
+      assert.deepEqual(declaredStatuses(op).map(String).sort(), [...expected].sort(), op.id);
     }
+  });
+
+  test("the statuses the issue found undeclared are declared", () => {
+    const byId = new Map(operations.map((o) => [o.id, o]));
+    const declared = (id: string) => Object.keys(opDoc(byId.get(id)!).responses);
+    for (const id of ["apiKey_create", "todo_updateStatus", "todo_updateAndStart", "todo_updateMessage"]) assert.ok(declared(id).includes("409"), id);
+    for (const id of ["user_setDefaultProject", "user_updateProjectAgentMapping", "todo_reportAiOutput"]) assert.ok(declared(id).includes("404"), id);
+    for (const op of operations) {
+      assert.ok(declared(op.id).includes("429"), `${op.id}: rate limits apply everywhere`);
+      if (op.auth !== "none") assert.ok(declared(op.id).includes("403"), `${op.id}: a todo-scoped token may be refused anywhere`);
+    }
+    const e429 = doc.components.responses.E429 as Json;
+    assert.ok(e429.headers["Retry-After"], "429 documents Retry-After");
   });
 
   test("the Error schema is {message, code, data?} with every error code", () => {
@@ -286,19 +317,19 @@ function syntheticOp(id: string, path: string, extra: Partial<AnyOperation>): An
 }
 
 describe("synthetic operations", () => {
-  test("an admin-only operation documents 403; auth none documents no 401 and no security", () => {
+  test("an admin-only operation documents 403; auth none documents no 401 and no security; no input, no 400", () => {
     const d = buildOpenApi(
       [
         syntheticOp("admin_op", "/admin", { admin: true, auth: ["apiKey", "session"] }),
         syntheticOp("open_op", "/open", { auth: "none" }),
       ],
-      APP,
     ) as Json;
     const admin = d.paths["/admin"].post;
-    assert.deepEqual(Object.keys(admin.responses).sort(), ["200", "400", "401", "403", "default"]);
+    assert.deepEqual(Object.keys(admin.responses).sort(), ["200", "401", "403", "429", "default"]);
     assert.deepEqual(admin.servers.map((s: Json) => s.url), [BASE_OF.apiKey, BASE_OF.session]);
     const open = d.paths["/open"].post;
-    assert.deepEqual(Object.keys(open.responses).sort(), ["200", "400", "default"]);
+    // A POST is a write under /cookie/v1, where the same-origin check may refuse it.
+    assert.deepEqual(Object.keys(open.responses).sort(), ["200", "403", "429", "default"]);
     assert.deepEqual(open.security, []);
   });
 });
@@ -306,7 +337,7 @@ describe("synthetic operations", () => {
 describe("component naming (synthetic operations)", () => {
   test("a schema whose input and output differ gets two components, each referenced where it applies", () => {
     const Defaults = z.object({ n: z.number().default(3) }).meta({ id: "UnitDefaults" });
-    const d = buildOpenApi([syntheticOp("d1", "/d1", { body: Defaults, response: Defaults })], APP) as Json;
+    const d = buildOpenApi([syntheticOp("d1", "/d1", { body: Defaults, response: Defaults })]) as Json;
     const o = d.paths["/d1"].post;
     const resRef = o.responses["200"].content["application/json"].schema.$ref as string;
     const bodyRef = o.requestBody.content["application/json"].schema.$ref as string;
@@ -324,11 +355,140 @@ describe("component naming (synthetic operations)", () => {
       const Outer = z.object({ inner: Inner, n: z.number() }).meta({ id: "UnitOuter" });
       const d = buildOpenApi(
         [syntheticOp("o1", "/o1", { response: Outer }), syntheticOp("o2", "/o2", { response: Outer })],
-        APP,
       ) as Json;
       for (const { ref, at } of refs(d)) assert.notEqual(resolvePointer(d, ref), undefined, `${at}: ${ref}`);
       assert.deepEqual(Object.keys(d.components.schemas).sort(), ["Error", "UnitInner", "UnitOuter"]);
       assert.deepEqual(d.paths["/o2"].post.responses["200"].content["application/json"].schema, { $ref: "#/components/schemas/UnitOuter" });
     },
   );
+});
+
+// ---------- what the server requires is what the document requires ----------
+
+/** The schema an operation's body is documented with, its $ref resolved. */
+function bodyDoc(op: AnyOperation): Json {
+  const schema = opDoc(op).requestBody.content["application/json"].schema as Json;
+  return schema.$ref ? (resolvePointer(doc, schema.$ref) as Json) : schema;
+}
+
+function echoed(op: AnyOperation): string[] {
+  if (!op.params || !(op.body instanceof z.ZodObject)) return [];
+  return Object.keys(op.params.shape).filter((k) => k in (op.body as z.ZodObject).shape);
+}
+
+describe("request schemas", () => {
+  test("a body the server refuses when empty says what it needs (required, anyOf or minProperties)", () => {
+    let partial = 0;
+    for (const op of operations) {
+      if (!(op.body instanceof z.ZodObject)) continue;
+      // What the pipeline parses for `{}`: path ids filled in (see fillFromPath in pipeline.ts).
+      const filled = Object.fromEntries(echoed(op).map((k) => [k, "x"]));
+      if (op.body.safeParse(filled).success) continue;
+      const schema = bodyDoc(op);
+      const required = ((schema.required as string[] | undefined) ?? []).filter((k) => !(k in filled));
+      const says = required.length > 0 || (schema.minProperties ?? 0) > 0 || Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf);
+      assert.ok(says, `${op.id}: {} is refused, but the document allows it`);
+      if (required.length === 0) partial++;
+    }
+    assert.ok(partial >= 6, `expected the partial-update bodies, found ${partial}`);
+  });
+
+  test("each anyOf alternative of a partial update is a body the server accepts on its own (spot checks)", () => {
+    const body = (id: string) => operations.find((o) => o.id === id)!.body!;
+    for (const [id, alone] of [
+      ["todo_update", { isPublic: true }],
+      ["todo_update", { scheduledAt: null }],
+      ["project_update", { description: "" }],
+      ["settings_updateUserSettings", { emailNotifications: false }],
+      ["settings_updateProjectSettings", { defaultGroupSlug: null }],
+      ["todo_updateWorkflow", { contextSummary: null }],
+      ["todo_updateMessage", { scheduledAt: 1 }],
+    ] as const) {
+      assert.ok(body(id).safeParse(alone).success, `${id} ${JSON.stringify(alone)}`);
+      assert.ok(!body(id).safeParse({}).success, `${id} {}`);
+      const alternatives = (bodyDoc(operations.find((o) => o.id === id)!).anyOf as Json[]).map((a) => a.required[0]);
+      assert.ok(alternatives.includes(Object.keys(alone)[0]), `${id}: ${Object.keys(alone)[0]} is an alternative`);
+    }
+  });
+
+  test("ids a body repeats from the path are optional there, and the rule is written on the operation", () => {
+    const ops = operations.filter((op) => echoed(op).length > 0);
+    assert.ok(ops.some((o) => o.id === "project_delete") && ops.some((o) => o.id === "apiKey_delete"));
+    for (const op of ops) {
+      const schema = bodyDoc(op);
+      for (const key of echoed(op)) {
+        assert.ok(!((schema.required as string[] | undefined) ?? []).includes(key), `${op.id}: body.${key} is filled from the path`);
+        assert.match(schema.properties[key].description, /must equal the path/, `${op.id}: body.${key}`);
+      }
+      assert.match(opDoc(op).description, /a different value is 400/, op.id);
+      assert.notEqual(opDoc(op).requestBody.required, true, op.id);
+    }
+  });
+
+  test("trimmed names and contents must contain a non-space; trimmed patterns allow the surrounding space", () => {
+    const create = bodyDoc(operations.find((o) => o.id === "project_create")!);
+    assert.equal(create.properties.name.pattern, "\\S");
+    const content = bodyDoc(operations.find((o) => o.id === "todo_addMessage")!).properties.content;
+    assert.equal(content.pattern, "\\S");
+    for (const [value, ok] of [["   ", false], ["\t\n", false], [" a ", true], ["Launch", true]] as const)
+      assert.equal(new RegExp(create.properties.name.pattern, "u").test(value), ok, JSON.stringify(value));
+    // ZApiKeyName is trimmed, then matched: " ci " is accepted, so the document must allow it.
+    const keyName = bodyDoc(operations.find((o) => o.id === "apiKey_create")!).properties.name;
+    const re = new RegExp(keyName.pattern, "u");
+    for (const [value, ok] of [[" ci ", true], ["ci-1", true], ["-ci", false], ["   ", false]] as const) assert.equal(re.test(value), ok, JSON.stringify(value));
+  });
+
+  test("`default` is a reserved API key name in the schema", () => {
+    const name = bodyDoc(operations.find((o) => o.id === "apiKey_create")!).properties.name;
+    const reserved = new RegExp(name.not.pattern, "u");
+    for (const value of ["default", "DEFAULT", " Default "]) assert.ok(reserved.test(value), value);
+    for (const value of ["default-2", "my default", "defaults"]) assert.ok(!reserved.test(value), value);
+    assert.match(name.description, /reserved/);
+  });
+
+  test("billing country is the enum of the codes the server accepts", () => {
+    const country = doc.components.schemas.BillingInfoInput.properties.address.properties.country as Json;
+    assert.ok(country.enum.length > 240, "every assigned code");
+    for (const code of country.enum) assert.ok(ZCountryCode.safeParse(code).success, code);
+    for (const code of ["UK", "ZZ", "de", "EU"]) assert.ok(!country.enum.includes(code) && !ZCountryCode.safeParse(code).success, code);
+  });
+
+  test("subscribe operations declare the X-Socket-Id header; others do not", () => {
+    for (const op of operations) {
+      const header = (opDoc(op).parameters as Json[]).find((p) => p.in === "header" && p.name.toLowerCase() === "x-socket-id");
+      if (op.id.endsWith("_subscribe")) {
+        assert.ok(header, op.id);
+        assert.equal(header.schema.type, "string");
+      } else assert.equal(header, undefined, op.id);
+    }
+    assert.equal(operations.filter((o) => o.id.endsWith("_subscribe")).length, 2);
+  });
+});
+
+describe("response schemas", () => {
+  test("Message.usage is a typed object (or null), not anything", () => {
+    const usage = doc.components.schemas.Message.properties.usage as Json;
+    const ref = (usage.anyOf as Json[]).find((s) => s.$ref)?.$ref as string;
+    assert.ok(ref, JSON.stringify(usage));
+    const typed = resolvePointer(doc, ref) as Json;
+    assert.equal(typed.type, "object");
+    for (const [field, type] of Object.entries({ provider: "string", model: "string", tokensIn: "number", tokensOut: "number", costCents: "number", durationMs: "number", interrupted: "boolean", error: "string" }))
+      assert.equal(typed.properties[field]?.type, type, field);
+  });
+
+  test("no schema anywhere is an empty 'anything' except free-form JSON the API stores as given", () => {
+    const empties: string[] = [];
+    const walk = (value: unknown, at: string): void => {
+      if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${at}/${i}`));
+      else if (value && typeof value === "object") {
+        for (const [k, v] of Object.entries(value)) {
+          if ((k === "schema" || at.endsWith("/properties")) && v && typeof v === "object" && Object.keys(v).length === 0) empties.push(`${at}/${k}`);
+          walk(v, `${at}/${k}`);
+        }
+      }
+    };
+    walk(doc.components.schemas, "#/components/schemas");
+    // Block.content is the block's own JSON (checklist items carry {text}; other types differ).
+    assert.deepEqual(empties.filter((e) => !/\/Block\/properties\/content$/.test(e)), []);
+  });
 });

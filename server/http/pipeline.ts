@@ -6,6 +6,7 @@ import { log } from "../log.ts";
 import { ApiError, errorResponse, jsonResponse, toApiError, type Issue } from "./errors.ts";
 import { readJsonBody } from "./body.ts";
 import { checkSameOrigin } from "./same-origin.ts";
+import { recorded } from "./status-record.ts";
 import { basesOf } from "./openapi.ts";
 import { Router } from "./router.ts";
 
@@ -119,13 +120,13 @@ export function createPipeline(router: Router, resolveCaller: ResolveCaller, app
         log.error("response failed its schema", { op: op.id, requestId, issues: zodIssues(out.error, "response") });
         throw new Error("response schema mismatch");
       }
-      return jsonResponse(out.data, 200, idHeader);
+      return recorded(op, jsonResponse(out.data, 200, idHeader));
     } catch (err) {
       const { error, unexpected } = toApiError(err);
       if (unexpected) {
         log.error("unhandled error", { op: op?.id, requestId, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
       }
-      return errorResponse(error, idHeader);
+      return recorded(op, errorResponse(error, idHeader));
     }
   };
 }

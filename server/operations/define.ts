@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { Caller, Credential } from "../auth/caller.ts";
+import type { ErrorCode } from "../http/errors.ts";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -39,6 +40,11 @@ export type OperationDef<
   params?: P;
   query?: Q;
   body?: B;
+  /**
+   * Error codes the handler can answer beyond those the OpenAPI document derives from the
+   * operation's shape (see server/http/openapi.ts), e.g. `["CONFLICT"]`, or `["NOT_FOUND"]` for ids in a body.
+   */
+  errors?: readonly ErrorCode[];
   /** Success body; everything the handler returns passes through it, so unlisted fields (hashes, secrets) never leave. */
   response: R;
   handler: (ctx: OperationContext<P, Q, B, Auth>) => Promise<z.input<R>>;

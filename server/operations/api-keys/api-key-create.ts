@@ -1,4 +1,4 @@
-import { ZApiKey, ZApiKeyNameInput } from "../../../lib/schemas/api-keys.ts";
+import { ZApiKey, ZApiKeyCreateInput } from "../../../lib/schemas/api-keys.ts";
 import { createApiKey } from "../../services/api-keys/api-keys.ts";
 import { USER_CREDENTIAL, defineOperation } from "../define.ts";
 
@@ -10,7 +10,8 @@ export default defineOperation({
   summary: "Create an API key",
   description: "The response carries the full key; it is never shown again. The user's first key becomes the default. 409 if the name is taken.",
   auth: USER_CREDENTIAL,
-  body: ZApiKeyNameInput,
+  body: ZApiKeyCreateInput,
+  errors: ["CONFLICT"],
   response: ZApiKey,
   handler: ({ caller, body }) => createApiKey(caller.userId, body.name),
 });

@@ -10,7 +10,7 @@ export default defineOperation({
   path: "/apikeys/{name}",
   tag: "API keys",
   summary: "Delete (revoke) an API key",
-  description: "The key stops working at once. The body may repeat the name; a different name is 400.",
+  description: "The key stops working at once.",
   auth: USER_CREDENTIAL,
   params: z.object({ name: ZApiKeyName }),
   body: ZApiKeyNameInput,

@@ -9,6 +9,7 @@ export default defineOperation({
   path: "/apikeys/{name}",
   tag: "API keys",
   summary: "Get one API key by name (masked)",
+  description: "The key is masked as `tsk_…` and its last four characters; 404 when the caller has no key of that name.",
   auth: USER_CREDENTIAL,
   params: z.object({ name: ZApiKeyName }),
   response: ZApiKey,

@@ -9,6 +9,7 @@ export default defineOperation({
   path: "/apikeys",
   tag: "API keys",
   summary: "List the user's API keys (masked)",
+  description: "Every key of the caller, oldest first, each with `key` masked as `tsk_…` and its last four characters.",
   auth: USER_CREDENTIAL,
   response: z.array(ZApiKey),
   handler: ({ caller }) => listApiKeys(caller.userId),

@@ -10,6 +10,7 @@ export default defineOperation({
   path: "/apikeys/{name}/default",
   tag: "API keys",
   summary: "Make an API key the user's default",
+  description: "The named key becomes the default and the previous default stops being one; 404 when the caller has no key of that name.",
   auth: USER_CREDENTIAL,
   params: z.object({ name: ZApiKeyName }),
   body: ZApiKeyNameInput,

@@ -8,6 +8,7 @@ export default defineOperation({
   path: "/projects",
   tag: "Projects",
   summary: "Create a project owned by the caller",
+  description: "The caller becomes its owner. `description` defaults to empty and `isPublic` to false.",
   auth: ANY_CREDENTIAL,
   body: ZProjectCreateInput,
   response: ZProjectFull,

@@ -9,6 +9,7 @@ export default defineOperation({
   path: "/projects",
   tag: "Projects",
   summary: "Projects the user owns or can access, oldest first",
+  description: "An array of every project the caller owns or that is shared with them, each with the caller's `role`.",
   auth: ANY_CREDENTIAL,
   response: z.array(ZProjectFull),
   handler: ({ caller }) => listProjects(caller),

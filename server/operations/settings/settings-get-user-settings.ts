@@ -8,6 +8,7 @@ export default defineOperation({
   path: "/settings/user",
   tag: "Settings",
   summary: "The caller's settings, every field filled (defaults where never set)",
+  description: "theme, timezone, locale, email notifications and the default agent; fields never set read as their defaults.",
   auth: ANY_CREDENTIAL,
   response: ZAppSettings,
   handler: ({ caller }) => getUserSettings(caller.userId),

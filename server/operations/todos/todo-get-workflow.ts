@@ -8,6 +8,7 @@ export default defineOperation({
   path: "/todos/{todoId}/workflow",
   tag: "Todos",
   summary: "Internal workflow state, for debugging",
+  description: "The turn counter, the runner's state and the context summary (todo_updateWorkflow sets it).",
   auth: ANY_CREDENTIAL,
   params: ZTodoParams,
   response: ZTodoWorkflow,

@@ -10,8 +10,9 @@ export default defineOperation({
   tag: "Todos",
   summary: "Report offensive or unsafe AI output for review",
   description:
-    "Needs read access to the todo.",
+    "Needs read access to the todo (404 otherwise, also for a `messageId` that is not one of its messages).",
   auth: ANY_CREDENTIAL,
+  errors: ["NOT_FOUND"],
   body: ZReportAiOutputInput,
   response: ZSuccess,
   handler: ({ caller, body }) => reportAiOutput(caller, body),

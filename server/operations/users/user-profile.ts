@@ -8,7 +8,9 @@ export default defineOperation({
   path: "/users/profile",
   tag: "User",
   summary: "The authenticated user's profile with settings",
+  description: "Who the credential belongs to: email, name, whether an administrator, the default project and the same settings as settings_getUserSettings.",
   auth: ANY_CREDENTIAL,
+  errors: ["NOT_FOUND"],
   response: ZUserProfileFull,
   handler: ({ caller }) => getProfile(caller.userId),
 });

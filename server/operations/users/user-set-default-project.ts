@@ -11,6 +11,7 @@ export default defineOperation({
   summary: "Set the project the user lands on at `/`",
   description: "Any project the caller can read (owned or shared); 404 otherwise. user_profile shows it as `defaultProjectId`.",
   auth: ANY_CREDENTIAL,
+  errors: ["NOT_FOUND"],
   body: ZProjectIdInput,
   response: ZNull,
   handler: ({ caller, body }) => setDefaultProject(caller, body.projectId),

@@ -12,6 +12,7 @@ export default defineOperation({
   description:
     "The caller's own preference: read access to the project is enough (404 otherwise). `agentSettings: null` removes it. settings_getProjectSettings shows it as `agentSettings`.",
   auth: ANY_CREDENTIAL,
+  errors: ["NOT_FOUND"],
   body: ZProjectAgentSelectionInput,
   response: ZNull,
   handler: ({ caller, body }) => updateProjectAgentMapping(caller, body),

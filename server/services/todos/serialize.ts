@@ -1,4 +1,4 @@
-import type { TBlock, TMessage, TTodo, TTodoListItem } from "../../../lib/schemas/todos.ts";
+import { ZMessageUsage, type TBlock, type TMessage, type TMessageUsage, type TTodo, type TTodoListItem } from "../../../lib/schemas/todos.ts";
 import type { TAgentSettings } from "../../../lib/schemas/agent.ts";
 
 type BlockRow = {
@@ -71,6 +71,17 @@ export function toBlock(b: BlockRow): TBlock {
   };
 }
 
+/** The stored usage as Message.usage types it: its known fields of the right type, so an odd row cannot fail a response. */
+function toUsage(v: unknown): TMessageUsage | null {
+  if (!v || typeof v !== "object" || Array.isArray(v)) return null;
+  const out: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(ZMessageUsage.shape)) {
+    const r = field.safeParse((v as Record<string, unknown>)[key]);
+    if (r.success && r.data !== undefined) out[key] = r.data;
+  }
+  return out as TMessageUsage;
+}
+
 export function toMessage(m: MessageRow): TMessage {
   return {
     id: m.id,
@@ -80,7 +91,7 @@ export function toMessage(m: MessageRow): TMessage {
     content: m.content,
     state: m.state,
     scheduledAt: ms(m.scheduledAt),
-    usage: m.usage ?? null,
+    usage: toUsage(m.usage),
     createdAt: m.createdAt.getTime(),
     updatedAt: m.updatedAt.getTime(),
     blocks: (m.blocks ?? []).map(toBlock),

@@ -1,0 +1,34 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { ZMessage } from "../../../lib/schemas/todos.ts";
+import { toMessage } from "./serialize.ts";
+
+const row = (usage: unknown) => ({
+  id: "m1",
+  todoId: "t1",
+  role: "assistant" as const,
+  content: "hi",
+  state: "DONE" as const,
+  scheduledAt: null,
+  usage,
+  createdAt: new Date(1),
+  updatedAt: new Date(2),
+});
+
+test("Message.usage keeps the typed fields the agent records, drops the rest, and always fits its schema", () => {
+  const done = { provider: "openai", model: "gpt-4o-mini", tokensIn: 12, tokensOut: 34, costCents: 0.5, durationMs: 812 };
+  assert.deepEqual(toMessage(row(done)).usage, done);
+  assert.deepEqual(toMessage(row({ provider: "local", tokensIn: 1, tokensOut: 2, costCents: 0, durationMs: 5, interrupted: true })).usage, {
+    provider: "local",
+    tokensIn: 1,
+    tokensOut: 2,
+    costCents: 0,
+    durationMs: 5,
+    interrupted: true,
+  });
+  assert.deepEqual(toMessage(row({ error: "Model endpoint answered 500" })).usage, { error: "Model endpoint answered 500" });
+  // A stored value of another shape never fails the response: wrong types and unknown keys are left out.
+  assert.deepEqual(toMessage(row({ tokensIn: "12", secret: "x", durationMs: 3 })).usage, { durationMs: 3 });
+  for (const odd of [null, undefined, "text", 5, [1, 2]]) assert.equal(toMessage(row(odd)).usage, null);
+  for (const usage of [done, { tokensIn: "12", secret: "x" }, [1], "x"]) assert.ok(ZMessage.safeParse(toMessage(row(usage))).success);
+});
