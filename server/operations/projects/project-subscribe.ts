@@ -12,6 +12,7 @@ export default defineOperation({
   description:
     "Pass the connection's id in `X-Socket-Id` (or `socketId` in the body). The connection must be the caller's own. Read access is checked like project_get.",
   auth: ANY_CREDENTIAL,
+  rateLimit: "subscribe",
   params: ZProjectParams,
   body: ZProjectIdInput,
   response: ZNull,

@@ -9,6 +9,7 @@ export default defineOperation({
   tag: "Todos",
   summary: "Internal workflow state, for debugging",
   auth: ANY_CREDENTIAL,
+  todoScope: "todo",
   params: ZTodoParams,
   response: ZTodoWorkflow,
   handler: ({ caller, params }) => getWorkflow(caller, params.todoId),

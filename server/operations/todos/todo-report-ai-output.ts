@@ -12,6 +12,8 @@ export default defineOperation({
   description:
     "Needs read access to the todo.",
   auth: ANY_CREDENTIAL,
+  todoScope: "todo",
+  rateLimit: "report",
   body: ZReportAiOutputInput,
   response: ZSuccess,
   handler: ({ caller, body }) => reportAiOutput(caller, body),

@@ -15,6 +15,7 @@ export default defineOperation({
   description:
     "409 for a block that is not actionable.",
   auth: ANY_CREDENTIAL,
+  todoScope: "todo",
   params: ZBlockParams,
   body: ZTodoBlockIdInput,
   response: ZNull,

@@ -12,6 +12,7 @@ export default defineOperation({
   description:
     "The message must be a SCHEDULED or PENDING user message (409 otherwise).",
   auth: ANY_CREDENTIAL,
+  todoScope: "todo",
   params: ZTodoParams,
   body: ZUpdateAndStartMessageInput,
   response: ZNull,

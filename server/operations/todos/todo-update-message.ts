@@ -15,6 +15,7 @@ export default defineOperation({
   description:
     "Only a SCHEDULED message; 409 once it started processing.",
   auth: ANY_CREDENTIAL,
+  todoScope: "todo",
   params: ZMessageParams,
   body: ZUpdateMessageInput,
   response: ZNull,

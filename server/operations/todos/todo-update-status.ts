@@ -12,6 +12,7 @@ export default defineOperation({
   description:
     "The lifecycle table of the API reference; any other transition is 409 CONFLICT. A running turn stops at its next step.",
   auth: ANY_CREDENTIAL,
+  todoScope: "todo",
   params: ZTodoParams,
   body: ZTodoStatusUpdateInput,
   response: ZNull,
