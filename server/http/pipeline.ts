@@ -127,6 +127,8 @@ export function createPipeline(router: Router, resolveCaller: ResolveCaller, app
       let rawBody: unknown;
       if (op.body) {
         rawBody = await readJsonBody(request);
+        // Refused before validation, so a scoped token learns nothing about another todo's input.
+        if (scope && match.params.todoId === undefined) checkTodoScope(op, scope, (rawBody as { todoId?: unknown } | null)?.todoId);
         const echoed = echoedKeys(op.body, match.params);
         body = parseOrThrow(op.body, fillFromPath(rawBody, echoed, match.params), "body");
         checkEchoes(body, echoed, params as Record<string, unknown>);
