@@ -32,11 +32,7 @@ export const RATE_POLICIES = {
 export type RatePolicyName = keyof typeof RATE_POLICIES;
 export const RATE_POLICY_NAMES = Object.keys(RATE_POLICIES) as RatePolicyName[];
 
-/**
- * The custom server (server/main.ts) writes the socket's peer address into this request header,
- * overwriting anything a client sent, so the pipeline and the sign-in route can key by IP.
- */
-export const CLIENT_IP_HEADER = "x-todo-client-ip";
+export { CLIENT_IP_HEADER } from "./client-ip.ts";
 
 export type RateLimitOverrides = Partial<Record<RatePolicyName, { points: number; window: number }>>;
 
@@ -122,6 +118,18 @@ export class RateLimits {
     return { allowed, headers };
   }
 
+  /**
+   * Sign-in mail: per IP and per address. Returns the 429 to answer, or null to go on. Both ways
+   * to ask for a link (the Auth.js route, the sign-in page's form action) call it.
+   */
+  async signInMail(email: string, ip: string | null | undefined): Promise<ApiError | null> {
+    const byIp = await this.consume("signInIp", ipKey(ip));
+    if (!byIp.allowed) return tooManyRequests("signInIp", byIp.headers);
+    const byEmail = await this.consume("signInMail", `email:${normalizeEmail(email)}`);
+    if (!byEmail.allowed) return tooManyRequests("signInMail", byEmail.headers);
+    return null;
+  }
+
   /** Like consume, but a refusal throws 429 TOO_MANY_REQUESTS in the spec's error shape. */
   async enforce(name: RatePolicyName, key: string, into: Record<string, string>): Promise<void> {
     const outcome = await this.consume(name, key);
@@ -160,18 +168,6 @@ export function ipKey(ip: string | null | undefined): string {
 export function normalizeEmail(email: string): string {
   const [local = "", domain = ""] = email.toLowerCase().trim().split("@");
   return `${local}@${domain.split(",")[0]}`;
-}
-
-/**
- * Sign-in mail: per address and per IP. Returns the 429 to answer, or null to go on. Both entry
- * points that mail a link (the Auth.js route and the sign-in page's form action) call this.
- */
-export async function limitSignInMail(limits: RateLimits, email: string, ip: string | null | undefined): Promise<ApiError | null> {
-  const byIp = await limits.consume("signInIp", ipKey(ip));
-  if (!byIp.allowed) return tooManyRequests("signInIp", byIp.headers);
-  const byEmail = await limits.consume("signInMail", `email:${normalizeEmail(email)}`);
-  if (!byEmail.allowed) return tooManyRequests("signInMail", byEmail.headers);
-  return null;
 }
 
 /** Opens the limiter for a process: Redis when the config names one. */
