@@ -1,6 +1,7 @@
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { setLogLevel } from "../log.ts";
 import { deleteRedisKeys, withRedis } from "../testing/redis.ts";
 import { RATE_POLICIES, RATE_POLICY_NAMES, RateLimits, createRateLimits, normalizeEmail, parseRateLimitOverrides } from "./rate-limit.ts";
@@ -24,6 +25,14 @@ describe("policies", () => {
     for (const name of ["share", "report", "signInMail", "deviceCodePoll", "userCodeEntry", "invite", "paymentIntent"] as const)
       assert.ok(perMinute(RATE_POLICIES[name]) < perMinute(RATE_POLICIES.default), name);
   });
+});
+
+test("the README's table of policies is the one in the code", () => {
+  const unit: Record<string, number> = { s: 1, min: 60, h: 3600 };
+  const rows = [...readFileSync(new URL("../../README.md", import.meta.url), "utf8").matchAll(/^\| `(\w+)` \| (\d+) \/ (\d+) (s|min|h) \|/gm)];
+  const documented = Object.fromEntries(rows.map((m) => [m[1], { points: Number(m[2]), window: Number(m[3]) * unit[m[4]!]! }]));
+  const coded = Object.fromEntries(RATE_POLICY_NAMES.map((n) => [n, { points: RATE_POLICIES[n].points, window: RATE_POLICIES[n].window }]));
+  assert.deepEqual(documented, coded);
 });
 
 describe("counting", () => {
