@@ -66,6 +66,14 @@ describe("counting", () => {
   });
 });
 
+test("a Redis that is down does not fail requests: the process counts in memory meanwhile", async () => {
+  const limits = new RateLimits({ redis: { isReady: false }, overrides: { share: { points: 1, window: 60 } } });
+  assert.equal((await limits.consume("share", "k")).allowed, true);
+  const over = await limits.consume("share", "k");
+  assert.equal(over.allowed, false);
+  assert.ok(over.headers["retry-after"]);
+});
+
 describe("sign-in mail", () => {
   test("per address (case and spacing do not make a new one) and per IP", async () => {
     const limits = new RateLimits({ overrides: { signInMail: { points: 2, window: 900 }, signInIp: { points: 5, window: 900 } } });

@@ -86,7 +86,7 @@ export class RateLimits {
       const memory = new RateLimiterMemory({ points, duration: window, keyPrefix });
       // A Redis outage falls back to counting in this process rather than failing requests.
       limiter = this.opts.redis
-        ? new RateLimiterRedis({ storeClient: this.opts.redis, useRedisPackage: true, points, duration: window, keyPrefix, insuranceLimiter: memory })
+        ? new RateLimiterRedis({ storeClient: this.opts.redis, useRedisPackage: true, rejectIfRedisNotReady: true, points, duration: window, keyPrefix, insuranceLimiter: memory })
         : memory;
       this.limiters.set(name, limiter);
     }
