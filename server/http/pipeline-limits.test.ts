@@ -68,7 +68,7 @@ beforeEach(() => {
 });
 
 describe("rate limits: headers on every response", () => {
-  test("success, 400, 401, 403, 404 and 405 all carry RateLimit-Policy and RateLimit", async () => {
+  test("success, 400, 401, 403 (role or same-origin), 404 and 405 all carry RateLimit-Policy and RateLimit", async () => {
     const cases = [
       { r: await call("api", "/things", { headers: { "x-api-key": "ada" } }), status: 200, policy: "default", q: 600 },
       { r: await call("api", "/report", { method: "POST", headers: { "x-api-key": "ada" }, json: { todoId: 5 } }), status: 400, policy: "default", q: 600 },
@@ -76,6 +76,8 @@ describe("rate limits: headers on every response", () => {
       { r: await call("api", "/things", { headers: { "x-api-key": "nobody" } }), status: 401, policy: "anonymous", q: 4 },
       { r: await call("api", "/nowhere"), status: 404, policy: "anonymous", q: 4 },
       { r: await call("api", "/things", { method: "PATCH" }), status: 405, policy: "anonymous", q: 4 },
+      // The cookie base's same-origin check refuses before any credential is looked at.
+      { r: await call("cookie", "/things/share", { method: "POST" }), status: 403, policy: "anonymous", q: 4 },
     ];
     for (const { r, status, policy, q } of cases) {
       assert.equal(r.status, status, r.text);

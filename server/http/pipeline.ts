@@ -152,6 +152,8 @@ export function createPipeline(router: Router, resolveCaller: ResolveCaller, app
       if (unexpected) {
         log.error("unhandled error", { op: op?.id, requestId, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
       }
+      // Refused before any budget was counted (same-origin check, a failing resolver): the IP's.
+      if (!idHeader.ratelimit && ip !== null) Object.assign(idHeader, (await limits.consume("anonymous", ipKey(ip))).headers);
       return errorResponse(error, idHeader);
     }
   };
