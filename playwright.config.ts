@@ -35,6 +35,9 @@ const common = {
   // An endpoint that goes silent ends the turn after this long (the stand-in's "[silent]").
   AGENT_IDLE_TIMEOUT_MS: "1500",
   LOG_LEVEL: "warn",
+  // Every test signs its users in from this one machine: lift the per-IP sign-in limit only
+  // (the per-address one stays, e2e/api/rate-limits.spec.ts tests it).
+  RATE_LIMITS: "signInIp=1000000/900",
 };
 
 function server(port: number, env: Record<string, string>) {

@@ -4,6 +4,7 @@ import { resolveCaller } from "./auth/resolve.ts";
 import { openDatabase } from "./db/open.ts";
 import { createMailer } from "./email/mailer.ts";
 import { createPipeline, type Pipeline } from "./http/pipeline.ts";
+import { createRateLimits } from "./http/rate-limit.ts";
 import { Router } from "./http/router.ts";
 import { log } from "./log.ts";
 import { operations } from "./operations/index.ts";
@@ -28,13 +29,16 @@ export async function createApp(config: Config, opts: { agentWorker?: boolean } 
     // Scripts (user:create) open the app without taking turns off the shared queue.
     agent: opts.agentWorker === false ? createRunner(config) : await createAgent(config),
   };
+  const rateLimits = await createRateLimits(config);
+  runtime.limits = rateLimits.limits;
   setRuntime(runtime);
-  const handle = createPipeline(new Router(operations), resolveCaller, config.appUrl);
+  const handle = createPipeline(new Router(operations), resolveCaller, config.appUrl, rateLimits.limits);
   return {
     runtime,
     handle,
     async close() {
       await runtime.agent.stop();
+      await rateLimits.close();
       setRuntime(undefined);
       await database.close();
     },

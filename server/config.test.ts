@@ -36,6 +36,8 @@ describe("defaults", () => {
       agentStepMs: 200,
       agentMaxConcurrent: 8,
       agentMaxPerUser: 4,
+      rateLimitScale: 1,
+      rateLimits: {},
     });
   });
 
@@ -72,6 +74,8 @@ describe("defaults", () => {
       AGENT_IDLE_TIMEOUT_MS: "5000",
       AGENT_MAX_CONCURRENT: "64",
       AGENT_MAX_CONCURRENT_PER_USER: "2",
+      RATE_LIMIT_SCALE: "0.5",
+      RATE_LIMITS: "share=3/60, signInIp=10000/900",
     });
     assert.deepEqual(c, {
       env: "production",
@@ -91,7 +95,17 @@ describe("defaults", () => {
       agentStepMs: 25,
       agentMaxConcurrent: 64,
       agentMaxPerUser: 2,
+      rateLimitScale: 0.5,
+      rateLimits: { share: { points: 3, window: 60 }, signInIp: { points: 10000, window: 900 } },
     });
+  });
+
+  test("RATE_LIMITS names known policies as name=points/seconds; RATE_LIMIT_SCALE is positive", () => {
+    assert.throws(() => load({ RATE_LIMITS: "nosuch=1/60" }), configError(["RATE_LIMITS"]));
+    assert.throws(() => load({ RATE_LIMITS: "share=3" }), configError(["RATE_LIMITS"]));
+    assert.throws(() => load({ RATE_LIMITS: "share=0/60" }), configError(["RATE_LIMITS"]));
+    assert.throws(() => load({ RATE_LIMIT_SCALE: "0" }), configError(["RATE_LIMIT_SCALE"]));
+    assert.throws(() => load({ RATE_LIMIT_SCALE: "lots" }), configError(["RATE_LIMIT_SCALE"]));
   });
 
   test("AGENT_MAX_CONCURRENT defaults to what one process sustains: 8 embedded, 16 on PostgreSQL", () => {

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { parseRateLimitOverrides, type RateLimitOverrides } from "./http/rate-limit.ts";
 
 // Every variable the server reads, validated once at start with a message per problem.
 const ZEnv = z.object({
@@ -27,6 +28,19 @@ const ZEnv = z.object({
   AGENT_MAX_CONCURRENT: z.coerce.number().int().min(1).max(10_000).optional(),
   AGENT_MAX_CONCURRENT_PER_USER: z.coerce.number().int().min(1).max(10_000).default(4),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  // Rate limits (docs/api.md "Rate limits"): a factor on every policy, and per-policy overrides.
+  RATE_LIMIT_SCALE: z.coerce.number().positive("must be a positive number").max(1_000_000).default(1),
+  RATE_LIMITS: z
+    .string()
+    .default("")
+    .transform((text, ctx) => {
+      try {
+        return parseRateLimitOverrides(text);
+      } catch (e) {
+        ctx.addIssue({ code: "custom", message: `must be name=points/seconds, comma-separated: ${(e as Error).message}` });
+        return z.NEVER;
+      }
+    }),
 });
 
 export type Config = {
@@ -51,6 +65,9 @@ export type Config = {
   /** Agent turns at once in one server process, and per user. */
   agentMaxConcurrent: number;
   agentMaxPerUser: number;
+  /** Multiplies every rate-limit policy's points; `rateLimits` replaces named policies outright. */
+  rateLimitScale: number;
+  rateLimits: RateLimitOverrides;
 };
 
 export class ConfigError extends Error {}
@@ -89,5 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     agentStepMs: e.AGENT_STEP_MS,
     agentMaxConcurrent: e.AGENT_MAX_CONCURRENT ?? (e.DATABASE_URL ? 16 : 8),
     agentMaxPerUser: e.AGENT_MAX_CONCURRENT_PER_USER,
+    rateLimitScale: e.RATE_LIMIT_SCALE,
+    rateLimits: e.RATE_LIMITS,
   };
 }

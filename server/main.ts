@@ -4,6 +4,7 @@ import { createApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { writeControlFile, handleControl } from "./control.ts";
 import { setBridge } from "./http/bridge.ts";
+import { CLIENT_IP_HEADER } from "./http/rate-limit.ts";
 import { ensureAuthSecret } from "./auth/secret.ts";
 import { log, setLogLevel } from "./log.ts";
 import { attachSockets } from "./realtime/sockets.ts";
@@ -24,6 +25,8 @@ async function main() {
   // Next's handler first: Socket.IO wraps the existing listener and takes only /socket.io.
   const control = config.databaseUrl ? null : writeControlFile(config.dataDir, config.port);
   const httpServer = createServer((req, res) => {
+    // The peer address, for per-IP rate limits; overwrites any value a client sent.
+    req.headers[CLIENT_IP_HEADER] = req.socket.remoteAddress ?? "unknown";
     if (control && handleControl(req, res, control.token)) return;
     handleNext(req, res).catch((err: unknown) => {
       log.error("request failed", { url: req.url, error: String(err) });
@@ -32,7 +35,7 @@ async function main() {
     });
   });
   const upgrade = nextApp.getUpgradeHandler?.();
-  const sockets = await attachSockets(httpServer, app.runtime.bus, config.redisUrl, config.redisPrefix);
+  const sockets = await attachSockets(httpServer, app.runtime.bus, config.redisUrl, config.redisPrefix, app.runtime.limits);
   app.runtime.io = sockets.io;
   if (dev && upgrade) {
     // Hot reload's websocket; Socket.IO's own upgrades never reach here.

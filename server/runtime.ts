@@ -4,6 +4,7 @@ import type { EventBus } from "./realtime/bus.ts";
 import type { Mailer } from "./email/mailer.ts";
 import type { AgentRunner } from "./agent/runner.ts";
 import type { Server as SocketServer } from "socket.io";
+import type { RateLimits } from "./http/rate-limit.ts";
 
 /**
  * The process-wide services, set once by the server at start (or by a test). Services read them
@@ -18,6 +19,8 @@ export type Runtime = {
   agent: AgentRunner;
   /** Absent in processes that serve no sockets (scripts, unit tests). */
   io?: SocketServer;
+  /** The process's rate limiter (server/http/rate-limit.ts); absent in scripts and unit tests. */
+  limits?: RateLimits;
 };
 
 let current: Runtime | undefined;

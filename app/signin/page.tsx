@@ -1,7 +1,9 @@
 import { redirect } from "next/navigation";
 import { connection } from "next/server";
+import { headers } from "next/headers";
 import { signIn } from "@/auth";
 import { getBridge } from "@/server/http/bridge";
+import { signInMailLimited } from "@/server/auth/sign-in-limit";
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<{ error?: string }> }) {
   await connection();
@@ -17,6 +19,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           "use server";
           const email = String(form.get("email") ?? "").trim();
           if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) redirect("/signin?error=InvalidEmail");
+          if (await signInMailLimited(email, await headers())) redirect("/signin?error=TooManyRequests");
           await signIn("resend", { email, redirectTo: "/" });
         }}
       >

@@ -7,6 +7,7 @@ import { ApiError, errorResponse, jsonResponse, toApiError, type Issue } from ".
 import { readJsonBody } from "./body.ts";
 import { checkSameOrigin } from "./same-origin.ts";
 import { recorded } from "./status-record.ts";
+import { CLIENT_IP_HEADER, RateLimits, credentialKey, ipKey } from "./rate-limit.ts";
 import { basesOf } from "./openapi.ts";
 import { Router } from "./router.ts";
 
@@ -60,10 +61,19 @@ function checkEchoes(body: unknown, keys: string[], params: Record<string, unkno
   }
 }
 
+/**
+ * A todo-scoped (mayfly) token may call only operations that declare `todoScope`, and only on its
+ * own todo: the path's todoId, or (for operations without one) the body's. Everything else is 403.
+ */
+function checkTodoScope(op: AnyOperation, scope: string, todoId: unknown): void {
+  if (!op.todoScope) throw new ApiError("FORBIDDEN", `This token is scoped to one todo; ${op.id} is not available to it`);
+  if (todoId !== scope) throw new ApiError("FORBIDDEN", "This token is scoped to another todo");
+}
+
 export type Pipeline = (base: Base, request: Request) => Promise<Response>;
 
 /** resolve caller for the base → check access → parse input → handler → serialize. */
-export function createPipeline(router: Router, resolveCaller: ResolveCaller, appUrl: string): Pipeline {
+export function createPipeline(router: Router, resolveCaller: ResolveCaller, appUrl: string, limits = new RateLimits()): Pipeline {
   // Each base routes only the operations it serves, so 405's Allow never names a method that
   // exists under another base only. The full router still explains a 404 for those.
   const byBase = Object.fromEntries(
@@ -71,12 +81,17 @@ export function createPipeline(router: Router, resolveCaller: ResolveCaller, app
   ) as Record<Base, Router>;
   return async function handle(base, request) {
     const requestId = request.headers.get("x-request-id")?.slice(0, 64) || randomUUID();
-    const idHeader = { "x-request-id": requestId };
+    const idHeader: Record<string, string> = { "x-request-id": requestId };
+    // The custom server sets the peer address on every network request; in-process reads
+    // (pipelineGet, for the app's own pages) have none and are not limited by IP.
+    const ip = request.headers.get(CLIENT_IP_HEADER);
+    const limitByIp = (policy: AnyOperation["rateLimit"] = "anonymous") => (ip === null ? undefined : limits.enforce(policy, ipKey(ip), idHeader));
     let op: AnyOperation | undefined;
     try {
       const url = new URL(request.url);
       const sub = url.pathname.slice(BASE_PATH[base].length) || "/";
       const match = byBase[base].match(request.method, sub);
+      if (match.kind !== "found") await limitByIp();
       if (match.kind === "none") {
         const elsewhere = router.match(request.method, sub);
         if (elsewhere.kind === "found")
@@ -92,11 +107,20 @@ export function createPipeline(router: Router, resolveCaller: ResolveCaller, app
       let caller: Caller | null = null;
       if (op.auth === "none") {
         caller = await resolveCaller(base, request.headers).catch(() => null);
+        // A todo-scoped token is nobody on public operations not declared for it.
+        if (caller?.todoScope && !op.todoScope) caller = null;
       } else {
         caller = await resolveCaller(base, request.headers);
-        if (!caller) throw new ApiError("UNAUTHORIZED", "Missing, invalid or expired credential");
-        if (op.admin && !caller.isAdmin) throw new ApiError("FORBIDDEN", "Administrators only");
+        if (!caller) {
+          await limitByIp();
+          throw new ApiError("UNAUTHORIZED", "Missing, invalid or expired credential");
+        }
       }
+      if (caller) await limits.enforce(op.rateLimit ?? "default", credentialKey(caller), idHeader);
+      else await limitByIp(op.rateLimit);
+      if (caller && op.admin && !caller.isAdmin) throw new ApiError("FORBIDDEN", "Administrators only");
+      const scope = caller?.todoScope;
+      if (scope) checkTodoScope(op, scope, match.params.todoId ?? scope);
 
       const params = op.params ? parseOrThrow(op.params, match.params, "path") : match.params;
       const query = op.query ? parseOrThrow(op.query, Object.fromEntries(url.searchParams), "query") : undefined;
@@ -104,10 +128,13 @@ export function createPipeline(router: Router, resolveCaller: ResolveCaller, app
       let rawBody: unknown;
       if (op.body) {
         rawBody = await readJsonBody(request);
+        // Refused before validation, so a scoped token learns nothing about another todo's input.
+        if (scope && match.params.todoId === undefined) checkTodoScope(op, scope, (rawBody as { todoId?: unknown } | null)?.todoId);
         const echoed = echoedKeys(op.body, match.params);
         body = parseOrThrow(op.body, fillFromPath(rawBody, echoed, match.params), "body");
         checkEchoes(body, echoed, params as Record<string, unknown>);
       }
+      if (scope && match.params.todoId === undefined) checkTodoScope(op, scope, (body as { todoId?: unknown } | undefined)?.todoId);
       const bodySocketId =
         rawBody && typeof rawBody === "object" && typeof (rawBody as { socketId?: unknown }).socketId === "string"
           ? (rawBody as { socketId: string }).socketId
@@ -126,6 +153,8 @@ export function createPipeline(router: Router, resolveCaller: ResolveCaller, app
       if (unexpected) {
         log.error("unhandled error", { op: op?.id, requestId, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
       }
+      // Refused before any budget was counted (same-origin check, a failing resolver): the IP's.
+      if (!idHeader.ratelimit && ip !== null) Object.assign(idHeader, (await limits.consume("anonymous", ipKey(ip))).headers);
       return recorded(op, errorResponse(error, idHeader));
     }
   };

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Caller, Credential } from "../auth/caller.ts";
 import type { ErrorCode } from "../http/errors.ts";
+import type { RatePolicyName } from "../http/rate-limit.ts";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -37,6 +38,14 @@ export type OperationDef<
   auth: Auth;
   /** Administrators only (course console). */
   admin?: boolean;
+  /**
+   * Whether a todo-scoped (mayfly) token may call it: "todo" allows it when the path's `todoId`
+   * (or, without one, the body's) is the token's todo. Absent: refused with 403, so an operation
+   * that forgets to declare is closed to scoped tokens.
+   */
+  todoScope?: "todo";
+  /** Rate-limit policy (server/http/rate-limit.ts RATE_POLICIES); absent means "default". */
+  rateLimit?: RatePolicyName;
   params?: P;
   query?: Q;
   body?: B;
@@ -68,7 +77,10 @@ export function defineOperation<
   return def as unknown as AnyOperation;
 }
 
-/** The usual set: every credential kind. */
+/**
+ * Every credential kind, device tokens included. Devices (bridges) get reads and the work on
+ * todos, not the management of projects, settings or the account (docs/api.md "Device tokens").
+ */
 export const ANY_CREDENTIAL = ["apiKey", "session", "device"] as const;
-/** Account management (keys, billing): people and scripts, not device tokens. */
+/** People and scripts, not device tokens: account, keys, billing, project management. */
 export const USER_CREDENTIAL = ["apiKey", "session"] as const;

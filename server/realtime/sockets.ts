@@ -3,12 +3,14 @@ import { Server } from "socket.io";
 import { resolveHandshake } from "../auth/resolve.ts";
 import { ApiError } from "../http/errors.ts";
 import { log } from "../log.ts";
+import { limitHandshakes } from "./handshake-limit.ts";
+import type { RateLimits } from "../http/rate-limit.ts";
 import { envelopeOf, roomsFor, type EventBus, type Room } from "./bus.ts";
 
 export type SocketData = { userId: string; credential: string; deviceId?: string | null; todoScope?: string | null };
 
 /** Socket.IO on the HTTP server's port, authenticated like HTTP, fed by the event bus. */
-export async function attachSockets(httpServer: HttpServer, bus: EventBus, redisUrl?: string, redisPrefix = "todo-service"): Promise<{ io: Server; close(): Promise<void> }> {
+export async function attachSockets(httpServer: HttpServer, bus: EventBus, redisUrl?: string, redisPrefix = "todo-service", limits?: RateLimits): Promise<{ io: Server; close(): Promise<void> }> {
   const io = new Server(httpServer, { path: "/socket.io", serveClient: false });
   const closers: (() => Promise<unknown>)[] = [];
 
@@ -24,6 +26,7 @@ export async function attachSockets(httpServer: HttpServer, bus: EventBus, redis
     log.info("socket.io redis adapter on");
   }
 
+  if (limits) io.use(limitHandshakes(limits));
   io.use((socket, next) => {
     const { auth, headers } = socket.handshake;
     resolveHandshake((auth as { token?: unknown } | undefined)?.token, headers.cookie)
@@ -35,7 +38,8 @@ export async function attachSockets(httpServer: HttpServer, bus: EventBus, redis
         }
         const data: SocketData = { userId: caller.userId, credential: caller.credential, deviceId: caller.deviceId, todoScope: caller.todoScope };
         socket.data = data;
-        void socket.join(`user:${caller.userId}` satisfies Room);
+        // A todo-scoped token hears its todo only (todo_subscribe), not the account's events.
+        if (!caller.todoScope) void socket.join(`user:${caller.userId}` satisfies Room);
         next();
       })
       .catch((err) => {

@@ -1,6 +1,6 @@
 import { ZProjectCreateInput, ZProjectFull } from "../../../lib/schemas/projects.ts";
 import { createProject } from "../../services/projects/projects.ts";
-import { ANY_CREDENTIAL, defineOperation } from "../define.ts";
+import { USER_CREDENTIAL, defineOperation } from "../define.ts";
 
 export default defineOperation({
   id: "project_create",
@@ -9,7 +9,7 @@ export default defineOperation({
   tag: "Projects",
   summary: "Create a project owned by the caller",
   description: "The caller becomes its owner. `description` defaults to empty and `isPublic` to false.",
-  auth: ANY_CREDENTIAL,
+  auth: USER_CREDENTIAL,
   body: ZProjectCreateInput,
   response: ZProjectFull,
   handler: ({ caller, body }) => createProject(caller, body),

@@ -1,7 +1,7 @@
 import { ZNull } from "../../../lib/schemas/common.ts";
 import { ZProjectIdInput, ZProjectParams } from "../../../lib/schemas/projects.ts";
 import { deleteProject } from "../../services/projects/projects.ts";
-import { ANY_CREDENTIAL, defineOperation } from "../define.ts";
+import { USER_CREDENTIAL, defineOperation } from "../define.ts";
 
 export default defineOperation({
   id: "project_delete",
@@ -10,7 +10,7 @@ export default defineOperation({
   tag: "Projects",
   summary: "Delete a project and all its todos permanently",
   description: "Owner only (403 for sharees). The body may repeat projectId; a different one is 400 and deletes nothing.",
-  auth: ANY_CREDENTIAL,
+  auth: USER_CREDENTIAL,
   params: ZProjectParams,
   body: ZProjectIdInput,
   response: ZNull,

@@ -13,6 +13,7 @@ export default defineOperation({
     "Pass the connection's id in `X-Socket-Id` (or `socketId` in the body). The connection must be the caller's own. Read access is checked like project_get.",
   auth: ANY_CREDENTIAL,
   errors: ["CONFLICT"],
+  rateLimit: "subscribe",
   params: ZProjectParams,
   body: ZProjectIdInput,
   response: ZNull,

@@ -1,7 +1,7 @@
 import { ZNull } from "../../../lib/schemas/common.ts";
 import { ZProjectParams, ZProjectUpdateInput } from "../../../lib/schemas/projects.ts";
 import { updateProject } from "../../services/projects/projects.ts";
-import { ANY_CREDENTIAL, defineOperation } from "../define.ts";
+import { USER_CREDENTIAL, defineOperation } from "../define.ts";
 
 export default defineOperation({
   id: "project_update",
@@ -10,7 +10,7 @@ export default defineOperation({
   tag: "Projects",
   summary: "Change a project's name, description or visibility",
   description: "Owner or editor. Fields left out keep their value. Publishes `project.updated`.",
-  auth: ANY_CREDENTIAL,
+  auth: USER_CREDENTIAL,
   params: ZProjectParams,
   body: ZProjectUpdateInput,
   response: ZNull,

@@ -1,6 +1,6 @@
 import { ZProjectGroupParams, ZProjectGroupUpsertInput, ZTodoGroup } from "../../../lib/schemas/groups.ts";
 import { upsertGroup } from "../../services/projects/groups.ts";
-import { ANY_CREDENTIAL, defineOperation } from "../define.ts";
+import { USER_CREDENTIAL, defineOperation } from "../define.ts";
 
 export default defineOperation({
   id: "project_upsertGroup",
@@ -10,7 +10,7 @@ export default defineOperation({
   summary: "Create a todo group, or rename (and move) it",
   description:
     "`slug` is 1–64 lower-case letters, digits or hyphens, starting with a letter or digit. Without `position` a new group goes after the last one and an existing group keeps its place. Write access. Publishes `project.updated` with `data.action` `group`.",
-  auth: ANY_CREDENTIAL,
+  auth: USER_CREDENTIAL,
   params: ZProjectGroupParams,
   body: ZProjectGroupUpsertInput,
   response: ZTodoGroup,

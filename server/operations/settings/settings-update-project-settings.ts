@@ -2,7 +2,7 @@ import { ZNull } from "../../../lib/schemas/common.ts";
 import { ZProjectParams } from "../../../lib/schemas/projects.ts";
 import { ZProjectSettingsUpdateInput } from "../../../lib/schemas/settings.ts";
 import { updateProjectSettings } from "../../services/settings/project-settings.ts";
-import { ANY_CREDENTIAL, defineOperation } from "../define.ts";
+import { USER_CREDENTIAL, defineOperation } from "../define.ts";
 
 export default defineOperation({
   id: "settings_updateProjectSettings",
@@ -12,7 +12,7 @@ export default defineOperation({
   summary: "Change some of a project's settings",
   description:
     "At least one field; fields left out keep their value. `brandMarkdown` is at most 100 KB; `defaultGroupSlug` must name an existing group (404 otherwise) or be null. Write access (owner or editor). Publishes `project.updated` with `data.action` `settings`.",
-  auth: ANY_CREDENTIAL,
+  auth: USER_CREDENTIAL,
   params: ZProjectParams,
   body: ZProjectSettingsUpdateInput,
   response: ZNull,

@@ -1,7 +1,7 @@
 import { ZNull } from "../../../lib/schemas/common.ts";
 import { ZUserSettingsUpdateInput } from "../../../lib/schemas/settings.ts";
 import { updateUserSettings } from "../../services/settings/user-settings.ts";
-import { ANY_CREDENTIAL, defineOperation } from "../define.ts";
+import { USER_CREDENTIAL, defineOperation } from "../define.ts";
 
 export default defineOperation({
   id: "settings_updateUserSettings",
@@ -10,7 +10,7 @@ export default defineOperation({
   tag: "Settings",
   summary: "Change some of the caller's settings",
   description: "At least one field; fields left out keep their value. `timezone` must be an IANA time zone, `locale` a BCP 47 tag.",
-  auth: ANY_CREDENTIAL,
+  auth: USER_CREDENTIAL,
   body: ZUserSettingsUpdateInput,
   response: ZNull,
   handler: ({ caller, body }) => updateUserSettings(caller.userId, body),

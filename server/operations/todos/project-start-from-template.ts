@@ -1,7 +1,7 @@
 import { ZProjectParams } from "../../../lib/schemas/projects.ts";
 import { ZStartFromSpecInput, ZTodo } from "../../../lib/schemas/todos.ts";
 import { startFromTemplate } from "../../services/todos/todos.ts";
-import { ANY_CREDENTIAL, defineOperation } from "../define.ts";
+import { USER_CREDENTIAL, defineOperation } from "../define.ts";
 
 export default defineOperation({
   id: "project_startFromTemplate",
@@ -11,7 +11,7 @@ export default defineOperation({
   summary: "Start a todo from a spec (with overrides) or from scratch",
   description:
     "The single accept path. One of `spec` or `content` is required. Started (RUNNING) unless `propose: true`, which creates it PROPOSED and starts nothing.",
-  auth: ANY_CREDENTIAL,
+  auth: USER_CREDENTIAL,
   params: ZProjectParams,
   body: ZStartFromSpecInput,
   response: ZTodo,

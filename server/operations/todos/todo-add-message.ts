@@ -12,6 +12,7 @@ export default defineOperation({
     "Immediate processing starts a turn on a TODO, READY, DONE or ERROR todo and waits (PENDING) behind a RUNNING, SCHEDULED or PAUSED one. A future `scheduledAt` schedules the message. 409 on CANCELLED or PROPOSED todos.",
   auth: ANY_CREDENTIAL,
   errors: ["CONFLICT"],
+  todoScope: "todo",
   params: ZTodoParams,
   body: ZAddMessageInput,
   response: ZMessage,

@@ -1,7 +1,7 @@
 import { ZNull } from "../../../lib/schemas/common.ts";
 import { ZTodoIdInput, ZTodoParams } from "../../../lib/schemas/todos.ts";
 import { deleteTodo } from "../../services/todos/todos.ts";
-import { ANY_CREDENTIAL, defineOperation } from "../define.ts";
+import { USER_CREDENTIAL, defineOperation } from "../define.ts";
 
 export default defineOperation({
   id: "todo_delete",
@@ -11,7 +11,7 @@ export default defineOperation({
   summary: "Delete a todo and its messages permanently",
   description:
     "Write access. The body may repeat todoId; a different one is 400 and deletes nothing.",
-  auth: ANY_CREDENTIAL,
+  auth: USER_CREDENTIAL,
   params: ZTodoParams,
   body: ZTodoIdInput,
   response: ZNull,

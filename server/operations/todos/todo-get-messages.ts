@@ -11,6 +11,7 @@ export default defineOperation({
   description:
     "Omit `before` for the newest page; pass the oldest loaded messageId as `before` for older ones (`nextCursor`).",
   auth: ANY_CREDENTIAL,
+  todoScope: "todo",
   params: ZTodoParams,
   query: ZMessagesQuery,
   response: ZMessagesPage,

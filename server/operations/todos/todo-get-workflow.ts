@@ -10,6 +10,7 @@ export default defineOperation({
   summary: "Internal workflow state, for debugging",
   description: "The turn counter, the runner's state and the context summary (todo_updateWorkflow sets it).",
   auth: ANY_CREDENTIAL,
+  todoScope: "todo",
   params: ZTodoParams,
   response: ZTodoWorkflow,
   handler: ({ caller, params }) => getWorkflow(caller, params.todoId),

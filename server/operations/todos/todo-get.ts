@@ -11,6 +11,7 @@ export default defineOperation({
   description:
     "Read access (owner or through project sharing). `messageLimit` returns only the newest N messages; `hasMoreMessages` tells whether older ones exist.",
   auth: ANY_CREDENTIAL,
+  todoScope: "todo",
   params: ZTodoParams,
   query: ZTodoGetQuery,
   response: ZTodo,

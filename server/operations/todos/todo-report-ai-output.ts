@@ -13,6 +13,8 @@ export default defineOperation({
     "Needs read access to the todo (404 otherwise, also for a `messageId` that is not one of its messages).",
   auth: ANY_CREDENTIAL,
   errors: ["NOT_FOUND"],
+  todoScope: "todo",
+  rateLimit: "report",
   body: ZReportAiOutputInput,
   response: ZSuccess,
   handler: ({ caller, body }) => reportAiOutput(caller, body),

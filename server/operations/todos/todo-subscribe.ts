@@ -12,6 +12,8 @@ export default defineOperation({
     "Pass the connection's id in `X-Socket-Id` (or `socketId` in the body). The connection joins the todo's room before the todo is read, so no event can slip between the response and the stream.",
   auth: ANY_CREDENTIAL,
   errors: ["CONFLICT"],
+  todoScope: "todo",
+  rateLimit: "subscribe",
   params: ZTodoParams,
   body: ZTodoIdInput,
   response: ZTodo,

@@ -16,6 +16,7 @@ export default defineOperation({
     "409 for a block that is not actionable.",
   auth: ANY_CREDENTIAL,
   errors: ["CONFLICT"],
+  todoScope: "todo",
   params: ZBlockParams,
   body: ZTodoBlockIdInput,
   response: ZNull,

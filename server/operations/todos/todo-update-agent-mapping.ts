@@ -1,7 +1,7 @@
 import { ZNull } from "../../../lib/schemas/common.ts";
 import { ZTodoAgentSelectionInput, ZTodoParams } from "../../../lib/schemas/todos.ts";
 import { updateAgentMapping } from "../../services/todos/extras.ts";
-import { ANY_CREDENTIAL, defineOperation } from "../define.ts";
+import { USER_CREDENTIAL, defineOperation } from "../define.ts";
 
 export default defineOperation({
   id: "todo_updateAgentMapping",
@@ -11,7 +11,7 @@ export default defineOperation({
   summary: "Set this todo's agent settings",
   description:
     "Write access.",
-  auth: ANY_CREDENTIAL,
+  auth: USER_CREDENTIAL,
   params: ZTodoParams,
   body: ZTodoAgentSelectionInput,
   response: ZNull,

@@ -13,6 +13,7 @@ export default defineOperation({
     "The message must be a SCHEDULED or PENDING user message (409 otherwise).",
   auth: ANY_CREDENTIAL,
   errors: ["CONFLICT"],
+  todoScope: "todo",
   params: ZTodoParams,
   body: ZUpdateAndStartMessageInput,
   response: ZNull,

@@ -16,6 +16,7 @@ export default defineOperation({
     "Only a SCHEDULED message; 409 once it started processing.",
   auth: ANY_CREDENTIAL,
   errors: ["CONFLICT"],
+  todoScope: "todo",
   params: ZMessageParams,
   body: ZUpdateMessageInput,
   response: ZNull,

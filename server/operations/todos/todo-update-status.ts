@@ -13,6 +13,7 @@ export default defineOperation({
     "The lifecycle table of the API reference; any other transition is 409 CONFLICT. A running turn stops at its next step.",
   auth: ANY_CREDENTIAL,
   errors: ["CONFLICT"],
+  todoScope: "todo",
   params: ZTodoParams,
   body: ZTodoStatusUpdateInput,
   response: ZNull,

@@ -12,6 +12,7 @@ export default defineOperation({
   description:
     "Setting `contextSummaryUsed=true` marks the pending context summary as used.",
   auth: ANY_CREDENTIAL,
+  todoScope: "todo",
   params: ZTodoParams,
   body: ZWorkflowUpdateInput,
   response: ZNull,

@@ -1,7 +1,7 @@
 import { ZNull } from "../../../lib/schemas/common.ts";
 import { ZTodoParams, ZTodoUpdateInput } from "../../../lib/schemas/todos.ts";
 import { updateTodo } from "../../services/todos/todos.ts";
-import { ANY_CREDENTIAL, defineOperation } from "../define.ts";
+import { USER_CREDENTIAL, defineOperation } from "../define.ts";
 
 export default defineOperation({
   id: "todo_update",
@@ -11,7 +11,7 @@ export default defineOperation({
   summary: "Change a todo's content, schedule, assigned agent, group or visibility",
   description:
     "Write access. `isPublic: true` makes it readable by anyone at /public/todos/{todoId}.",
-  auth: ANY_CREDENTIAL,
+  auth: USER_CREDENTIAL,
   params: ZTodoParams,
   body: ZTodoUpdateInput,
   response: ZNull,

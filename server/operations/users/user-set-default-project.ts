@@ -1,7 +1,7 @@
 import { ZNull } from "../../../lib/schemas/common.ts";
 import { ZProjectIdInput } from "../../../lib/schemas/projects.ts";
 import { setDefaultProject } from "../../services/users/preferences.ts";
-import { ANY_CREDENTIAL, defineOperation } from "../define.ts";
+import { USER_CREDENTIAL, defineOperation } from "../define.ts";
 
 export default defineOperation({
   id: "user_setDefaultProject",
@@ -10,8 +10,8 @@ export default defineOperation({
   tag: "User",
   summary: "Set the project the user lands on at `/`",
   description: "Any project the caller can read (owned or shared); 404 otherwise. user_profile shows it as `defaultProjectId`.",
-  auth: ANY_CREDENTIAL,
   errors: ["NOT_FOUND"],
+  auth: USER_CREDENTIAL,
   body: ZProjectIdInput,
   response: ZNull,
   handler: ({ caller, body }) => setDefaultProject(caller, body.projectId),

@@ -1,7 +1,7 @@
 import { ZNull } from "../../../lib/schemas/common.ts";
 import { ZProjectAgentSelectionInput } from "../../../lib/schemas/settings.ts";
 import { updateProjectAgentMapping } from "../../services/users/preferences.ts";
-import { ANY_CREDENTIAL, defineOperation } from "../define.ts";
+import { USER_CREDENTIAL, defineOperation } from "../define.ts";
 
 export default defineOperation({
   id: "user_updateProjectAgentMapping",
@@ -11,8 +11,8 @@ export default defineOperation({
   summary: "The caller's default agent settings for new todos in one project",
   description:
     "The caller's own preference: read access to the project is enough (404 otherwise). `agentSettings: null` removes it. settings_getProjectSettings shows it as `agentSettings`.",
-  auth: ANY_CREDENTIAL,
   errors: ["NOT_FOUND"],
+  auth: USER_CREDENTIAL,
   body: ZProjectAgentSelectionInput,
   response: ZNull,
   handler: ({ caller, body }) => updateProjectAgentMapping(caller, body),

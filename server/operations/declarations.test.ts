@@ -1,0 +1,51 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { basesOf } from "../http/openapi.ts";
+import { RATE_POLICIES } from "../http/rate-limit.ts";
+import { operations } from "./index.ts";
+
+// What each operation declares beyond its input and output (docs/api.md "Device tokens",
+// "Rate limits"). A new operation that widens the device surface must be added here on purpose.
+
+/** The /dst/v1 surface: reads, and the work on todos that a bridge does; no account, key, settings or project management. */
+const SERVED_TO_DEVICES = [
+  "user_profile",
+  "project_list",
+  "project_get",
+  "project_groups",
+  "project_cards",
+  "project_subscribe",
+  "project_getBrand",
+  "project_createTodo",
+  "todo_list",
+  "todo_get",
+  "todo_getMessages",
+  "todo_addMessage",
+  "todo_updateMessage",
+  "todo_updateAndStart",
+  "todo_updateStatus",
+  "todo_toggleBlockChecked",
+  "todo_linkBlockSubTodo",
+  "todo_getWorkflow",
+  "todo_updateWorkflow",
+  "todo_subscribe",
+  "todo_reportAiOutput",
+  "todo_getPublic",
+  "task_getPending",
+  "settings_getUserSettings",
+  "settings_getProjectSettings",
+  "meta_openapi",
+];
+
+test("/dst/v1 serves an explicit list of operations, not everything but keys and billing", () => {
+  const served = operations.filter((op) => basesOf(op).includes("dst")).map((op) => op.id);
+  assert.deepEqual([...served].sort(), [...SERVED_TO_DEVICES].sort());
+});
+
+test("tighter rate limits are declared where abuse is cheap, and every declared policy exists", () => {
+  const policyOf = (id: string) => operations.find((op) => op.id === id)?.rateLimit;
+  assert.equal(policyOf("project_share"), "share");
+  assert.equal(policyOf("todo_reportAiOutput"), "report");
+  for (const op of operations.filter((o) => o.id.endsWith("_subscribe"))) assert.equal(op.rateLimit, "subscribe", op.id);
+  for (const op of operations) assert.ok(op.rateLimit === undefined || op.rateLimit in RATE_POLICIES, op.id);
+});
