@@ -4,6 +4,7 @@ import { createApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { writeControlFile, handleControl } from "./control.ts";
 import { setBridge } from "./http/bridge.ts";
+import { answerMalformedApiUrl } from "./http/malformed-url.ts";
 import { ensureAuthSecret } from "./auth/secret.ts";
 import { log, setLogLevel } from "./log.ts";
 import { attachSockets } from "./realtime/sockets.ts";
@@ -25,6 +26,7 @@ async function main() {
   const control = config.databaseUrl ? null : writeControlFile(config.dataDir, config.port);
   const httpServer = createServer((req, res) => {
     if (control && handleControl(req, res, control.token)) return;
+    if (answerMalformedApiUrl(req, res)) return;
     handleNext(req, res).catch((err: unknown) => {
       log.error("request failed", { url: req.url, error: String(err) });
       if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
