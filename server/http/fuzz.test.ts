@@ -27,7 +27,8 @@ import { basesOf } from "./openapi.ts";
 // of the collection path), so an operation added later is covered as it is registered.
 //
 // FUZZ_RUNS (default 6) valid and as many hostile requests per operation; FUZZ_SEED fixes the
-// seed (CI=true fixes it too). The counts are printed at the end.
+// seed (CI=true fixes it too); FUZZ_DATABASE=postgres runs it on a fresh PostgreSQL database
+// instead of the in-memory PGlite. The counts are printed at the end.
 
 const RUNS = Math.max(1, Number(process.env.FUZZ_RUNS ?? 6));
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : process.env.CI === "true" ? 9_0009 : Math.floor(Math.random() * 2 ** 31);
@@ -80,7 +81,7 @@ describe("fuzz: every operation of the registry", { timeout: 300_000 }, () => {
   let owner: TestAppUser;
   before(async () => {
     setLogLevel("silent");
-    app = await startTestApp();
+    app = await startTestApp({ database: process.env.FUZZ_DATABASE === "postgres" ? "postgres" : "pglite" });
     owner = await app.newUser();
   });
   after(async () => app?.close());
