@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from "./config.ts";
 import { writeControlFile, handleControl } from "./control.ts";
 import { setBridge } from "./http/bridge.ts";
 import { CLIENT_IP_HEADER } from "./http/rate-limit.ts";
+import { answerMalformedApiUrl } from "./http/malformed-url.ts";
 import { ensureAuthSecret } from "./auth/secret.ts";
 import { log, setLogLevel } from "./log.ts";
 import { attachSockets } from "./realtime/sockets.ts";
@@ -28,6 +29,7 @@ async function main() {
     // The peer address, for per-IP rate limits; overwrites any value a client sent.
     req.headers[CLIENT_IP_HEADER] = req.socket.remoteAddress ?? "unknown";
     if (control && handleControl(req, res, control.token)) return;
+    if (answerMalformedApiUrl(req, res)) return;
     handleNext(req, res).catch((err: unknown) => {
       log.error("request failed", { url: req.url, error: String(err) });
       if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });

@@ -28,7 +28,99 @@ export const ZEmptyInput = z.object({}).meta({ id: "EmptyInput" });
 
 export const ZSocketId = z.string().min(1).max(64).optional().describe("Socket.IO connection id; the X-Socket-Id header may carry it instead");
 
-export const ZLimit = z.coerce.number().int().min(1).default(50).transform((n) => Math.min(n, 200))
+export const MAX_LIMIT = 200;
+/**
+ * Every limit-like parameter (`limit`, `messageLimit`, future page sizes): default 50; any integer
+ * above 200, however large, is clamped to 200 (CONVENTIONS.md); 0, negatives, fractions and
+ * non-numbers are 400.
+ */
+export const ZLimit = z.coerce
+  .number()
+  .transform((n) => (Number.isInteger(n) && n > MAX_LIMIT ? MAX_LIMIT : n))
+  .pipe(z.number().int().min(1).max(MAX_LIMIT))
+  .default(50)
   .describe("Page size: default 50, larger than 200 is clamped to 200");
+
+// ───────────── dates ─────────────
+
+/** 9999-12-31T23:59:59.999Z: the last instant every store and every client can represent. */
+export const MAX_EPOCH_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+/** An instant a client sends (ms since the epoch): 1970 up to the end of year 9999. Every date input uses it. */
+export const ZEpochMs = z
+  .number()
+  .int()
+  .min(0, "must not be before 1970")
+  .max(MAX_EPOCH_MS, "must not be after the year 9999")
+  .describe("Milliseconds since the Unix epoch, 0 (1970) to 253402300799999 (end of 9999)");
+
+/** ZEpochMs in a query string (cursors, ranges). */
+export const ZEpochMsQuery = z.coerce
+  .number()
+  .pipe(ZEpochMs);
+
+/**
+ * Stored date → response timestamp. A value out of range (a row written before the bounds existed,
+ * or by hand: the driver reads years past 9999 as an invalid Date) becomes the nearest bound, so a
+ * serializer can never produce a value its schema refuses and one bad row never fails a list.
+ */
+export function epochMs(d: Date): number {
+  const t = d.getTime();
+  if (Number.isNaN(t)) return MAX_EPOCH_MS;
+  return Math.min(Math.max(t, 0), MAX_EPOCH_MS);
+}
+
+export function epochMsOrNull(d: Date | null | undefined): number | null {
+  return d ? epochMs(d) : null;
+}
+
+// ───────────── free-form JSON ─────────────
+
+export const MAX_JSON_DEPTH = 16;
+export const MAX_JSON_CHARS = 64 * 1024;
+
+/** Nesting depth of a JSON value (a scalar is 0), counted without recursion; stops past `limit`. */
+export function jsonDepth(value: unknown, limit = Infinity): number {
+  let max = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== "object") continue;
+    if (d + 1 > max) max = d + 1;
+    if (max > limit) return max;
+    for (const child of Object.values(v)) stack.push([child, d + 1]);
+  }
+  return max;
+}
+
+/**
+ * Every free-form JSON object a client sends (`metadata`, …): at most 16 levels deep and 64 K
+ * characters as JSON. Its strings and keys follow the rules of every input string (no NUL, no lone
+ * surrogate: server/http/input-guard.ts).
+ */
+export const ZJsonObject = z
+  .record(z.string(), z.unknown())
+  .superRefine((v, ctx) => {
+    if (jsonDepth(v, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+      ctx.addIssue({ code: "custom", message: `must be nested at most ${MAX_JSON_DEPTH} levels deep` });
+      return;
+    }
+    if (JSON.stringify(v).length > MAX_JSON_CHARS) ctx.addIssue({ code: "custom", message: `must be at most ${MAX_JSON_CHARS} characters as JSON` });
+  })
+  .describe(`Free-form JSON object: at most ${MAX_JSON_DEPTH} levels deep and ${MAX_JSON_CHARS} characters as JSON`);
+
+// ───────────── text ─────────────
+
+/**
+ * What no input string may hold, anywhere (names, content, path and query values, JSON keys and
+ * values): NUL (PostgreSQL text cannot store it) and lone UTF-16 surrogates (not text; they cannot
+ * round-trip through UTF-8). Everything else, RTL marks, zero-width characters, emoji and CJK
+ * included, is stored and returned unchanged. The pipeline applies it to every input.
+ */
+export function unsafeTextReason(s: string): string | null {
+  if (s.includes("\u0000")) return "must not contain NUL characters (U+0000)";
+  if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s)) return "must not contain unpaired UTF-16 surrogates";
+  return null;
+}
 
 export type TTimestamp = z.infer<typeof ZTimestamp>;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ZAgentSettings } from "./agent.ts";
-import { atLeastOne, ZId, ZLimit, ZSocketId, ZTimestamp } from "./common.ts";
+import { atLeastOne, ZEpochMs, ZEpochMsQuery, ZId, ZJsonObject, ZLimit, ZSocketId, ZTimestamp } from "./common.ts";
 
 export const TODO_STATUSES = ["PROPOSED", "TODO", "SCHEDULED", "RUNNING", "PAUSED", "READY", "DONE", "ERROR", "CANCELLED"] as const;
 export const ZTodoStatus = z.enum(TODO_STATUSES);
@@ -8,11 +8,12 @@ export const ZMessageRole = z.enum(["user", "assistant", "system", "tool"]);
 export const ZMessageState = z.enum(["SCHEDULED", "PENDING", "PROCESSING", "DONE", "ERROR"]);
 export const ZStatusAction = z.enum(["pause", "resume", "complete", "cancel", "accept", "dismiss"]);
 
-const ZJsonObject = z.record(z.string(), z.unknown());
+/** Stored JSON as returned (inputs use the bounded ZJsonObject). */
+const ZStoredJsonObject = z.record(z.string(), z.unknown());
 const ZContent = z.string().trim().min(1, "must not be empty").max(100_000, "must be at most 100,000 characters");
 const ZGroupSlug = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, "lower-case letters, digits and dashes");
 /** A future or past instant in ms; past instants mean "now". */
-const ZWhen = z.number().int().min(0).max(8_640_000_000_000_000);
+const ZWhen = ZEpochMs;
 
 export const ZBlock = z
   .object({
@@ -75,7 +76,7 @@ const todoFields = {
   businessContextId: z.string().nullable(),
   agentSettings: ZAgentSettings.nullable(),
   isPublic: z.boolean(),
-  metadata: ZJsonObject,
+  metadata: ZStoredJsonObject,
   lastActivityAt: ZTimestamp.describe("Cursor value of todo_list"),
   createdAt: ZTimestamp,
   updatedAt: ZTimestamp,
@@ -212,7 +213,7 @@ export const ZTodoParams = z.object({ todoId: ZId });
 
 export const ZTodoListQuery = z.object({
   limit: ZLimit,
-  cursor: z.coerce.number().int().min(0).optional().describe("lastActivityAt of the last item received"),
+  cursor: ZEpochMsQuery.optional().describe("lastActivityAt of the last item received"),
   search: z.string().trim().min(1).max(200).optional().describe("Substring of the content, or a status name"),
   agentSettingsId: z.string().min(1).max(128).optional(),
   businessContextId: z.string().min(1).max(128).optional(),
@@ -221,7 +222,7 @@ export const ZTodoListQuery = z.object({
 export const ZMessagesQuery = z.object({ limit: ZLimit, before: ZId.optional().describe("The oldest messageId loaded") });
 
 export const ZTodoGetQuery = z.object({
-  messageLimit: z.coerce.number().int().min(1).max(200).optional().describe("Only the newest N messages"),
+  messageLimit: ZLimit.describe("Only the newest N messages: default 50, larger than 200 is clamped to 200"),
 });
 
 export type TTodo = z.infer<typeof ZTodo>;

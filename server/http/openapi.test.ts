@@ -267,8 +267,7 @@ describe("error responses", () => {
   test("the status codes follow the operation's shape, plus the codes it declares", () => {
     for (const op of operations) {
       const codes = Object.keys(opDoc(op).responses).filter((c) => c !== "200" && c !== "default");
-      const expected = new Set(["429"]);
-      if (op.params || op.query || op.body) expected.add("400");
+      const expected = new Set(["400", "429"]);
       if (op.auth !== "none") expected.add("401").add("403");
       if (op.admin) expected.add("403");
       if (op.params) expected.add("404");
@@ -317,7 +316,7 @@ function syntheticOp(id: string, path: string, extra: Partial<AnyOperation>): An
 }
 
 describe("synthetic operations", () => {
-  test("an admin-only operation documents 403; auth none documents no 401 and no security; no input, no 400", () => {
+  test("an admin-only operation documents 403; auth none documents no 401 and no security; 400 always (query values are checked)", () => {
     const d = buildOpenApi(
       [
         syntheticOp("admin_op", "/admin", { admin: true, auth: ["apiKey", "session"] }),
@@ -325,11 +324,11 @@ describe("synthetic operations", () => {
       ],
     ) as Json;
     const admin = d.paths["/admin"].post;
-    assert.deepEqual(Object.keys(admin.responses).sort(), ["200", "401", "403", "429", "default"]);
+    assert.deepEqual(Object.keys(admin.responses).sort(), ["200", "400", "401", "403", "429", "default"]);
     assert.deepEqual(admin.servers.map((s: Json) => s.url), [BASE_OF.apiKey, BASE_OF.session]);
     const open = d.paths["/open"].post;
     // A POST is a write under /cookie/v1, where the same-origin check may refuse it.
-    assert.deepEqual(Object.keys(open.responses).sort(), ["200", "403", "429", "default"]);
+    assert.deepEqual(Object.keys(open.responses).sort(), ["200", "400", "403", "429", "default"]);
     assert.deepEqual(open.security, []);
   });
 });

@@ -36,15 +36,15 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
 
 /**
  * The statuses an operation declares besides 200: derived from its shape, plus `op.errors`.
- * 400 when it takes input (path, query or body), 401 and 403 when it needs a credential (a
+ * 400 always (every path and query value of any request is checked for NUL and lone surrogates,
+ * input-guard.ts, even where the operation reads none), 401 and 403 when it needs a credential (a
  * todo-scoped token may be refused anywhere), 403 also for administrator-only operations and
  * cookie-base writes (same-origin check), 404 when its path names something, 413 when it takes a
  * body, 429 always (rate limits). 405 belongs to the router (a path with another method), not to
  * an operation; 500 is the `default` response.
  */
 export function declaredStatuses(op: AnyOperation): number[] {
-  const codes = new Set<number>([429]);
-  if (op.params || op.query || op.body) codes.add(400);
+  const codes = new Set<number>([400, 429]);
   if (op.auth !== "none") codes.add(401).add(403);
   if (op.admin || (STATE_CHANGING.has(op.method) && basesOf(op).includes("cookie"))) codes.add(403);
   if (op.params) codes.add(404);

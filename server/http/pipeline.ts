@@ -5,6 +5,7 @@ import type { AnyOperation } from "../operations/define.ts";
 import { log } from "../log.ts";
 import { ApiError, errorResponse, jsonResponse, toApiError, type Issue } from "./errors.ts";
 import { readJsonBody } from "./body.ts";
+import { guardInput } from "./input-guard.ts";
 import { checkSameOrigin } from "./same-origin.ts";
 import { recorded } from "./status-record.ts";
 import { CLIENT_IP_HEADER, RateLimits, credentialKey, ipKey } from "./rate-limit.ts";
@@ -122,14 +123,18 @@ export function createPipeline(router: Router, resolveCaller: ResolveCaller, app
       const scope = caller?.todoScope;
       if (scope) checkTodoScope(op, scope, match.params.todoId ?? scope);
 
+      const rawQuery = Object.fromEntries(url.searchParams);
+      guardInput(match.params, "path");
+      guardInput(rawQuery, "query");
       const params = op.params ? parseOrThrow(op.params, match.params, "path") : match.params;
-      const query = op.query ? parseOrThrow(op.query, Object.fromEntries(url.searchParams), "query") : undefined;
+      const query = op.query ? parseOrThrow(op.query, rawQuery, "query") : undefined;
       let body: unknown;
       let rawBody: unknown;
       if (op.body) {
         rawBody = await readJsonBody(request);
         // Refused before validation, so a scoped token learns nothing about another todo's input.
         if (scope && match.params.todoId === undefined) checkTodoScope(op, scope, (rawBody as { todoId?: unknown } | null)?.todoId);
+        guardInput(rawBody, "body");
         const echoed = echoedKeys(op.body, match.params);
         body = parseOrThrow(op.body, fillFromPath(rawBody, echoed, match.params), "body");
         checkEchoes(body, echoed, params as Record<string, unknown>);

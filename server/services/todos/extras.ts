@@ -1,5 +1,6 @@
 import type { Caller } from "../../auth/caller.ts";
 import type { TAgentSettings } from "../../../lib/schemas/agent.ts";
+import { epochMs, epochMsOrNull } from "../../../lib/schemas/common.ts";
 import type { Prisma } from "../../db/generated/client.ts";
 import { notFound } from "../../http/errors.ts";
 import { joinRoom } from "../../realtime/sockets.ts";
@@ -64,8 +65,8 @@ export async function pendingTasks(caller: Caller) {
     db().todo.findMany({ where: { userId: caller.userId, status: "PROPOSED" }, select: { id: true, projectId: true, createdAt: true }, orderBy: { createdAt: "asc" }, take: 200 }),
   ]);
   const tasks = [
-    ...scheduled.map((m) => ({ id: `message:${m.id}`, kind: "scheduled_message" as const, todoId: m.todoId, projectId: m.todo.projectId, messageId: m.id, dueAt: m.scheduledAt?.getTime() ?? null, createdAt: m.createdAt.getTime() })),
-    ...proposed.map((t) => ({ id: `todo:${t.id}`, kind: "proposed_todo" as const, todoId: t.id, projectId: t.projectId, messageId: null, dueAt: null, createdAt: t.createdAt.getTime() })),
+    ...scheduled.map((m) => ({ id: `message:${m.id}`, kind: "scheduled_message" as const, todoId: m.todoId, projectId: m.todo.projectId, messageId: m.id, dueAt: epochMsOrNull(m.scheduledAt), createdAt: epochMs(m.createdAt) })),
+    ...proposed.map((t) => ({ id: `todo:${t.id}`, kind: "proposed_todo" as const, todoId: t.id, projectId: t.projectId, messageId: null, dueAt: null, createdAt: epochMs(t.createdAt) })),
   ];
   return tasks.sort((a, b) => (a.dueAt ?? Infinity) - (b.dueAt ?? Infinity) || a.createdAt - b.createdAt);
 }

@@ -1,5 +1,6 @@
 import { ZMessageUsage, type TBlock, type TMessage, type TMessageUsage, type TTodo, type TTodoListItem } from "../../../lib/schemas/todos.ts";
 import type { TAgentSettings } from "../../../lib/schemas/agent.ts";
+import { epochMs, epochMsOrNull } from "../../../lib/schemas/common.ts";
 
 type BlockRow = {
   id: string;
@@ -48,7 +49,8 @@ export type TodoRow = {
   updatedAt: Date;
 };
 
-const ms = (d: Date | null) => (d ? d.getTime() : null);
+/** Never out of schema, even for a row stored out of range (lib/schemas/common.ts epochMs). */
+const ms = epochMsOrNull;
 
 export function asObject(v: unknown): Record<string, unknown> {
   return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
@@ -66,8 +68,8 @@ export function toBlock(b: BlockRow): TBlock {
     checked: b.checked,
     subTodoIds: b.subTodoIds,
     position: b.position,
-    createdAt: b.createdAt.getTime(),
-    updatedAt: b.updatedAt.getTime(),
+    createdAt: epochMs(b.createdAt),
+    updatedAt: epochMs(b.updatedAt),
   };
 }
 
@@ -92,8 +94,8 @@ export function toMessage(m: MessageRow): TMessage {
     state: m.state,
     scheduledAt: ms(m.scheduledAt),
     usage: toUsage(m.usage),
-    createdAt: m.createdAt.getTime(),
-    updatedAt: m.updatedAt.getTime(),
+    createdAt: epochMs(m.createdAt),
+    updatedAt: epochMs(m.updatedAt),
     blocks: (m.blocks ?? []).map(toBlock),
   };
 }
@@ -114,9 +116,9 @@ export function toTodoListItem(t: TodoRow): TTodoListItem {
     agentSettings: t.agentSettings ? (asObject(t.agentSettings) as TAgentSettings) : null,
     isPublic: t.isPublic,
     metadata: asObject(t.metadata),
-    lastActivityAt: t.lastActivityAt.getTime(),
-    createdAt: t.createdAt.getTime(),
-    updatedAt: t.updatedAt.getTime(),
+    lastActivityAt: epochMs(t.lastActivityAt),
+    createdAt: epochMs(t.createdAt),
+    updatedAt: epochMs(t.updatedAt),
   };
 }
 

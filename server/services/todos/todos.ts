@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { Caller } from "../../auth/caller.ts";
 import type { ZCreateTodoInput, ZStartFromSpecInput, ZTodoListQuery, ZTodoUpdateInput, TTodo, TTodoStatus } from "../../../lib/schemas/todos.ts";
 import { TODO_STATUSES } from "../../../lib/schemas/todos.ts";
+import { epochMs } from "../../../lib/schemas/common.ts";
 import { notFound } from "../../http/errors.ts";
 import type { Prisma } from "../../db/generated/client.ts";
 import { db, runtime } from "../../runtime.ts";
@@ -157,5 +158,5 @@ export async function listTodos(caller: Caller, projectId: string, q: z.output<t
       return { items: group.map(toTodoListItem), nextCursor: older ? boundary : null };
     }
   }
-  return { items: page.map(toTodoListItem), nextCursor: page.at(-1)!.lastActivityAt.getTime() };
+  return { items: page.map(toTodoListItem), nextCursor: epochMs(page.at(-1)!.lastActivityAt) };
 }
