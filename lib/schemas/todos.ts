@@ -175,7 +175,7 @@ export const ZTodoUpdateInput = z
     content: ZContent.optional(),
     scheduledAt: ZWhen.nullable().optional(),
     assignedAgent: z.string().trim().min(1).max(200).nullable().optional(),
-    isPublic: z.boolean().optional(),
+    isPublic: z.boolean().optional().describe("The project owner's alone (403 for editors and viewers)"),
     groupSlug: ZGroupSlug.nullable().optional(),
     metadata: ZJsonObject.optional(),
   })
