@@ -1,6 +1,7 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useState } from "react";
+import { useOptionalShell } from "@/components/shell/shell-context";
 import { apiFetch } from "@/lib/api-client";
 import type { TProjectFull } from "@/lib/schemas/projects";
 import { ZTodoUpdateInput } from "@/lib/schemas/todos";
@@ -15,20 +16,14 @@ export function shareUrl(todoId: string): string {
   return `${origin}/share/${encodeURIComponent(todoId)}`;
 }
 
-/** The caller's role on the project: publishing is the owner's (docs/api.md "Who may publish"). Null until known. */
+/**
+ * The caller's role on the todo's project, from the shell's project list (already loaded, and
+ * live), so no request of its own: publishing is the owner's (docs/api.md "Who may publish").
+ * Null until known.
+ */
 function useProjectRole(projectId: string): TProjectFull["role"] | null {
-  const [role, setRole] = useState<{ projectId: string; role: TProjectFull["role"] } | null>(null);
-  useEffect(() => {
-    let live = true;
-    apiFetch<TProjectFull>(`/projects/${encodeURIComponent(projectId)}`).then(
-      (p) => live && setRole({ projectId, role: p.role }),
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [projectId]);
-  return role?.projectId === projectId ? role.role : null;
+  const projects = useOptionalShell()?.projects;
+  return projects?.phase === "ready" ? (projects.list.find((p) => p.id === projectId)?.role ?? null) : null;
 }
 
 /** Make public / private (the project's owner only), and the share link with a Copy button when public. */
