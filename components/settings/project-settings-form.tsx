@@ -14,10 +14,18 @@ function formFrom(s: TProjectSettingsFull): Form {
   return { defaultGroupSlug: s.defaultGroupSlug ?? "", brandMarkdown: s.brandMarkdown, agentDefaults: agentFormFrom(s.agentDefaults) };
 }
 
-type Props = { projectId: string; initial: TProjectSettingsFull; groups: TTodoGroup[]; canEdit: boolean; onSaved: (s: TProjectSettingsFull) => void };
+type Props = {
+  projectId: string;
+  initial: TProjectSettingsFull;
+  groups: TTodoGroup[];
+  canEdit: boolean;
+  /** The agent defaults are the owner's alone (they apply to every member's new todos). */
+  canEditAgentDefaults: boolean;
+  onSaved: (s: TProjectSettingsFull) => void;
+};
 
-/** settings_updateProjectSettings: shared by everyone on the project; owners and editors change it. */
-export function ProjectSettingsForm({ projectId, initial, groups, canEdit, onSaved }: Props) {
+/** settings_updateProjectSettings: shared by everyone on the project; owners and editors change it, the agent defaults only the owner. */
+export function ProjectSettingsForm({ projectId, initial, groups, canEdit, canEditAgentDefaults, onSaved }: Props) {
   const [form, setForm] = useState<Form>(() => formFrom(initial));
   const { status, errors, alert, submit, edited } = useSubmit();
 
@@ -30,7 +38,7 @@ export function ProjectSettingsForm({ projectId, initial, groups, canEdit, onSav
     const parsed = ZProjectSettingsUpdateInput.safeParse({
       defaultGroupSlug: form.defaultGroupSlug || null,
       brandMarkdown: form.brandMarkdown,
-      agentDefaults: agentSettingsFromForm(form.agentDefaults),
+      ...(canEditAgentDefaults ? { agentDefaults: agentSettingsFromForm(form.agentDefaults) } : {}),
     });
     await submit(e, parsed, async (body) => {
       await apiFetch<null>(`/settings/projects/${encodeURIComponent(projectId)}`, { method: "PUT", body });
@@ -71,7 +79,13 @@ export function ProjectSettingsForm({ projectId, initial, groups, canEdit, onSav
               ))}
             </select>
           </Field>
+          {canEdit && !canEditAgentDefaults ? (
+            <p className={styles.hint} data-testid="agent-defaults-owner-only">
+              Only the project&apos;s owner can change the agent defaults: they apply to every member&apos;s new todos.
+            </p>
+          ) : null}
           <AgentSettingsFields
+            disabled={!canEditAgentDefaults}
             idPrefix="project-agent-defaults"
             legend="Agent defaults for everyone"
             value={form.agentDefaults}

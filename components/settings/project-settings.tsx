@@ -54,7 +54,9 @@ export function ProjectSettings({ projectId }: { projectId: string }) {
         </h1>
         <p className="muted">Last changed {new Date(changed).toLocaleString()}</p>
       </header>
-      <ProjectSettingsForm projectId={project.id} initial={settings} groups={groups} canEdit={project.role !== "viewer"} onSaved={(s) => setUpdatedAt(s.updatedAt)} />
+      <ProjectSettingsForm projectId={project.id} initial={settings} groups={groups} canEdit={project.role !== "viewer"}
+        canEditAgentDefaults={project.role === "owner"}
+        onSaved={(s) => setUpdatedAt(s.updatedAt)} />
       <ProjectAgentMappingForm projectId={project.id} initial={settings.agentSettings} />
     </>
   );

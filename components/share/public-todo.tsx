@@ -1,13 +1,25 @@
 import Link from "next/link";
-import type { TTodo } from "@/lib/schemas/todos";
+import type { TBlock, TMessage, TPublicMessage, TPublicTodo } from "@/lib/schemas/todos";
 import { MessageItem } from "@/components/todo/message-item";
 import { StatusBadge } from "@/components/todo/status-badge";
 import todoStyles from "@/components/todo/todo.module.css";
 import styles from "./share.module.css";
 
-/** A public todo, read-only: no status controls, no composer, checklists as marks, not checkboxes. */
-export function PublicTodo({ todo }: { todo: TTodo }) {
-  const model = todo.agentSettings?.model ?? null;
+/**
+ * The read-only message view of a public message. The chat's MessageItem takes the full shape;
+ * what the public todo does not carry is neutral here (no schedule, no usage, no sub-todos).
+ */
+function asMessageView(todoId: string, m: TPublicMessage): TMessage {
+  const blocks: TBlock[] = m.blocks.map((b) => ({ ...b, todoId, subTodoIds: [], createdAt: m.createdAt, updatedAt: m.createdAt }));
+  return { ...m, todoId, scheduledAt: null, usage: null, updatedAt: m.createdAt, blocks };
+}
+
+/**
+ * A public todo, read-only: no status controls, no composer, checklists as marks, not checkboxes.
+ * `before` is set on a page of older messages.
+ */
+export function PublicTodo({ todo, before }: { todo: TPublicTodo; before?: string }) {
+  const self = `/share/${encodeURIComponent(todo.id)}`;
   return (
     <article className={todoStyles.chat} data-testid="public-todo">
       <header className={`card ${styles.header}`}>
@@ -17,26 +29,33 @@ export function PublicTodo({ todo }: { todo: TTodo }) {
         <h1 className={styles.title}>{todo.content}</h1>
         <p className={styles.facts}>
           <StatusBadge status={todo.status} />
-          {todo.assignedAgent ? <span data-testid="agent-name">Agent: {todo.assignedAgent}</span> : null}
-          {model ? <span className="muted">Model: {model}</span> : null}
         </p>
-        {todo.status === "ERROR" && typeof todo.metadata.error === "string" ? (
-          <p className={todoStyles.errorReason}>
-            <strong>The agent stopped with an error:</strong> {todo.metadata.error}
-          </p>
-        ) : null}
+        {todo.status === "ERROR" ? <p className={todoStyles.errorReason}>The agent stopped with an error.</p> : null}
       </header>
       <section className={`card ${styles.messages}`} aria-label="Conversation">
-        {todo.hasMoreMessages ? <p className="muted">Older messages are not shown.</p> : null}
+        {todo.nextCursor ? (
+          <p>
+            <Link href={`${self}?before=${encodeURIComponent(todo.nextCursor)}`} data-testid="older-messages">
+              Older messages
+            </Link>
+          </p>
+        ) : null}
         {todo.messages.length === 0 ? (
           <p className="muted">No messages yet.</p>
         ) : (
           <ol className={todoStyles.list}>
             {todo.messages.map((m) => (
-              <MessageItem key={m.id} message={m} agentName={todo.assignedAgent} paused={todo.status === "PAUSED"} />
+              <MessageItem key={m.id} message={asMessageView(todo.id, m)} paused={todo.status === "PAUSED"} />
             ))}
           </ol>
         )}
+        {before ? (
+          <p>
+            <Link href={self} data-testid="newest-messages">
+              Newest messages
+            </Link>
+          </p>
+        ) : null}
       </section>
       <p className={`muted ${styles.footer}`}>
         Shared from Todo Service. <Link href="/signin">Sign in</Link> to run your own todos.

@@ -24,24 +24,33 @@ const STICK_PX = 48;
 export function MessageList({ messages, hasOlder, loadingOlder, olderError, onLoadOlder, agentName, projectId, onCheck, onChanged, paused }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
-  /** Set just before older messages are prepended: the distance from the bottom to keep. */
-  const anchor = useRef<number | null>(null);
+  /**
+   * Set just before older messages are prepended: the distance from the bottom to keep, and the
+   * first message then. Another update in between (a refetch) leaves it for the older page.
+   */
+  const anchor = useRef<{ fromBottom: number; firstId: string | undefined } | null>(null);
 
   useLayoutEffect(() => {
     const el = scroller.current;
     if (!el) return;
     if (anchor.current !== null) {
+      if (messages[0]?.id === anchor.current.firstId) return;
       // Older messages went in above: keep what the reader was looking at in place.
-      el.scrollTop = el.scrollHeight - anchor.current;
+      el.scrollTop = el.scrollHeight - anchor.current.fromBottom;
       anchor.current = null;
     } else if (atBottom.current) {
       el.scrollTop = el.scrollHeight;
     }
   }, [messages]);
 
+  useLayoutEffect(() => {
+    // The older page went in (placed above) or failed: nothing is left to anchor.
+    if (!loadingOlder) anchor.current = null;
+  }, [loadingOlder]);
+
   async function loadOlder() {
     const el = scroller.current;
-    if (el) anchor.current = el.scrollHeight - el.scrollTop;
+    if (el) anchor.current = { fromBottom: el.scrollHeight - el.scrollTop, firstId: messages[0]?.id };
     await onLoadOlder();
   }
 

@@ -1,7 +1,9 @@
 "use client";
 
 import { useState } from "react";
+import { useOptionalShell } from "@/components/shell/shell-context";
 import { apiFetch } from "@/lib/api-client";
+import type { TProjectFull } from "@/lib/schemas/projects";
 import { ZTodoUpdateInput } from "@/lib/schemas/todos";
 import type { TodoMeta } from "@/lib/ui/todo-chat-state";
 import { useCopyText } from "@/lib/ui/use-copy-text";
@@ -14,8 +16,19 @@ export function shareUrl(todoId: string): string {
   return `${origin}/share/${encodeURIComponent(todoId)}`;
 }
 
-/** Make public / private, and the share link with a Copy button when public. */
+/**
+ * The caller's role on the todo's project, from the shell's project list (already loaded, and
+ * live), so no request of its own: publishing is the owner's (docs/api.md "Who may publish").
+ * Null until known.
+ */
+function useProjectRole(projectId: string): TProjectFull["role"] | null {
+  const projects = useOptionalShell()?.projects;
+  return projects?.phase === "ready" ? (projects.list.find((p) => p.id === projectId)?.role ?? null) : null;
+}
+
+/** Make public / private (the project's owner only), and the share link with a Copy button when public. */
 export function SharePanel({ todo }: { todo: TodoMeta }) {
+  const role = useProjectRole(todo.projectId);
   const [isPublic, setIsPublic] = useState(todo.isPublic);
   const { busy, error, setError, run } = useFormAction();
   const { ref: input, state: copied, copy: copyText, reset: resetCopied } = useCopyText<HTMLInputElement>(4000);
@@ -41,9 +54,15 @@ export function SharePanel({ todo }: { todo: TodoMeta }) {
     <section className={styles.share} aria-label="Sharing">
       <div className={styles.shareRow}>
         <span data-testid="visibility">{isPublic ? "Public: anyone with the link can read this todo." : "Private: only you and people in the project can see it."}</span>
-        <button type="button" className="secondary" onClick={() => void toggle()} disabled={busy} aria-busy={busy}>
-          {isPublic ? "Make private" : "Make public"}
-        </button>
+        {role === "owner" ? (
+          <button type="button" className="secondary" onClick={() => void toggle()} disabled={busy} aria-busy={busy}>
+            {isPublic ? "Make private" : "Make public"}
+          </button>
+        ) : role ? (
+          <span className="muted" data-testid="publish-owner-only">
+            Only the project&apos;s owner can make it public or private.
+          </span>
+        ) : null}
       </div>
       {isPublic ? (
         <div className={styles.shareRow}>

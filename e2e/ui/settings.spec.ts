@@ -204,6 +204,28 @@ test("a viewer sees the shared settings read-only but keeps their own agent sett
   expect(((await res.json()) as ProjectSettings).agentSettings).toEqual({ model: "viewer-model" });
 });
 
+test("an editor changes the shared settings but not the agent defaults, which are the owner's", async ({ page }, info) => {
+  const editor = await signedInUser(page, info, "editor");
+  const owner = await createUser(info, "owner");
+  const projectId = await createProject(owner, "Shared");
+  const share = await owner.session.post(`/api/v1/projects/${projectId}/share`, { headers: bearer(owner.apiKey), data: { email: editor.email, role: "editor" } });
+  expect(share.status(), await share.text()).toBe(200);
+  const set = await owner.session.put(`/api/v1/settings/projects/${projectId}`, { headers: bearer(owner.apiKey), data: { agentDefaults: { model: "owner-model" } } });
+  expect(set.status(), await set.text()).toBe(200);
+
+  await page.goto(`/projects/${projectId}/settings`);
+  const shared = region(page, "Project settings");
+  await expect(shared.getByTestId("agent-defaults-owner-only")).toContainText("Only the project's owner can change the agent defaults");
+  await expect(shared.getByLabel("Model")).toBeDisabled();
+  await expect(shared.getByLabel("Model")).toHaveValue("owner-model");
+  await shared.getByLabel("Brand page (Markdown)").fill("# From the editor");
+  await shared.getByRole("button", { name: "Save project settings" }).click();
+  await expect(shared.getByRole("status")).toHaveText("Saved");
+  const res = await owner.session.get(`/api/v1/settings/projects/${projectId}`, { headers: bearer(owner.apiKey) });
+  expect((await res.json()) as ProjectSettings).toMatchObject({ brandMarkdown: "# From the editor", agentDefaults: { model: "owner-model" } });
+  await snap(page, info, "project-settings-editor");
+});
+
 test("a stranger's project, or one that does not exist, shows Project not found", async ({ page }, info) => {
   const owner = await createUser(info, "owner");
   const projectId = await createProject(owner, "Private");

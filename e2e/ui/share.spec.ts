@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { snap } from "../support/ui";
 import { createUser } from "../support/users";
-import { MISSING_ID, createProject, createTodo, getTodo, h, waitForReply } from "../support/todos";
+import { MISSING_ID, addMessage, createProject, createTodo, getTodo, h, waitForReply, waitForStatus } from "../support/todos";
 
 // The public todo page (app/share/[todoId]): no sign-in, read-only, the API's 404 otherwise.
 test.describe.configure({ timeout: 120_000 });
@@ -19,7 +19,8 @@ test("a public todo reads the same as its owner sees it, with no controls, to a 
   expect(res?.status()).toBe(200);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(ready.content);
   await expect(page.getByTestId("todo-status")).toHaveText("Ready");
-  await expect(page.getByTestId("agent-name")).toHaveText("Agent: Mover");
+  // Content, status, messages and blocks only: not the agent's name or settings (docs/api.md "Public todos").
+  await expect(page.getByTestId("agent-name")).toHaveCount(0);
   const messages = page.getByTestId("message");
   await expect(messages).toHaveCount(ready.messages.length);
   await expect(messages.first()).toHaveAttribute("data-role", "user");
@@ -60,4 +61,35 @@ test("a private or missing todo's share URL answers 'not public or does not exis
   const api = await Promise.all([page.request.get(`/api/v1/public/todos/${t.id}`), page.request.get(`/api/v1/public/todos/${MISSING_ID}`)]);
   expect(api.map((r) => r.status())).toEqual([404, 404]);
   expect(await api[0]!.json()).toEqual(await api[1]!.json());
+});
+
+test("a long public todo shows its newest 50 messages and pages to older ones", async ({ page }, info) => {
+  const u = await createUser(info, "owner");
+  const p = await createProject(u);
+  const t = await createTodo(u, p.id, "m0");
+  for (let i = 1; i < 55; i++) await addMessage(u, t.id, { content: `m${i}`, startProcessing: false });
+  expect((await u.session.put(`/api/v1/todos/${t.id}`, { headers: h(u), data: { isPublic: true } })).status()).toBe(200);
+
+  await page.goto(`/share/${t.id}`);
+  await expect(page.getByTestId("message-content")).toHaveText(Array.from({ length: 50 }, (_, i) => `m${i + 5}`));
+  await expect(page.getByTestId("newest-messages")).toHaveCount(0);
+  await page.getByRole("link", { name: "Older messages" }).click();
+  await expect(page.getByTestId("message-content")).toHaveText(["m0", "m1", "m2", "m3", "m4"]);
+  await expect(page.getByRole("link", { name: "Older messages" })).toHaveCount(0);
+  await page.getByRole("link", { name: "Newest messages" }).click();
+  await expect(page.getByTestId("message-content")).toHaveCount(50);
+});
+
+test("a failed public todo says so in general terms, never the provider's reason", async ({ page }, info) => {
+  const u = await createUser(info, "owner");
+  const p = await createProject(u);
+  const t = await createTodo(u, p.id, { content: "Please [fail] now", startProcessing: true, agentSettings: { provider: "openai", model: "gpt-4o-mini" } });
+  const failed = await waitForStatus(u, t.id, "ERROR");
+  const reason = String(failed.metadata.error);
+  expect((await u.session.put(`/api/v1/todos/${t.id}`, { headers: h(u), data: { isPublic: true } })).status()).toBe(200);
+
+  await page.goto(`/share/${t.id}`);
+  await expect(page.getByTestId("todo-status")).toHaveText("Error");
+  await expect(page.getByText("The agent stopped with an error.")).toBeVisible();
+  expect(await page.content()).not.toContain(reason);
 });

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { signedInUser, snap } from "../support/ui";
+import { createUser } from "../support/users";
 import {
   MISSING_ID,
   TURN_TIMEOUT,
@@ -9,6 +10,7 @@ import {
   getTodo,
   h,
   setStatus,
+  shareProject,
   waitForReply,
   waitForStatus,
   type Todo,
@@ -299,7 +301,8 @@ test("make the todo public, copy its link, and read it signed out; private again
     await expect(shared.getByTestId("public-todo")).toBeVisible();
     await expect(shared.getByRole("heading", { level: 1 })).toHaveText(ready.content);
     await expect(shared.getByTestId("todo-status")).toHaveText("Ready");
-    await expect(shared.getByTestId("agent-name")).toHaveText("Agent: Trip planner");
+    // The public todo carries content, status, messages and blocks only: no agent name or settings.
+    await expect(shared.getByTestId("agent-name")).toHaveCount(0);
     await expect(shared.getByTestId("message-content").last()).toHaveText(ready.messages.at(-1)!.content);
     await expect(shared.getByTestId("block")).toHaveText(["☐Tickets", "☐Hotel"]);
     // Read-only: nothing to press, type into or tick.
@@ -410,4 +413,27 @@ test("loading, then a failed load with the API's message, and Try again", async 
   await page.getByRole("button", { name: "Try again" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Flaky network");
   await expect(new TodoChatPage(page).status).toHaveText("To do");
+});
+
+test("an editor sees whether the todo is public, but only the project's owner may publish it", async ({ page }, info) => {
+  const editor = await signedInUser(page, info, "editor");
+  const owner = await createUser(info, "owner");
+  const p = await createProject(owner, "Shared");
+  await shareProject(owner, p.id, editor.email, "editor");
+  const t = await createTodo(owner, p.id, "Team plan");
+  const chat = new TodoChatPage(page);
+  await chat.open(p.id, t.id);
+  await expect(page.getByTestId("publish-owner-only")).toHaveText("Only the project's owner can make it public or private.");
+  await expect(page.getByRole("button", { name: "Make public" })).toHaveCount(0);
+  await expect(page.getByTestId("visibility")).toContainText("Private");
+  // The editor still writes: the composer is there and sends.
+  await chat.send("A note from the editor");
+  await expect(chat.message("A note from the editor")).toBeVisible();
+
+  // Published by the owner: the editor sees the link, still without the switch.
+  expect((await owner.session.put(`/api/v1/todos/${t.id}`, { headers: h(owner), data: { isPublic: true } })).status()).toBe(200);
+  await page.reload();
+  await expect(page.getByTestId("share-url")).toHaveValue(`${editor.baseURL}/share/${t.id}`);
+  await expect(page.getByRole("button", { name: "Make private" })).toHaveCount(0);
+  await snap(page, info, "share-editor");
 });

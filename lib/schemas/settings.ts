@@ -92,7 +92,7 @@ export const ZProjectSettingsUpdateInput = atLeastOne(
   z.object({
     brandMarkdown: ZBrandMarkdown.optional(),
     defaultGroupSlug: ZGroupSlug.nullable().optional().describe("Must name an existing group of the project (404 otherwise); null clears it"),
-    agentDefaults: ZAgentSettings.nullable().optional().describe("null clears it"),
+    agentDefaults: ZAgentSettings.nullable().optional().describe("null clears it; the project owner's alone (403 for editors and viewers)"),
   }),
   "give at least one of brandMarkdown, defaultGroupSlug, agentDefaults",
 ).meta({ id: "ProjectSettingsUpdateInput" });

@@ -10,7 +10,15 @@ export const ZStatusAction = z.enum(["pause", "resume", "complete", "cancel", "a
 
 /** Stored JSON as returned (inputs use the bounded ZJsonObject). */
 const ZStoredJsonObject = z.record(z.string(), z.unknown());
-const ZContent = z.string().trim().min(1, "must not be empty").max(100_000, "must be at most 100,000 characters");
+/** The longest todo content or message accepted on every write (docs/api.md "Message bounds"). */
+export const MAX_MESSAGE_CHARS = 100_000;
+/** Messages per read, wherever messages are returned: default and maximum (a larger limit is clamped). */
+export const MESSAGE_PAGE_DEFAULT = 50;
+export const MESSAGE_PAGE_MAX = 200;
+/** One read stops early, after at least one message, once its messages hold this many characters. */
+export const MESSAGE_PAGE_MAX_CHARS = 1_000_000;
+
+const ZContent = z.string().trim().min(1, "must not be empty").max(MAX_MESSAGE_CHARS, "must be at most 100,000 characters");
 const ZGroupSlug = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, "lower-case letters, digits and dashes");
 /** A future or past instant in ms; past instants mean "now". */
 const ZWhen = ZEpochMs;
@@ -93,6 +101,29 @@ export const ZTodo = z
   })
   .meta({ id: "Todo" });
 
+// The public todo (todo_getPublic, the share page): fields picked one by one, so a field added
+// to Todo, Message or Block later is never public unless it is added here.
+export const ZPublicBlock = ZBlock.pick({ id: true, blockId: true, messageId: true, type: true, content: true, actionable: true, checked: true, position: true }).meta({
+  id: "PublicBlock",
+});
+
+export const ZPublicMessage = z
+  .object({
+    ...ZMessage.pick({ id: true, messageId: true, role: true, content: true, state: true, createdAt: true }).shape,
+    blocks: z.array(ZPublicBlock),
+  })
+  .meta({ id: "PublicMessage" });
+
+export const ZPublicTodo = z
+  .object({
+    ...ZTodoListItem.pick({ id: true, content: true, status: true, createdAt: true, updatedAt: true }).shape,
+    messages: z.array(ZPublicMessage).describe("Chat order, oldest first: the newest page, or the page before `before`"),
+    blocks: z.array(ZPublicBlock).describe("The blocks of `messages`, flattened, in chat order"),
+    hasMoreMessages: z.boolean().describe("Older messages exist before `messages`"),
+    nextCursor: ZId.nullable().describe("Pass as `before` for the page before; null at the first message"),
+  })
+  .meta({ id: "PublicTodo" });
+
 export const ZTodoPage = z
   .object({ items: z.array(ZTodoListItem), nextCursor: ZTimestamp.nullable().describe("Pass as `cursor` for older items; null on the last page") })
   .meta({ id: "TodoPage" });
@@ -159,7 +190,7 @@ export const ZTodoUpdateInput = atLeastOne(
     content: ZContent.optional(),
     scheduledAt: ZWhen.nullable().optional(),
     assignedAgent: z.string().trim().min(1).max(200).nullable().optional(),
-    isPublic: z.boolean().optional(),
+    isPublic: z.boolean().optional().describe("The project owner's alone (403 for editors and viewers)"),
     groupSlug: ZGroupSlug.nullable().optional(),
     metadata: ZJsonObject.optional(),
   }),
@@ -225,7 +256,12 @@ export const ZTodoGetQuery = z.object({
   messageLimit: ZLimit.describe("Only the newest N messages: default 50, larger than 200 is clamped to 200"),
 });
 
+export const ZPublicTodoQuery = ZTodoGetQuery.extend({ before: ZId.optional().describe("The oldest messageId received (`nextCursor`): the page before it") });
+
 export type TTodo = z.infer<typeof ZTodo>;
+export type TPublicTodo = z.infer<typeof ZPublicTodo>;
+export type TPublicMessage = z.infer<typeof ZPublicMessage>;
+export type TPublicBlock = z.infer<typeof ZPublicBlock>;
 export type TTodoListItem = z.infer<typeof ZTodoListItem>;
 export type TMessage = z.infer<typeof ZMessage>;
 export type TBlock = z.infer<typeof ZBlock>;

@@ -28,11 +28,30 @@ function roleOf(project: { ownerId: string; shares: { role: ProjectRole }[] }, u
   return project.shares[0]?.role ?? null;
 }
 
+/**
+ * Fields that only the project's owner may set, although editors may write the rest of the same
+ * object (docs/api.md "Who may publish"): making a todo or the project public, and the project's
+ * agent defaults (they apply to every member's new todos).
+ */
+export const OWNER_ONLY_FIELDS = {
+  todo: ["isPublic"],
+  project: ["isPublic"],
+  projectSettings: ["agentDefaults"],
+} as const;
+
+/** The need of a partial update: "owner" when it sets any owner-only field, else "write". */
+export function needToChange(kind: keyof typeof OWNER_ONLY_FIELDS, patch: object): Need {
+  const fields: readonly string[] = OWNER_ONLY_FIELDS[kind];
+  return fields.some((f) => (patch as Record<string, unknown>)[f] !== undefined) ? "owner" : "write";
+}
+
+function forbidden(need: Need): ApiError {
+  return new ApiError("FORBIDDEN", need === "owner" ? "Only the project's owner may do this" : "Your access to this project is read-only");
+}
+
 function assertAllowed(role: ProjectRole | null, need: Need): asserts role is ProjectRole {
   if (!role) throw notFound("Project");
-  if (!allows(role, need)) {
-    throw new ApiError("FORBIDDEN", need === "owner" ? "Only the project's owner may do this" : "Your access to this project is read-only");
-  }
+  if (!allows(role, need)) throw forbidden(need);
 }
 
 /** The project row and the caller's role in one query, or the same errors as requireProjectAccess. */
@@ -69,6 +88,6 @@ export async function getTodoOrThrow(caller: Caller, todoId: string, need: Need)
   });
   const role = todo ? roleOf(todo.project, caller.userId) : null;
   if (!role) throw notFound("Todo");
-  if (!allows(role, need)) throw new ApiError("FORBIDDEN", "Your access to this project is read-only");
+  if (!allows(role, need)) throw forbidden(need);
   return { todo: todo!, role };
 }

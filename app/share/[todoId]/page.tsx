@@ -8,21 +8,28 @@ import { PublicTodo } from "@/components/share/public-todo";
 // shared link shows its content without JavaScript and without a credential, and a private todo
 // gets exactly the API's answer for it (404, like a missing one).
 
-type Params = { params: Promise<{ todoId: string }> };
+type Params = { params: Promise<{ todoId: string }>; searchParams: Promise<{ before?: string | string[] }> };
 
-export async function generateMetadata({ params }: Params): Promise<Metadata> {
+/** `?before=<messageId>` shows the page of messages before it (the "Older messages" link). */
+async function beforeOf(searchParams: Params["searchParams"]): Promise<string | undefined> {
+  const before = (await searchParams).before;
+  return typeof before === "string" && before !== "" ? before : undefined;
+}
+
+export async function generateMetadata({ params, searchParams }: Params): Promise<Metadata> {
   await connection();
-  const result = await loadPublicTodo((await params).todoId);
+  const result = await loadPublicTodo((await params).todoId, await beforeOf(searchParams));
   if (result.kind !== "ok") return { title: "Shared todo · Todo Service", robots: { index: false } };
   const title = result.todo.content.length > 70 ? `${result.todo.content.slice(0, 69)}…` : result.todo.content;
   return { title: `${title} · Todo Service` };
 }
 
-export default async function SharePage({ params }: Params) {
+export default async function SharePage({ params, searchParams }: Params) {
   await connection();
   const { todoId } = await params;
-  const result = await loadPublicTodo(todoId);
-  if (result.kind === "ok") return <PublicTodo todo={result.todo} />;
+  const before = await beforeOf(searchParams);
+  const result = await loadPublicTodo(todoId, before);
+  if (result.kind === "ok") return <PublicTodo todo={result.todo} before={before} />;
   if (result.kind === "not-public") notFound();
   return (
     <section className="card" role="alert">

@@ -9,7 +9,7 @@ export default defineOperation({
   path: "/projects/{projectId}",
   tag: "Projects",
   summary: "Change a project's name, description or visibility",
-  description: "Owner or editor. Fields left out keep their value. Publishes `project.updated`.",
+  description: "Owner or editor; `isPublic` is the owner's alone (403 for others). Fields left out keep their value. Publishes `project.updated`.",
   auth: USER_CREDENTIAL,
   params: ZProjectParams,
   body: ZProjectUpdateInput,

@@ -11,7 +11,7 @@ export default defineOperation({
   tag: "Settings",
   summary: "Change some of a project's settings",
   description:
-    "At least one field; fields left out keep their value. `brandMarkdown` is at most 100 KB; `defaultGroupSlug` must name an existing group (404 otherwise) or be null. Write access (owner or editor). Publishes `project.updated` with `data.action` `settings`.",
+    "At least one field; fields left out keep their value. `brandMarkdown` is at most 100 KB; `defaultGroupSlug` must name an existing group (404 otherwise) or be null. Write access (owner or editor); `agentDefaults` is the owner's alone (403 for editors and viewers), since it applies to every member's new todos. Publishes `project.updated` with `data.action` `settings`.",
   auth: USER_CREDENTIAL,
   params: ZProjectParams,
   body: ZProjectSettingsUpdateInput,

@@ -9,7 +9,7 @@ export default defineOperation({
   tag: "Todos",
   summary: "A page of messages in chat order",
   description:
-    "Omit `before` for the newest page; pass the oldest loaded messageId as `before` for older ones (`nextCursor`).",
+    "Omit `before` for the newest page; pass the oldest loaded messageId as `before` for older ones (`nextCursor`). A page also ends early, after at least one message, once it holds 1,000,000 characters of content; `nextCursor` then leads on.",
   auth: ANY_CREDENTIAL,
   todoScope: "todo",
   params: ZTodoParams,

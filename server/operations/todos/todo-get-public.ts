@@ -1,5 +1,5 @@
-import { ZTodo, ZTodoGetQuery, ZTodoParams } from "../../../lib/schemas/todos.ts";
-import { getTodo } from "../../services/todos/todos.ts";
+import { ZPublicTodo, ZPublicTodoQuery, ZTodoParams } from "../../../lib/schemas/todos.ts";
+import { getPublicTodo } from "../../services/todos/todos.ts";
 import { defineOperation } from "../define.ts";
 
 export default defineOperation({
@@ -9,10 +9,10 @@ export default defineOperation({
   tag: "Todos",
   summary: "A public todo, read-only, without credential",
   description:
-    "Returns the todo only if it is public; a private one answers exactly like a missing one (404).",
+    "Returns the todo only if it is public; a private one answers exactly like a missing one (404). Only its public fields (PublicTodo: content, status, messages and blocks; never the owner, metadata, agent settings, usage or error reasons) and one page of messages: the newest `messageLimit` (default 50, at most 200), or those before `before` (pass `nextCursor`).",
   auth: "none",
   params: ZTodoParams,
-  query: ZTodoGetQuery,
-  response: ZTodo,
-  handler: ({ params, query }) => getTodo(null, params.todoId, query.messageLimit, { publicOnly: true }),
+  query: ZPublicTodoQuery,
+  response: ZPublicTodo,
+  handler: ({ params, query }) => getPublicTodo(params.todoId, query),
 });

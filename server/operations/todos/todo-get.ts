@@ -9,7 +9,7 @@ export default defineOperation({
   tag: "Todos",
   summary: "Get a todo with its messages and blocks",
   description:
-    "Read access (owner or through project sharing). `messageLimit` returns only the newest N messages; `hasMoreMessages` tells whether older ones exist.",
+    "Read access (owner or through project sharing). Only the newest `messageLimit` messages (default 50, larger than 200 is clamped); `hasMoreMessages` tells whether older ones exist (todo_getMessages with `before` pages them).",
   auth: ANY_CREDENTIAL,
   todoScope: "todo",
   params: ZTodoParams,

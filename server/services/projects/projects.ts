@@ -1,7 +1,7 @@
 import type { Caller } from "../../auth/caller.ts";
 import type { TProjectCreateInput, TProjectFull } from "../../../lib/schemas/projects.ts";
 import { db, runtime } from "../../runtime.ts";
-import { getProjectOrThrow, requireProjectAccess, type ProjectRole } from "../access.ts";
+import { getProjectOrThrow, needToChange, requireProjectAccess, type ProjectRole } from "../access.ts";
 import { toProjectFull } from "./serialize.ts";
 
 export async function listProjects(caller: Caller): Promise<TProjectFull[]> {
@@ -37,7 +37,8 @@ export async function updateProject(
   projectId: string,
   patch: { name?: string; description?: string; isPublic?: boolean },
 ): Promise<null> {
-  const role: ProjectRole = await requireProjectAccess(caller, projectId, "write");
+  // Editors rename and describe; making the project public is the owner's.
+  const role: ProjectRole = await requireProjectAccess(caller, projectId, needToChange("project", patch));
   const project = await db().project.update({ where: { id: projectId }, data: patch });
   // To the project's room, and to every member's own connections (their project lists).
   runtime().bus.publish({ type: "project.updated", projectId, audience: await memberIds(projectId), data: { action: "updated", project: toProjectFull(project, role) } });

@@ -5,7 +5,7 @@ import type { TProjectSettingsFull, TProjectSettingsUpdateInput } from "../../..
 import type { Prisma } from "../../db/generated/client.ts";
 import { ApiError, notFound } from "../../http/errors.ts";
 import { db, runtime } from "../../runtime.ts";
-import { getProjectOrThrow, requireProjectAccess } from "../access.ts";
+import { getProjectOrThrow, needToChange, requireProjectAccess } from "../access.ts";
 import { agentSettingsFromStored, isRecord } from "./stored.ts";
 
 /** The settings kept in Project.settings, each at its default (null) when missing or invalid. */
@@ -33,9 +33,9 @@ export async function getProjectSettings(caller: Caller, projectId: string): Pro
   };
 }
 
-/** Changes the fields given; the others keep their value. Write access. */
+/** Changes the fields given; the others keep their value. Write access; the agent defaults are the owner's. */
 export async function updateProjectSettings(caller: Caller, projectId: string, patch: TProjectSettingsUpdateInput): Promise<null> {
-  await requireProjectAccess(caller, projectId, "write");
+  await requireProjectAccess(caller, projectId, needToChange("projectSettings", patch));
   await db().$transaction(async (tx) => {
     // Serialises concurrent partial updates of the project's settings JSON.
     await tx.$executeRaw`SELECT 1 FROM "Project" WHERE "id" = ${projectId} FOR UPDATE`;

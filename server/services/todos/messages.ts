@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Caller } from "../../auth/caller.ts";
 import type { ZAddMessageInput, ZMessagesQuery, ZUpdateMessageInput, TMessage, TTodoStatus } from "../../../lib/schemas/todos.ts";
+import { MESSAGE_PAGE_DEFAULT, MESSAGE_PAGE_MAX, MESSAGE_PAGE_MAX_CHARS } from "../../../lib/schemas/todos.ts";
 import { ApiError, badRequest, notFound } from "../../http/errors.ts";
 import { db, runtime } from "../../runtime.ts";
 import { getTodoOrThrow } from "../access.ts";
@@ -10,8 +11,15 @@ import { messageWithBlocks, toMessage } from "./serialize.ts";
 
 const CLOSED: ReadonlySet<TTodoStatus> = new Set(["CANCELLED", "PROPOSED"]);
 
-export async function getMessages(caller: Caller, todoId: string, q: z.output<typeof ZMessagesQuery>) {
-  await getTodoOrThrow(caller, todoId, "read");
+/**
+ * One page of a todo's messages in chat order, the one way every read pages them (todo_get,
+ * todo_subscribe, todo_getMessages, todo_getPublic): the newest `limit` (default 50, clamped to
+ * 200), or those before the message `before`. A page also stops early, after at least one
+ * message, once it holds MESSAGE_PAGE_MAX_CHARS characters of content. `nextCursor` is the oldest
+ * message returned when older ones exist.
+ */
+export async function messagePage(todoId: string, q: { limit?: number; before?: string }) {
+  const limit = Math.min(Math.max(1, Math.trunc(q.limit ?? MESSAGE_PAGE_DEFAULT)), MESSAGE_PAGE_MAX);
   let beforeSeq: bigint | undefined;
   if (q.before) {
     const anchor = await db().message.findFirst({ where: { id: q.before, todoId }, select: { seq: true } });
@@ -21,11 +29,24 @@ export async function getMessages(caller: Caller, todoId: string, q: z.output<ty
   const rows = await db().message.findMany({
     where: { todoId, ...(beforeSeq !== undefined ? { seq: { lt: beforeSeq } } : {}) },
     orderBy: { seq: "desc" },
-    take: q.limit + 1,
+    take: limit + 1,
     include: messageWithBlocks,
   });
-  const page = rows.slice(0, q.limit).reverse();
-  return { items: page.map(toMessage), nextCursor: rows.length > q.limit ? page[0]!.id : null };
+  let taken = Math.min(rows.length, limit);
+  let chars = 0;
+  for (let i = 0; i < taken; i++) {
+    chars += rows[i]!.content.length;
+    if (chars > MESSAGE_PAGE_MAX_CHARS && i > 0) taken = i;
+  }
+  const page = rows.slice(0, taken).reverse();
+  const hasMore = rows.length > taken;
+  return { rows: page, hasMore, nextCursor: hasMore ? page[0]!.id : null };
+}
+
+export async function getMessages(caller: Caller, todoId: string, q: z.output<typeof ZMessagesQuery>) {
+  await getTodoOrThrow(caller, todoId, "read");
+  const { rows, nextCursor } = await messagePage(todoId, q);
+  return { items: rows.map(toMessage), nextCursor };
 }
 
 /**

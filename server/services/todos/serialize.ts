@@ -1,4 +1,4 @@
-import { ZMessageUsage, type TBlock, type TMessage, type TMessageUsage, type TTodo, type TTodoListItem } from "../../../lib/schemas/todos.ts";
+import { ZMessageUsage, type TBlock, type TMessage, type TMessageUsage, type TPublicBlock, type TPublicMessage, type TPublicTodo, type TTodo, type TTodoListItem } from "../../../lib/schemas/todos.ts";
 import type { TAgentSettings } from "../../../lib/schemas/agent.ts";
 import { epochMs, epochMsOrNull } from "../../../lib/schemas/common.ts";
 
@@ -125,6 +125,31 @@ export function toTodoListItem(t: TodoRow): TTodoListItem {
 export function toTodo(t: TodoRow, messages: MessageRow[], hasMoreMessages: boolean): TTodo {
   const msgs = messages.map(toMessage);
   return { ...toTodoListItem(t), messages: msgs, blocks: msgs.flatMap((m) => m.blocks), hasMoreMessages };
+}
+
+// The public todo: each field picked here, never a copy of the full todo with fields removed,
+// so nothing private (owner, metadata, agent settings, usage, error reasons) can slip through.
+function toPublicBlock(b: BlockRow): TPublicBlock {
+  return { id: b.id, blockId: b.id, messageId: b.messageId, type: b.type, content: b.content, actionable: b.actionable, checked: b.checked, position: b.position };
+}
+
+function toPublicMessage(m: MessageRow): TPublicMessage {
+  return { id: m.id, messageId: m.id, role: m.role, content: m.content, state: m.state, createdAt: m.createdAt.getTime(), blocks: (m.blocks ?? []).map(toPublicBlock) };
+}
+
+export function toPublicTodo(t: Pick<TodoRow, "id" | "content" | "status" | "createdAt" | "updatedAt">, messages: MessageRow[], hasMoreMessages: boolean, nextCursor: string | null): TPublicTodo {
+  const msgs = messages.map(toPublicMessage);
+  return {
+    id: t.id,
+    content: t.content,
+    status: t.status,
+    createdAt: t.createdAt.getTime(),
+    updatedAt: t.updatedAt.getTime(),
+    messages: msgs,
+    blocks: msgs.flatMap((m) => m.blocks),
+    hasMoreMessages,
+    nextCursor,
+  };
 }
 
 /** Prisma include for a message with its blocks in order. */

@@ -1,15 +1,16 @@
 import type { z } from "zod";
 import type { Caller } from "../../auth/caller.ts";
-import type { ZCreateTodoInput, ZStartFromSpecInput, ZTodoListQuery, ZTodoUpdateInput, TTodo, TTodoStatus } from "../../../lib/schemas/todos.ts";
+import type { ZCreateTodoInput, ZStartFromSpecInput, ZTodoListQuery, ZTodoUpdateInput, TPublicTodo, TTodo, TTodoStatus } from "../../../lib/schemas/todos.ts";
 import { TODO_STATUSES } from "../../../lib/schemas/todos.ts";
 import { epochMs } from "../../../lib/schemas/common.ts";
 import { notFound } from "../../http/errors.ts";
 import type { Prisma } from "../../db/generated/client.ts";
 import { db, runtime } from "../../runtime.ts";
-import { getTodoOrThrow, requireProjectAccess } from "../access.ts";
+import { getTodoOrThrow, needToChange, requireProjectAccess } from "../access.ts";
 import { todoDefaults } from "./defaults.ts";
 import { publishTodo } from "./events.ts";
-import { messageWithBlocks, toMessage, toTodo, toTodoListItem } from "./serialize.ts";
+import { messagePage } from "./messages.ts";
+import { messageWithBlocks, toMessage, toPublicTodo, toTodo, toTodoListItem } from "./serialize.ts";
 
 const withGroup = { group: { select: { slug: true } } } as const;
 
@@ -83,23 +84,25 @@ export async function startFromTemplate(caller: Caller, projectId: string, input
   return insertTodo(caller, projectId, seed, input.propose ? "PROPOSED" : "RUNNING", null);
 }
 
-export async function getTodo(caller: Caller | null, todoId: string, messageLimit?: number, opts: { publicOnly?: boolean } = {}): Promise<TTodo> {
-  let todo;
-  if (opts.publicOnly) {
-    todo = await db().todo.findUnique({ where: { id: todoId }, include: withGroup });
-    // A private todo answers exactly like a missing one.
-    if (!todo || !todo.isPublic) throw notFound("Todo");
-  } else {
-    todo = (await getTodoOrThrow(caller!, todoId, "read")).todo;
-  }
-  const take = messageLimit ?? 10_000;
-  const rows = await db().message.findMany({ where: { todoId }, orderBy: { seq: "desc" }, take: take + 1, include: messageWithBlocks });
-  const hasMore = rows.length > take;
-  return toTodo(todo, rows.slice(0, take).reverse(), hasMore);
+/** A todo with the newest page of its messages (messagePage: default 50, at most 200). */
+export async function getTodo(caller: Caller, todoId: string, messageLimit?: number): Promise<TTodo> {
+  const { todo } = await getTodoOrThrow(caller, todoId, "read");
+  const page = await messagePage(todoId, { limit: messageLimit });
+  return toTodo(todo, page.rows, page.hasMore);
+}
+
+/** todo_getPublic: only a public todo, only its public fields (toPublicTodo), a page of messages. */
+export async function getPublicTodo(todoId: string, q: { messageLimit?: number; before?: string }): Promise<TPublicTodo> {
+  const todo = await db().todo.findUnique({ where: { id: todoId } });
+  // A private todo answers exactly like a missing one.
+  if (!todo || !todo.isPublic) throw notFound("Todo");
+  const page = await messagePage(todoId, { limit: q.messageLimit, before: q.before });
+  return toPublicTodo(todo, page.rows, page.hasMore, page.nextCursor);
 }
 
 export async function updateTodo(caller: Caller, todoId: string, input: z.output<typeof ZTodoUpdateInput>): Promise<null> {
-  const { todo } = await getTodoOrThrow(caller, todoId, "write");
+  // Editors write todos; publishing one (isPublic) is the owner's.
+  const { todo } = await getTodoOrThrow(caller, todoId, needToChange("todo", input));
   const groupId = await groupIdFor(todo.projectId, input.groupSlug);
   const updated = await db().todo.update({
     where: { id: todoId },
