@@ -29,7 +29,7 @@ export async function createApp(config: Config, opts: { agentWorker?: boolean } 
     agent: opts.agentWorker === false ? createRunner(config) : await createAgent(config),
   };
   setRuntime(runtime);
-  const handle = createPipeline(new Router(operations), resolveCaller, config.appUrl);
+  const handle = createPipeline(new Router(operations), resolveCaller, config.appUrl, { trustProxy: config.trustProxy });
   return {
     runtime,
     handle,

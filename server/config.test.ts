@@ -36,6 +36,7 @@ describe("defaults", () => {
       agentStepMs: 200,
       agentMaxConcurrent: 8,
       agentMaxPerUser: 4,
+      trustProxy: false,
     });
   });
 
@@ -72,6 +73,7 @@ describe("defaults", () => {
       AGENT_IDLE_TIMEOUT_MS: "5000",
       AGENT_MAX_CONCURRENT: "64",
       AGENT_MAX_CONCURRENT_PER_USER: "2",
+      TRUST_PROXY: "1",
     });
     assert.deepEqual(c, {
       env: "production",
@@ -91,7 +93,15 @@ describe("defaults", () => {
       agentStepMs: 25,
       agentMaxConcurrent: 64,
       agentMaxPerUser: 2,
+      trustProxy: true,
     });
+  });
+
+  test("TRUST_PROXY is off unless set to 1 or true; anything else names it", () => {
+    assert.equal(load({}).trustProxy, false);
+    assert.equal(load({ TRUST_PROXY: "0" }).trustProxy, false);
+    assert.equal(load({ TRUST_PROXY: "true" }).trustProxy, true);
+    assert.throws(() => load({ TRUST_PROXY: "yes" }), configError(["TRUST_PROXY"]));
   });
 
   test("AGENT_MAX_CONCURRENT defaults to what one process sustains: 8 embedded, 16 on PostgreSQL", () => {

@@ -27,6 +27,8 @@ const ZEnv = z.object({
   AGENT_MAX_CONCURRENT: z.coerce.number().int().min(1).max(10_000).optional(),
   AGENT_MAX_CONCURRENT_PER_USER: z.coerce.number().int().min(1).max(10_000).default(4),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  // Only behind a proxy that sets (and overwrites) X-Forwarded-*: otherwise any client could claim a host or address.
+  TRUST_PROXY: z.enum(["0", "1", "false", "true"], "must be 1 (behind a trusted reverse proxy) or 0").default("0"),
 });
 
 export type Config = {
@@ -51,6 +53,8 @@ export type Config = {
   /** Agent turns at once in one server process, and per user. */
   agentMaxConcurrent: number;
   agentMaxPerUser: number;
+  /** Honour X-Forwarded-Host/Proto/For (set only behind a reverse proxy that overwrites them). */
+  trustProxy: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -89,5 +93,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     agentStepMs: e.AGENT_STEP_MS,
     agentMaxConcurrent: e.AGENT_MAX_CONCURRENT ?? (e.DATABASE_URL ? 16 : 8),
     agentMaxPerUser: e.AGENT_MAX_CONCURRENT_PER_USER,
+    trustProxy: e.TRUST_PROXY === "1" || e.TRUST_PROXY === "true",
   };
 }

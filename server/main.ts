@@ -2,8 +2,10 @@ import { createServer } from "node:http";
 import next from "next";
 import { createApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
+import { secureDataDir } from "./data-dir.ts";
 import { writeControlFile, handleControl } from "./control.ts";
 import { setBridge } from "./http/bridge.ts";
+import { frontDoor, refuseConnect } from "./http/front-door.ts";
 import { ensureAuthSecret } from "./auth/secret.ts";
 import { log, setLogLevel } from "./log.ts";
 import { attachSockets } from "./realtime/sockets.ts";
@@ -11,7 +13,9 @@ import { releaseLeases, startScheduler } from "./agent/scheduler.ts";
 
 // The custom server: Next (pages and route handlers) and Socket.IO on one port.
 async function main() {
-  const config = ensureAuthSecret(loadConfig());
+  const loaded = loadConfig();
+  secureDataDir(loaded.dataDir);
+  const config = ensureAuthSecret(loaded);
   setLogLevel(config.logLevel);
   const dev = config.env !== "production";
   const app = await createApp(config);
@@ -24,6 +28,7 @@ async function main() {
   // Next's handler first: Socket.IO wraps the existing listener and takes only /socket.io.
   const control = config.databaseUrl ? null : writeControlFile(config.dataDir, config.port);
   const httpServer = createServer((req, res) => {
+    if (frontDoor(req, res, { dev, trustProxy: config.trustProxy })) return;
     if (control && handleControl(req, res, control.token)) return;
     handleNext(req, res).catch((err: unknown) => {
       log.error("request failed", { url: req.url, error: String(err) });
@@ -31,6 +36,7 @@ async function main() {
       res.end(JSON.stringify({ message: "Internal server error", code: "INTERNAL_SERVER_ERROR" }));
     });
   });
+  httpServer.on("connect", refuseConnect);
   const upgrade = nextApp.getUpgradeHandler?.();
   const sockets = await attachSockets(httpServer, app.runtime.bus, config.redisUrl, config.redisPrefix);
   app.runtime.io = sockets.io;

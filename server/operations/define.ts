@@ -36,6 +36,8 @@ export type OperationDef<
   auth: Auth;
   /** Administrators only (course console). */
   admin?: boolean;
+  /** May change state (default: every method but GET); such cookie calls must be same-origin. Set on a GET that writes. */
+  changesState?: boolean;
   params?: P;
   query?: Q;
   body?: B;
@@ -60,6 +62,10 @@ export function defineOperation<
   const Auth extends readonly Credential[] | "none" = readonly Credential[],
 >(def: OperationDef<P, Q, B, R, Auth>): AnyOperation {
   return def as unknown as AnyOperation;
+}
+
+export function changesState(op: Pick<AnyOperation, "method" | "changesState">): boolean {
+  return op.changesState ?? op.method !== "GET";
 }
 
 /** The usual set: every credential kind. */
