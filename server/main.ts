@@ -38,7 +38,12 @@ async function main() {
   });
   httpServer.on("connect", refuseConnect);
   const upgrade = nextApp.getUpgradeHandler?.();
-  const sockets = await attachSockets(httpServer, app.runtime.bus, config.redisUrl, config.redisPrefix);
+  const sockets = await attachSockets(httpServer, app.runtime.bus, {
+    redisUrl: config.redisUrl,
+    redisPrefix: config.redisPrefix,
+    appUrl: config.appUrl,
+    trustProxy: config.trustProxy,
+  });
   app.runtime.io = sockets.io;
   if (dev && upgrade) {
     // Hot reload's websocket; Socket.IO's own upgrades never reach here.

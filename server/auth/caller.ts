@@ -13,6 +13,8 @@ export type Caller = {
   isAdmin: boolean;
   /** Set for API-key callers. */
   apiKeyId?: string;
+  /** Set for session-cookie callers: the Session row, so its connections close at sign-out. */
+  sessionId?: string;
   /** Set for device-token callers. */
   deviceId?: string | null;
   tokenId?: string;

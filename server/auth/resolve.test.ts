@@ -207,7 +207,9 @@ describe("session cookies (/cookie/v1)", () => {
     const user = await createTestUser(prisma, { name: "Sam" });
     const token = await insertSession(user.id);
     const caller = await resolveCaller("cookie", h({ cookie: `authjs.session-token=${token}` }));
-    assert.deepEqual(caller, { credential: "session", userId: user.id, email: user.email, name: "Sam", isAdmin: false });
+    const row = await prisma.session.findUniqueOrThrow({ where: { sessionToken: token }, select: { id: true } });
+    // sessionId names the row, so signing out can close the session's connections.
+    assert.deepEqual(caller, { credential: "session", userId: user.id, email: user.email, name: "Sam", isAdmin: false, sessionId: row.id });
   });
 
   test("the __Secure- variant resolves, also among other cookies", async () => {

@@ -44,10 +44,10 @@ export async function resolveSessionToken(sessionToken: string): Promise<Caller 
   if (!sessionToken || sessionToken.length > 512) return null;
   const row = await db().session.findUnique({
     where: { sessionToken },
-    select: { expires: true, user: { select: userSelect } },
+    select: { id: true, expires: true, user: { select: userSelect } },
   });
   if (!row || row.expires.getTime() <= Date.now()) return null;
-  return fromUser(row.user, { credential: "session" });
+  return fromUser(row.user, { credential: "session", sessionId: row.id });
 }
 
 /** Every value of the named cookies, in the order of `names`. */

@@ -1,0 +1,158 @@
+import { request as httpRequest } from "node:http";
+import { connect as netConnect } from "node:net";
+import { lstat, readdir } from "node:fs/promises";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { bearer, createUser, dataDirOf } from "../support/users";
+
+// What every request meets before (or besides) the API: methods nothing serves, security headers,
+// cross-site checks that hold for GETs that write and for forged proxy headers, private files.
+
+type Raw = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
+
+/** A raw request: fetch-based clients refuse TRACE themselves, so node:http it is. */
+function raw(baseURL: string, method: string, path: string, headers: Record<string, string> = {}): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(new URL(path, baseURL), { method, headers }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (c: string) => (body += c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+const PATHS = ["/api/v1/projects", "/cookie/v1/projects", "/dst/v1/projects", "/api/v1/openapi.json", "/", "/signin", "/share/whatever", "/no/such/page"];
+
+test.describe("methods nothing serves", () => {
+  for (const method of ["TRACE", "PROPFIND", "PURGE"]) {
+    test(`${method} on pages and every base is 405 in the error shape, with Allow and x-request-id`, async ({ baseURL }) => {
+      for (const p of PATHS) {
+        const res = await raw(baseURL!, method, p);
+        expect(res.status, `${method} ${p}: ${res.body}`).toBe(405);
+        expect(res.headers["content-type"]).toMatch(/^application\/json/);
+        const body = JSON.parse(res.body) as { code: string; message: string; data: { allow: string[] } };
+        expect(body.code).toBe("METHOD_NOT_SUPPORTED");
+        expect(typeof body.message).toBe("string");
+        expect(body.data.allow).toEqual(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+        expect(res.headers.allow).toBe("GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS");
+        expect(res.headers["x-request-id"]).toBeTruthy();
+      }
+    });
+  }
+
+  test("the caller's x-request-id is echoed on a 405", async ({ baseURL }) => {
+    const res = await raw(baseURL!, "TRACE", "/api/v1/projects", { "x-request-id": "trace-probe-1" });
+    expect(res.headers["x-request-id"]).toBe("trace-probe-1");
+  });
+
+  test("CONNECT is answered 405 too, not dropped", async ({ baseURL }) => {
+    const { hostname, port } = new URL(baseURL!);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = netConnect(Number(port), hostname === "localhost" ? "127.0.0.1" : hostname, () => {
+        socket.write(`CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n`);
+      });
+      let text = "";
+      socket.setEncoding("utf8");
+      socket.on("data", (c: string) => (text += c));
+      socket.on("end", () => resolve(text));
+      socket.on("error", reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 405 /);
+    expect(answer).toMatch(/\r\nallow: GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS\r\n/i);
+    expect(answer).toMatch(/\r\nx-request-id: \S+\r\n/i);
+    expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toMatchObject({ code: "METHOD_NOT_SUPPORTED" });
+  });
+
+  test("the methods we serve still work (HEAD and OPTIONS included)", async ({ baseURL }) => {
+    expect((await raw(baseURL!, "GET", "/api/v1/openapi.json")).status).toBe(200);
+    expect((await raw(baseURL!, "HEAD", "/signin")).status).toBe(200);
+    expect((await raw(baseURL!, "OPTIONS", "/api/v1/projects")).status).not.toBe(500);
+  });
+});
+
+test.describe("security headers", () => {
+  test("every page and API response forbids framing and sniffing and limits the referrer", async ({ baseURL }, info) => {
+    const u = await createUser(info);
+    const todoPath = await (async () => {
+      const h = bearer(u.apiKey);
+      const p = (await (await u.session.post("/api/v1/projects", { headers: h, data: { name: "Headers" } })).json()) as { id: string };
+      const t = (await (await u.session.post(`/api/v1/projects/${p.id}/todos`, { headers: h, data: { content: "shared" } })).json()) as { id: string };
+      await u.session.put(`/api/v1/todos/${t.id}`, { headers: h, data: { isPublic: true } });
+      return `/share/${t.id}`;
+    })();
+    const responses: [string, Raw][] = [];
+    for (const p of ["/signin", "/reference", todoPath, "/api/v1/openapi.json", "/api/v1/projects", "/api/v1/no-such-thing", "/no/such/page"])
+      responses.push([p, await raw(baseURL!, "GET", p)]);
+    responses.push(["TRACE /", await raw(baseURL!, "TRACE", "/")]);
+    for (const [p, res] of responses) {
+      expect(res.status, p).toBeLessThan(500);
+      const csp = String(res.headers["content-security-policy"] ?? "");
+      expect(csp, p).toContain("frame-ancestors 'none'");
+      expect(csp, p).toContain("default-src 'self'");
+      expect(csp, p).toContain("object-src 'none'");
+      expect(res.headers["x-content-type-options"], p).toBe("nosniff");
+      expect(res.headers["referrer-policy"], p).toBe("strict-origin-when-cross-origin");
+      expect(res.headers["x-frame-options"], p).toBe("DENY");
+    }
+    expect(responses.find(([p]) => p === todoPath)![1].status).toBe(200);
+  });
+});
+
+test.describe("cross-site requests", () => {
+  test("GET /cookie/v1/apikeys/default creates a key only for the app's own pages", async ({ playwright }, info) => {
+    const u = await createUser(info);
+    // The user's only key is the default: delete it, so the next apiKey_getDefault would create one.
+    expect((await u.session.delete("/cookie/v1/apikeys/e2e")).status()).toBe(200);
+    const bare = await playwright.request.newContext({ baseURL: u.baseURL, storageState: await u.session.storageState() });
+    try {
+      // What an <img src> or a link from another site sends: the cookie, and no Origin or a foreign one.
+      const noOrigin = await bare.get("/cookie/v1/apikeys/default");
+      expect(noOrigin.status(), await noOrigin.text()).toBe(403);
+      expect(((await noOrigin.json()) as { code: string }).code).toBe("FORBIDDEN");
+      const foreign = await bare.get("/cookie/v1/apikeys/default", { headers: { referer: "https://evil.example/page" } });
+      expect(foreign.status()).toBe(403);
+      expect(await (await bare.get("/cookie/v1/apikeys")).json()).toEqual([]);
+
+      const own = await bare.get("/cookie/v1/apikeys/default", { headers: { referer: `${u.baseURL}/settings/api-keys` } });
+      expect(own.status(), await own.text()).toBe(200);
+      expect(((await own.json()) as { key: string }).key).toMatch(/^tsk_[0-9A-Za-z]{40}$/);
+    } finally {
+      await bare.dispose();
+    }
+  });
+
+  test("client-sent X-Forwarded-Host/Proto do not make a foreign Origin same-origin", async ({ playwright }, info) => {
+    const u = await createUser(info);
+    const bare = await playwright.request.newContext({ baseURL: u.baseURL, storageState: await u.session.storageState() });
+    try {
+      const forged = await bare.post("/cookie/v1/projects", {
+        data: { name: "forged" },
+        headers: { origin: "https://evil.example", "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" },
+      });
+      expect(forged.status(), await forged.text()).toBe(403);
+      const names = ((await (await bare.get("/cookie/v1/projects")).json()) as { name: string }[]).map((p) => p.name);
+      expect(names).not.toContain("forged");
+    } finally {
+      await bare.dispose();
+    }
+  });
+});
+
+test("the server's data directory (outbox mail, database, secrets) is readable by its OS user only", async ({}, info) => {
+  // createUser signs in by email: a sign-in link now sits in the outbox.
+  await createUser(info);
+  const dir = dataDirOf(info);
+  const exposed: string[] = [];
+  const check = async (p: string) => {
+    const st = await lstat(p);
+    if (!st.isSymbolicLink() && st.mode & 0o077) exposed.push(`${path.relative(dir, p) || "."} ${(st.mode & 0o777).toString(8)}`);
+  };
+  await check(dir);
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  expect(entries.some((e) => e.parentPath.endsWith("outbox") && e.name.endsWith(".json"))).toBe(true);
+  for (const e of entries) await check(path.join(e.parentPath, e.name));
+  expect(exposed).toEqual([]);
+});
