@@ -16,6 +16,9 @@ async function main() {
   const loaded = loadConfig();
   secureDataDir(loaded.dataDir);
   const config = ensureAuthSecret(loaded);
+  // Auth.js builds the sign-in page's links from the request's Host unless AUTH_URL is set: a
+  // script could get a victim mailed a link to its own host. Our links name APP_URL, always.
+  process.env.AUTH_URL = config.appUrl;
   setLogLevel(config.logLevel);
   const dev = config.env !== "production";
   const app = await createApp(config);

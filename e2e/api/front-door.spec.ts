@@ -3,7 +3,7 @@ import { connect as netConnect } from "node:net";
 import { lstat, readdir } from "node:fs/promises";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { bearer, createUser, dataDirOf } from "../support/users";
+import { bearer, createUser, dataDirOf, firstLink, randomEmail, readOutbox } from "../support/users";
 
 // What every request meets before (or besides) the API: methods nothing serves, security headers,
 // cross-site checks that hold for GETs that write and for forged proxy headers, private files.
@@ -11,7 +11,7 @@ import { bearer, createUser, dataDirOf } from "../support/users";
 type Raw = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
 
 /** A raw request: fetch-based clients refuse TRACE themselves, so node:http it is. */
-function raw(baseURL: string, method: string, path: string, headers: Record<string, string> = {}): Promise<Raw> {
+function raw(baseURL: string, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Raw> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(new URL(path, baseURL), { method, headers }, (res) => {
       let body = "";
@@ -20,7 +20,7 @@ function raw(baseURL: string, method: string, path: string, headers: Record<stri
       res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
     });
     req.on("error", reject);
-    req.end();
+    req.end(body);
   });
 }
 
@@ -139,6 +139,39 @@ test.describe("cross-site requests", () => {
       await bare.dispose();
     }
   });
+});
+
+test("a sign-in link always points at APP_URL, whatever Host the request claimed (the sign-in page's form too)", async ({ baseURL }, info) => {
+  const forged = { host: "evil.example", origin: "http://evil.example" };
+  // Through Auth.js's endpoint.
+  const viaEndpoint = randomEmail("poisoned");
+  const csrf = await raw(baseURL!, "GET", "/api/auth/csrf", forged);
+  expect(csrf.status, csrf.body).toBe(200);
+  const { csrfToken } = JSON.parse(csrf.body) as { csrfToken: string };
+  const cookie = ([] as string[]).concat(csrf.headers["set-cookie"] ?? []).map((c) => c.split(";")[0]).join("; ");
+  const form = new URLSearchParams({ email: viaEndpoint, csrfToken, callbackUrl: "http://evil.example/" }).toString();
+  const start = await raw(baseURL!, "POST", "/api/auth/signin/resend", { ...forged, cookie, "content-type": "application/x-www-form-urlencoded", "content-length": String(form.length) }, form);
+  expect(start.status, start.body).toBeLessThan(500);
+
+  // Through the /signin page's form (a server action, which builds the URL from the request's headers).
+  const viaPage = randomEmail("poisoned-page");
+  const page = await raw(baseURL!, "GET", "/signin");
+  const actionField = page.body.match(/name="(\$ACTION_ID_[0-9a-f]+)"/)?.[1];
+  expect(actionField, "the sign-in form's server action").toBeTruthy();
+  const boundary = "----e2e-boundary";
+  const multipart = [
+    `--${boundary}\r\nContent-Disposition: form-data; name="${actionField}"\r\n\r\n\r\n`,
+    `--${boundary}\r\nContent-Disposition: form-data; name="email"\r\n\r\n${viaPage}\r\n`,
+    `--${boundary}--\r\n`,
+  ].join("");
+  const submitted = await raw(baseURL!, "POST", "/signin", { ...forged, "content-type": `multipart/form-data; boundary=${boundary}`, "content-length": String(Buffer.byteLength(multipart)) }, multipart);
+  expect(submitted.status, submitted.body.slice(0, 300)).toBeLessThan(500);
+
+  for (const email of [viaEndpoint, viaPage]) {
+    const link = new URL(firstLink((await readOutbox(dataDirOf(info), email)).text));
+    expect(link.origin, email).toBe(new URL(baseURL!).origin);
+    expect(link.searchParams.get("callbackUrl") ?? "", email).not.toContain("evil.example");
+  }
 });
 
 test("the server's data directory (outbox mail, database, secrets) is readable by its OS user only", async ({}, info) => {
