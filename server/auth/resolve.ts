@@ -37,7 +37,7 @@ export async function resolveDeviceToken(token: string): Promise<Caller | null> 
     select: { id: true, deviceId: true, todoId: true, expiresAt: true, revokedAt: true, user: { select: userSelect } },
   });
   if (!row || row.revokedAt || row.expiresAt.getTime() <= Date.now()) return null;
-  return fromUser(row.user, { credential: "device", deviceId: row.deviceId, tokenId: row.id, todoScope: row.todoId });
+  return fromUser(row.user, { credential: "device", deviceId: row.deviceId, tokenId: row.id, todoScope: row.todoId, expiresAt: row.expiresAt.getTime() });
 }
 
 export async function resolveSessionToken(sessionToken: string): Promise<Caller | null> {
@@ -47,7 +47,7 @@ export async function resolveSessionToken(sessionToken: string): Promise<Caller 
     select: { id: true, expires: true, user: { select: userSelect } },
   });
   if (!row || row.expires.getTime() <= Date.now()) return null;
-  return fromUser(row.user, { credential: "session", sessionId: row.id });
+  return fromUser(row.user, { credential: "session", sessionId: row.id, expiresAt: row.expires.getTime() });
 }
 
 /** Every value of the named cookies, in the order of `names`. */

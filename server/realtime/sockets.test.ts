@@ -147,4 +147,13 @@ describe("connection effects", () => {
     await rt().bus.affect({ kind: "credential.revoked", credential: `user:${u.user.id}` });
     assert.equal(await all, "io server disconnect");
   });
+
+  test("a connection whose token expires is closed when it does", async () => {
+    const { user } = await userWithKey();
+    const token = newDeviceToken();
+    await rt().prisma.deviceToken.create({ data: { userId: user.id, tokenHash: sha256(token), expiresAt: new Date(Date.now() + 1_000) } });
+    const socket = await connect(token);
+    const reason = await new Promise<string>((resolve) => socket.once("disconnect", resolve));
+    assert.equal(reason, "io server disconnect");
+  });
 });

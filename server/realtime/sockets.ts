@@ -27,6 +27,9 @@ export function credentialRoom(ref: CredentialRef): Room {
   return ref.startsWith("user:") ? (ref as `user:${string}`) : `credential:${ref}`;
 }
 
+// setTimeout's limit (about 24.8 days): a longer session is cut there and the client reconnects.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 function refused(message: string, code: string): Error {
   const err = new Error(message) as Error & { data?: unknown };
   err.data = { code };
@@ -71,6 +74,11 @@ export async function attachSockets(httpServer: HttpServer, bus: EventBus, opts:
         const data: SocketData = { userId: caller.userId, credential: caller.credential, deviceId: caller.deviceId, todoScope: caller.todoScope };
         socket.data = data;
         void socket.join([`user:${caller.userId}` satisfies Room, ...credentialsOf(caller).map(credentialRoom)]);
+        // A session or token that expires ends its connections too (a client may reconnect with a fresh one).
+        if (caller.expiresAt !== undefined) {
+          const timer = setTimeout(() => socket.disconnect(true), Math.min(Math.max(caller.expiresAt - Date.now(), 0), MAX_TIMER_MS));
+          socket.once("disconnect", () => clearTimeout(timer));
+        }
         next();
       })
       .catch((err) => {
