@@ -5,7 +5,7 @@ import { ConfigError, loadConfig } from "./config.ts";
 import { secureDataDir } from "./data-dir.ts";
 import { writeControlFile, handleControl } from "./control.ts";
 import { setBridge } from "./http/bridge.ts";
-import { frontDoor, refuseConnect } from "./http/front-door.ts";
+import { answerClientError, frontDoor, refuseConnect } from "./http/front-door.ts";
 import { ensureAuthSecret } from "./auth/secret.ts";
 import { log, setLogLevel } from "./log.ts";
 import { attachSockets } from "./realtime/sockets.ts";
@@ -40,6 +40,7 @@ async function main() {
     });
   });
   httpServer.on("connect", refuseConnect);
+  httpServer.on("clientError", answerClientError);
   const upgrade = nextApp.getUpgradeHandler?.();
   const sockets = await attachSockets(httpServer, app.runtime.bus, {
     redisUrl: config.redisUrl,

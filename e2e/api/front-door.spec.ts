@@ -24,6 +24,19 @@ function raw(baseURL: string, method: string, path: string, headers: Record<stri
   });
 }
 
+/** Bytes on a bare TCP connection, for what no HTTP client will send. */
+function rawSocket(baseURL: string, text: string): Promise<string> {
+  const { hostname, port } = new URL(baseURL);
+  return new Promise((resolve, reject) => {
+    const socket = netConnect(Number(port), hostname === "localhost" ? "127.0.0.1" : hostname, () => socket.write(text));
+    let answer = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (c: string) => (answer += c));
+    socket.on("end", () => resolve(answer));
+    socket.on("error", reject);
+  });
+}
+
 const PATHS = ["/api/v1/projects", "/cookie/v1/projects", "/dst/v1/projects", "/api/v1/openapi.json", "/", "/signin", "/share/whatever", "/no/such/page"];
 
 test.describe("methods nothing serves", () => {
@@ -48,22 +61,20 @@ test.describe("methods nothing serves", () => {
     expect(res.headers["x-request-id"]).toBe("trace-probe-1");
   });
 
-  test("CONNECT is answered 405 too, not dropped", async ({ baseURL }) => {
-    const { hostname, port } = new URL(baseURL!);
-    const answer = await new Promise<string>((resolve, reject) => {
-      const socket = netConnect(Number(port), hostname === "localhost" ? "127.0.0.1" : hostname, () => {
-        socket.write(`CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n`);
-      });
-      let text = "";
-      socket.setEncoding("utf8");
-      socket.on("data", (c: string) => (text += c));
-      socket.on("end", () => resolve(text));
-      socket.on("error", reject);
-    });
-    expect(answer).toMatch(/^HTTP\/1\.1 405 /);
-    expect(answer).toMatch(/\r\nallow: GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS\r\n/i);
-    expect(answer).toMatch(/\r\nx-request-id: \S+\r\n/i);
-    expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toMatchObject({ code: "METHOD_NOT_SUPPORTED" });
+  test("CONNECT, and methods Node cannot even parse, are answered 405 too, not dropped", async ({ baseURL }) => {
+    for (const head of ["CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443", "BREW /api/v1/projects HTTP/1.1\r\nHost: localhost", "get / HTTP/1.1\r\nHost: localhost"]) {
+      const answer = await rawSocket(baseURL!, `${head}\r\n\r\n`);
+      expect(answer, head).toMatch(/^HTTP\/1\.1 405 /);
+      expect(answer, head).toMatch(/\r\nallow: GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS\r\n/i);
+      expect(answer, head).toMatch(/\r\nx-request-id: \S+\r\n/i);
+      expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)), head).toMatchObject({ code: "METHOD_NOT_SUPPORTED" });
+    }
+  });
+
+  test("a request Node cannot parse gets Node's status in the error shape", async ({ baseURL }) => {
+    const answer = await rawSocket(baseURL!, "GET / HTTP/1.1\r\nHost: localhost\r\nBad Header: x\r\n\r\n");
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toMatchObject({ code: "BAD_REQUEST" });
   });
 
   test("the methods we serve still work (HEAD and OPTIONS included)", async ({ baseURL }) => {

@@ -76,10 +76,40 @@ function methodNotAllowed(method: string, requestId: string | string[] | undefin
   };
 }
 
+function writeRaw(socket: Duplex, status: number, reason: string, headers: Record<string, string>, body: string): void {
+  const lines = [`HTTP/1.1 ${status} ${reason}`, ...Object.entries({ ...headers, connection: "close" }).map(([k, v]) => `${k}: ${v}`)];
+  socket.on("error", () => undefined);
+  socket.end(`${lines.join("\r\n")}\r\n\r\n${body}`);
+}
+
 /** CONNECT never reaches the request listener (Node emits "connect"): answer it the same way on the raw socket. */
 export function refuseConnect(req: IncomingMessage, socket: Duplex): void {
   const { status, headers, body } = methodNotAllowed(req.method ?? "CONNECT", req.headers["x-request-id"]);
-  const lines = [`HTTP/1.1 ${status} Method Not Allowed`, ...Object.entries({ ...headers, connection: "close" }).map(([k, v]) => `${k}: ${v}`)];
-  socket.on("error", () => undefined);
-  socket.end(`${lines.join("\r\n")}\r\n\r\n${body}`);
+  writeRaw(socket, status, "Method Not Allowed", headers, body);
+}
+
+// Node's own answers to requests it cannot parse, kept, but in the API's error shape.
+const CLIENT_ERRORS: Record<string, [number, string, "BAD_REQUEST" | "PAYLOAD_TOO_LARGE"]> = {
+  HPE_HEADER_OVERFLOW: [431, "Request Header Fields Too Large", "BAD_REQUEST"],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, "Payload Too Large", "PAYLOAD_TOO_LARGE"],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, "Request Timeout", "BAD_REQUEST"],
+};
+
+/**
+ * The server's "clientError": a method Node cannot even parse (anything outside its list) is 405
+ * like TRACE; other unparseable requests keep Node's status, with a JSON body.
+ */
+export function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
+  if (err.code === "ECONNRESET" || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  if (err.code === "HPE_INVALID_METHOD") {
+    const { status, headers, body } = methodNotAllowed("This method", undefined);
+    writeRaw(socket, status, "Method Not Allowed", headers, body);
+    return;
+  }
+  const [status, reason, code] = CLIENT_ERRORS[err.code ?? ""] ?? [400, "Bad Request", "BAD_REQUEST"];
+  const body = JSON.stringify({ message: `Malformed HTTP request: ${reason.toLowerCase()}`, code });
+  writeRaw(socket, status, reason, { "content-type": "application/json; charset=utf-8", "content-length": String(Buffer.byteLength(body)), "x-request-id": randomUUID() }, body);
 }
