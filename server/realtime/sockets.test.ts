@@ -156,4 +156,30 @@ describe("connection effects", () => {
     const reason = await new Promise<string>((resolve) => socket.once("disconnect", resolve));
     assert.equal(reason, "io server disconnect");
   });
+
+  test("a key revoked while its handshake is being checked does not leave a connection behind", async () => {
+    const u = await userWithKey();
+    const racing = newApiKey();
+    const row = await rt().prisma.apiKey.create({ data: { userId: u.user.id, name: "racing", keyHash: sha256(racing), last4: racing.slice(-4) } });
+    // Runs after the credential check passed and before the connection counts as connected: the
+    // moment at which the revocation's disconnect cannot reach it yet.
+    io.use((socket, next) => {
+      if ((socket.handshake.auth as { token?: string }).token !== racing) return next();
+      rt()
+        .prisma.apiKey.delete({ where: { id: row.id } })
+        .then(() => rt().bus.affect({ kind: "credential.revoked", credential: `apiKey:${row.id}` }))
+        .then(() => next(), next);
+    });
+    const socket = connectClient(origin, { path: "/socket.io", transports: ["websocket"], auth: { token: racing }, reconnection: false });
+    clients.push(socket);
+    const reason = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("the revoked key's connection stayed open")), 10_000);
+      socket.once("disconnect", (r) => {
+        clearTimeout(timer);
+        resolve(r);
+      });
+      socket.once("connect_error", reject);
+    });
+    assert.equal(reason, "io server disconnect");
+  });
 });

@@ -87,6 +87,17 @@ export async function attachSockets(httpServer: HttpServer, bus: EventBus, opts:
       });
   });
 
+  // A credential revoked while its handshake was being checked: the revocation's disconnect can
+  // only reach connected sockets, so check once more now that this one is reachable.
+  io.on("connection", (socket) => {
+    const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
+    resolveHandshake(token, socket.handshake.headers.cookie)
+      .then((caller) => {
+        if (!caller) socket.disconnect(true);
+      })
+      .catch(() => undefined);
+  });
+
   const unsubscribe = bus.subscribe((event) => {
     // message.delta is high-volume and only meaningful to viewers of that todo.
     const rooms = event.type === "message.delta" && event.todoId ? [`todo:${event.todoId}`] : roomsFor(event);
