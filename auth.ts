@@ -16,6 +16,13 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
     trustHost: true,
     secret: config.authSecret,
     pages: { signIn: "/signin", verifyRequest: "/signin/check-email", error: "/signin" },
+    events: {
+      // Signing out deletes the session row (the adapter returns it): its open connections close too.
+      async signOut(message) {
+        const id = "session" in message ? (message.session as { id?: unknown } | null | undefined)?.id : undefined;
+        if (typeof id === "string") await bridge.runtime.bus.affect({ kind: "credential.revoked", credential: `session:${id}` });
+      },
+    },
     providers: [
       Resend({
         apiKey: config.resendApiKey ?? "outbox",

@@ -1,8 +1,8 @@
 // `npm run db:migrate`: applies prisma/migrations to DATABASE_URL (PostgreSQL) or, without it, to
 // the embedded PGlite database in ./data/pglite (PGLITE_DATA_DIR overrides the directory).
-import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { secureDataDir } from "../server/data-dir.ts";
 import { applyMigrations, describeError, migratePostgres, pgliteExecutor, redactUrl } from "../server/db/migrate.ts";
 
 const log = (msg: string): void => console.log(msg);
@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   } else {
     const dataDir = path.resolve(process.env.PGLITE_DATA_DIR ?? "data/pglite");
     // PGlite does not create parent directories; without them it fails with an opaque error.
-    await mkdir(dataDir, { recursive: true });
+    secureDataDir(dataDir);
     log(`migrating embedded database ${dataDir}`);
     const db = await PGlite.create(dataDir);
     try {

@@ -4,6 +4,7 @@ import { parseArgs } from "node:util";
 import { z } from "zod";
 import { createApp } from "../server/app.ts";
 import { loadConfig } from "../server/config.ts";
+import { secureDataDir } from "../server/data-dir.ts";
 import { readControlFile } from "../server/control.ts";
 import { setLogLevel } from "../server/log.ts";
 import { createUserWithKey } from "../server/services/users/users.ts";
@@ -24,6 +25,7 @@ async function main() {
 
   setLogLevel("warn");
   const config = loadConfig();
+  secureDataDir(config.dataDir);
   const running = config.databaseUrl ? null : readControlFile(config.dataDir);
   let out: { userId: string; email: string; apiKey: string };
   if (running) {

@@ -32,7 +32,7 @@ export async function createApp(config: Config, opts: { agentWorker?: boolean } 
   const rateLimits = await createRateLimits(config);
   runtime.limits = rateLimits.limits;
   setRuntime(runtime);
-  const handle = createPipeline(new Router(operations), resolveCaller, config.appUrl, rateLimits.limits);
+  const handle = createPipeline(new Router(operations), resolveCaller, config.appUrl, { trustProxy: config.trustProxy, limits: rateLimits.limits });
   return {
     runtime,
     handle,

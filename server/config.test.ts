@@ -38,6 +38,7 @@ describe("defaults", () => {
       agentMaxPerUser: 4,
       rateLimitScale: 1,
       rateLimits: {},
+      trustProxy: false,
     });
   });
 
@@ -76,6 +77,7 @@ describe("defaults", () => {
       AGENT_MAX_CONCURRENT_PER_USER: "2",
       RATE_LIMIT_SCALE: "0.5",
       RATE_LIMITS: "share=3/60, signInIp=10000/900",
+      TRUST_PROXY: "1",
     });
     assert.deepEqual(c, {
       env: "production",
@@ -97,6 +99,7 @@ describe("defaults", () => {
       agentMaxPerUser: 2,
       rateLimitScale: 0.5,
       rateLimits: { share: { points: 3, window: 60 }, signInIp: { points: 10000, window: 900 } },
+      trustProxy: true,
     });
   });
 
@@ -106,6 +109,13 @@ describe("defaults", () => {
     assert.throws(() => load({ RATE_LIMITS: "share=0/60" }), configError(["RATE_LIMITS"]));
     assert.throws(() => load({ RATE_LIMIT_SCALE: "0" }), configError(["RATE_LIMIT_SCALE"]));
     assert.throws(() => load({ RATE_LIMIT_SCALE: "lots" }), configError(["RATE_LIMIT_SCALE"]));
+  });
+
+  test("TRUST_PROXY is off unless set to 1 or true; anything else names it", () => {
+    assert.equal(load({}).trustProxy, false);
+    assert.equal(load({ TRUST_PROXY: "0" }).trustProxy, false);
+    assert.equal(load({ TRUST_PROXY: "true" }).trustProxy, true);
+    assert.throws(() => load({ TRUST_PROXY: "yes" }), configError(["TRUST_PROXY"]));
   });
 
   test("AGENT_MAX_CONCURRENT defaults to what one process sustains: 8 embedded, 16 on PostgreSQL", () => {

@@ -41,6 +41,8 @@ const ZEnv = z.object({
         return z.NEVER;
       }
     }),
+  // Only behind a proxy that sets (and overwrites) X-Forwarded-*: otherwise any client could claim a host or address.
+  TRUST_PROXY: z.enum(["0", "1", "false", "true"], "must be 1 (behind a trusted reverse proxy) or 0").default("0"),
 });
 
 export type Config = {
@@ -68,6 +70,8 @@ export type Config = {
   /** Multiplies every rate-limit policy's points; `rateLimits` replaces named policies outright. */
   rateLimitScale: number;
   rateLimits: RateLimitOverrides;
+  /** Honour X-Forwarded-Host/Proto/For (set only behind a reverse proxy that overwrites them). */
+  trustProxy: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -108,5 +112,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     agentMaxPerUser: e.AGENT_MAX_CONCURRENT_PER_USER,
     rateLimitScale: e.RATE_LIMIT_SCALE,
     rateLimits: e.RATE_LIMITS,
+    trustProxy: e.TRUST_PROXY === "1" || e.TRUST_PROXY === "true",
   };
 }

@@ -20,7 +20,7 @@ export function controlFilePath(dataDir: string): string {
 export function writeControlFile(dataDir: string, port: number): { token: string; remove(): void } {
   const token = randomBytes(32).toString("hex");
   const file = controlFilePath(dataDir);
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   writeFileSync(file, JSON.stringify({ pid: process.pid, port, token } satisfies ControlFile), { mode: 0o600 });
   return { token, remove: () => rmSync(file, { force: true }) };
 }

@@ -2,10 +2,12 @@ import { createServer } from "node:http";
 import next from "next";
 import { createApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
+import { secureDataDir } from "./data-dir.ts";
 import { writeControlFile, handleControl } from "./control.ts";
 import { setBridge } from "./http/bridge.ts";
-import { CLIENT_IP_HEADER } from "./http/rate-limit.ts";
+import { answerClientError, frontDoor, refuseConnect } from "./http/front-door.ts";
 import { answerMalformedApiUrl } from "./http/malformed-url.ts";
+import { CLIENT_IP_HEADER } from "./http/rate-limit.ts";
 import { ensureAuthSecret } from "./auth/secret.ts";
 import { log, setLogLevel } from "./log.ts";
 import { attachSockets } from "./realtime/sockets.ts";
@@ -13,7 +15,12 @@ import { releaseLeases, startScheduler } from "./agent/scheduler.ts";
 
 // The custom server: Next (pages and route handlers) and Socket.IO on one port.
 async function main() {
-  const config = ensureAuthSecret(loadConfig());
+  const loaded = loadConfig();
+  secureDataDir(loaded.dataDir);
+  const config = ensureAuthSecret(loaded);
+  // Auth.js builds the sign-in page's links from the request's Host unless AUTH_URL is set: a
+  // script could get a victim mailed a link to its own host. Our links name APP_URL, always.
+  process.env.AUTH_URL = config.appUrl;
   setLogLevel(config.logLevel);
   const dev = config.env !== "production";
   const app = await createApp(config);
@@ -26,8 +33,11 @@ async function main() {
   // Next's handler first: Socket.IO wraps the existing listener and takes only /socket.io.
   const control = config.databaseUrl ? null : writeControlFile(config.dataDir, config.port);
   const httpServer = createServer((req, res) => {
-    // The peer address, for per-IP rate limits; overwrites any value a client sent.
-    req.headers[CLIENT_IP_HEADER] = req.socket.remoteAddress ?? "unknown";
+    if (frontDoor(req, res, { dev, trustProxy: config.trustProxy })) return;
+    // The client's address, for per-IP rate limits; overwrites any value a client sent. Behind a
+    // trusted proxy it is the first X-Forwarded-For entry (the front door drops it otherwise).
+    const forwarded = config.trustProxy ? String(req.headers["x-forwarded-for"] ?? "").split(",")[0]!.trim() : "";
+    req.headers[CLIENT_IP_HEADER] = forwarded || req.socket.remoteAddress || "unknown";
     if (control && handleControl(req, res, control.token)) return;
     if (answerMalformedApiUrl(req, res)) return;
     handleNext(req, res).catch((err: unknown) => {
@@ -36,8 +46,16 @@ async function main() {
       res.end(JSON.stringify({ message: "Internal server error", code: "INTERNAL_SERVER_ERROR" }));
     });
   });
+  httpServer.on("connect", refuseConnect);
+  httpServer.on("clientError", answerClientError);
   const upgrade = nextApp.getUpgradeHandler?.();
-  const sockets = await attachSockets(httpServer, app.runtime.bus, config.redisUrl, config.redisPrefix, app.runtime.limits);
+  const sockets = await attachSockets(httpServer, app.runtime.bus, {
+    redisUrl: config.redisUrl,
+    redisPrefix: config.redisPrefix,
+    appUrl: config.appUrl,
+    trustProxy: config.trustProxy,
+    limits: app.runtime.limits,
+  });
   app.runtime.io = sockets.io;
   if (dev && upgrade) {
     // Hot reload's websocket; Socket.IO's own upgrades never reach here.

@@ -1,11 +1,13 @@
 import { io, type Socket } from "socket.io-client";
 
-export async function connect(baseURL: string, auth: { token?: string; cookie?: string }): Promise<Socket> {
+/** `origin` sends the Origin a browser page on that site would send (scripts send none). */
+export async function connect(baseURL: string, auth: { token?: string; cookie?: string; origin?: string }): Promise<Socket> {
+  const headers = { ...(auth.cookie ? { cookie: auth.cookie } : {}), ...(auth.origin ? { origin: auth.origin } : {}) };
   const socket = io(baseURL, {
     path: "/socket.io",
     transports: ["websocket"],
     auth: auth.token ? { token: auth.token } : {},
-    extraHeaders: auth.cookie ? { cookie: auth.cookie } : undefined,
+    extraHeaders: Object.keys(headers).length ? headers : undefined,
     reconnection: false,
     timeout: 10_000,
   });

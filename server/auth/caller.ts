@@ -13,6 +13,10 @@ export type Caller = {
   isAdmin: boolean;
   /** Set for API-key callers. */
   apiKeyId?: string;
+  /** Set for session-cookie callers: the Session row, so its connections close at sign-out. */
+  sessionId?: string;
+  /** When the session or token expires (ms since the epoch); its connections close then. */
+  expiresAt?: number;
   /** Set for device-token callers. */
   deviceId?: string | null;
   tokenId?: string;

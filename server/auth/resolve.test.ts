@@ -156,6 +156,7 @@ describe("device tokens (/dst/v1)", () => {
       deviceId: device.id,
       tokenId: row.id,
       todoScope: null,
+      expiresAt: row.expiresAt.getTime(),
     });
   });
 
@@ -207,7 +208,9 @@ describe("session cookies (/cookie/v1)", () => {
     const user = await createTestUser(prisma, { name: "Sam" });
     const token = await insertSession(user.id);
     const caller = await resolveCaller("cookie", h({ cookie: `authjs.session-token=${token}` }));
-    assert.deepEqual(caller, { credential: "session", userId: user.id, email: user.email, name: "Sam", isAdmin: false });
+    const row = await prisma.session.findUniqueOrThrow({ where: { sessionToken: token }, select: { id: true, expires: true } });
+    // sessionId names the row, so signing out can close the session's connections.
+    assert.deepEqual(caller, { credential: "session", userId: user.id, email: user.email, name: "Sam", isAdmin: false, sessionId: row.id, expiresAt: row.expires.getTime() });
   });
 
   test("the __Secure- variant resolves, also among other cookies", async () => {

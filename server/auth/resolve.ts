@@ -37,17 +37,17 @@ export async function resolveDeviceToken(token: string): Promise<Caller | null> 
     select: { id: true, deviceId: true, todoId: true, expiresAt: true, revokedAt: true, user: { select: userSelect } },
   });
   if (!row || row.revokedAt || row.expiresAt.getTime() <= Date.now()) return null;
-  return fromUser(row.user, { credential: "device", deviceId: row.deviceId, tokenId: row.id, todoScope: row.todoId });
+  return fromUser(row.user, { credential: "device", deviceId: row.deviceId, tokenId: row.id, todoScope: row.todoId, expiresAt: row.expiresAt.getTime() });
 }
 
 export async function resolveSessionToken(sessionToken: string): Promise<Caller | null> {
   if (!sessionToken || sessionToken.length > 512) return null;
   const row = await db().session.findUnique({
     where: { sessionToken },
-    select: { expires: true, user: { select: userSelect } },
+    select: { id: true, expires: true, user: { select: userSelect } },
   });
   if (!row || row.expires.getTime() <= Date.now()) return null;
-  return fromUser(row.user, { credential: "session" });
+  return fromUser(row.user, { credential: "session", sessionId: row.id, expiresAt: row.expires.getTime() });
 }
 
 /** Every value of the named cookies, in the order of `names`. */

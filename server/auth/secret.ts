@@ -14,7 +14,7 @@ export function ensureAuthSecret(config: Config): Config {
     return config;
   }
   const file = path.join(config.dataDir, "auth-secret");
-  mkdirSync(config.dataDir, { recursive: true });
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   if (!existsSync(file)) {
     writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600 });
     log.info("AUTH_SECRET not set: generated one in data/auth-secret");

@@ -5,6 +5,7 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
+import { restrictTree } from "../data-dir.ts";
 import { PrismaClient } from "./generated/client.ts";
 import { applyMigrations, describeError, migratePostgres, pgliteExecutor, redactUrl } from "./migrate.ts";
 
@@ -59,7 +60,7 @@ async function openPglite(dataDir: string, log: (msg: string) => void): Promise<
   let db: PGlite;
   try {
     // PGlite does not create parent directories; without them it fails with "External error id#0".
-    if (!memory) await mkdir(dir, { recursive: true });
+    if (!memory) await mkdir(dir, { recursive: true, mode: 0o700 });
     db = memory ? await PGlite.create() : await PGlite.create(dir);
   } catch (e) {
     throw new Error(`Could not open the embedded database ${dir}: ${describeError(e)}`, { cause: e });
@@ -72,6 +73,9 @@ async function openPglite(dataDir: string, log: (msg: string) => void): Promise<
   try {
     const applied = await applyMigrations(pgliteExecutor(db), { log });
     log(`database: embedded PGlite ${dir}${applied.length ? `, applied ${applied.join(", ")}` : ""}`);
+    // PGlite writes its initial files (and the catalog caches, rewritten after migrations) with
+    // explicit modes, 0666 and 0644: bring them to 0600 once it has settled.
+    if (!memory) restrictTree(dir);
   } catch (e) {
     await release().catch(() => {});
     throw new Error(`Could not migrate the embedded database ${dir}: ${describeError(e)}`, { cause: e });

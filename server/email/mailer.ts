@@ -37,13 +37,14 @@ export class OutboxMailer implements Mailer {
   constructor(private readonly dir: string) {}
 
   async send(mail: Mail): Promise<SentMail> {
-    await mkdir(this.dir, { recursive: true });
+    // Sign-in links: readable by this OS user only, whatever the process umask.
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const id = randomUUID();
     const sentAt = Date.now();
     const file = path.join(this.dir, `${new Date(sentAt).toISOString().replace(/[:.]/g, "-")}-${id}.json`);
     const html = mail.html ?? `<pre>${escapeHtml(mail.text)}</pre>`;
     // Written aside, then renamed: a reader never sees half a message.
-    await writeFile(`${file}.tmp`, JSON.stringify({ id, to: mail.to, subject: mail.subject, text: mail.text, html, sentAt }, null, 2));
+    await writeFile(`${file}.tmp`, JSON.stringify({ id, to: mail.to, subject: mail.subject, text: mail.text, html, sentAt }, null, 2), { mode: 0o600 });
     await rename(`${file}.tmp`, file);
     log.info("mail written to outbox", { to: mail.to, subject: mail.subject, file });
     return { ...mail, html, id, sentAt, via: "outbox", file };

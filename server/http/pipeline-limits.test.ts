@@ -64,7 +64,7 @@ function assertRateHeaders(res: Response, policy: string, quota: number, window:
 before(() => setLogLevel("silent"));
 beforeEach(() => {
   handled.length = 0;
-  handle = createPipeline(new Router(ops), resolveCaller, APP, new RateLimits({ overrides: { share: { points: 3, window: 60 }, anonymous: { points: 4, window: 60 } } }));
+  handle = createPipeline(new Router(ops), resolveCaller, APP, { limits: new RateLimits({ overrides: { share: { points: 3, window: 60 }, anonymous: { points: 4, window: 60 } } }) });
 });
 
 describe("rate limits: headers on every response", () => {

@@ -164,6 +164,20 @@ const ops = [
     },
   }),
   defineOperation({
+    id: "thing_mint",
+    method: "GET",
+    path: "/things-minted",
+    summary: "a GET that creates something when missing",
+    tag: "T",
+    auth: ANY_CREDENTIAL,
+    changesState: true,
+    response: z.null(),
+    handler: async (ctx) => {
+      record("thing_mint", ctx);
+      return null;
+    },
+  }),
+  defineOperation({
     id: "scripted",
     method: "GET",
     path: "/scripted",
@@ -368,13 +382,29 @@ describe("cookie base: state-changing requests must be same-origin", () => {
     assert.equal(callsOf("thing_create").length, 2);
   });
 
-  test("the forwarded host of a reverse proxy counts as same-origin", async () => {
-    const r = await call("cookie", "/cookie/v1/things", {
-      method: "POST",
-      headers: { ...cookie, origin: "https://todo.example.org", "x-forwarded-host": "todo.example.org", "x-forwarded-proto": "https" },
-      json: body,
-    });
-    assert.equal(r.status, 200, r.text);
+  test("the forwarded host counts as same-origin only behind a trusted proxy (TRUST_PROXY)", async () => {
+    const forwarded = { ...cookie, origin: "https://todo.example.org", "x-forwarded-host": "todo.example.org", "x-forwarded-proto": "https" };
+    // Without TRUST_PROXY the client wrote these headers itself: a cross-site page's claim, refused.
+    const claimed = await call("cookie", "/cookie/v1/things", { method: "POST", headers: forwarded, json: body });
+    assert.equal(claimed.status, 403, claimed.text);
+    assert.equal(calls.length, 0);
+    const behindProxy = createPipeline(new Router(ops), resolveCaller, APP, { trustProxy: true });
+    const res = await behindProxy("cookie", req("/cookie/v1/things", { method: "POST", headers: forwarded, json: body }));
+    assert.equal(res.status, 200, await res.text());
+    // The first of a proxy chain's values is the client-facing one.
+    const chained = await behindProxy("cookie", req("/cookie/v1/things", { method: "POST", headers: { ...forwarded, "x-forwarded-host": "todo.example.org, internal:8080", "x-forwarded-proto": "https,http" }, json: body }));
+    assert.equal(chained.status, 200, await chained.text());
+  });
+
+  test("a GET that changes state (changesState) is checked like a write; other GETs are not", async () => {
+    const minted = await call("cookie", "/cookie/v1/things-minted", { headers: cookie });
+    assert.equal(minted.status, 403, minted.text);
+    const crossSite = await call("cookie", "/cookie/v1/things-minted", { headers: { ...cookie, origin: "https://evil.example" } });
+    assert.equal(crossSite.status, 403, crossSite.text);
+    assert.equal(calls.length, 0);
+    const own = await call("cookie", "/cookie/v1/things-minted", { headers: { ...cookie, referer: `${APP}/settings/api-keys` } });
+    assert.equal(own.status, 200, own.text);
+    assert.equal(callsOf("thing_mint").length, 1);
   });
 
   test("PUT and DELETE are checked too, and so are auth-none operations", async () => {

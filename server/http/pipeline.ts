@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { BASE_PATH, type Base, type Caller } from "../auth/caller.ts";
-import type { AnyOperation } from "../operations/define.ts";
+import { changesState, type AnyOperation } from "../operations/define.ts";
 import { log } from "../log.ts";
 import { ApiError, errorResponse, jsonResponse, toApiError, type Issue } from "./errors.ts";
 import { readJsonBody } from "./body.ts";
@@ -13,8 +13,6 @@ import { basesOf } from "./openapi.ts";
 import { Router } from "./router.ts";
 
 export type ResolveCaller = (base: Base, headers: Headers) => Promise<Caller | null>;
-
-const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 export function zodIssues(error: z.ZodError, location: string): Issue[] {
   return error.issues.map((i) => ({
@@ -74,7 +72,8 @@ function checkTodoScope(op: AnyOperation, scope: string, todoId: unknown): void 
 export type Pipeline = (base: Base, request: Request) => Promise<Response>;
 
 /** resolve caller for the base → check access → parse input → handler → serialize. */
-export function createPipeline(router: Router, resolveCaller: ResolveCaller, appUrl: string, limits = new RateLimits()): Pipeline {
+export function createPipeline(router: Router, resolveCaller: ResolveCaller, appUrl: string, opts: { trustProxy?: boolean; limits?: RateLimits } = {}): Pipeline {
+  const limits = opts.limits ?? new RateLimits();
   // Each base routes only the operations it serves, so 405's Allow never names a method that
   // exists under another base only. The full router still explains a 404 for those.
   const byBase = Object.fromEntries(
@@ -103,7 +102,7 @@ export function createPipeline(router: Router, resolveCaller: ResolveCaller, app
         throw new ApiError("METHOD_NOT_SUPPORTED", `${request.method} is not supported at ${BASE_PATH[base]}${sub}`, { allow: match.allow }, { allow: match.allow.join(", ") });
       op = match.op;
 
-      if (base === "cookie" && STATE_CHANGING.has(request.method)) checkSameOrigin(request, appUrl);
+      if (base === "cookie" && changesState(op)) checkSameOrigin(request, appUrl, opts.trustProxy);
 
       let caller: Caller | null = null;
       if (op.auth === "none") {

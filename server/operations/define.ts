@@ -46,6 +46,8 @@ export type OperationDef<
   todoScope?: "todo";
   /** Rate-limit policy (server/http/rate-limit.ts RATE_POLICIES); absent means "default". */
   rateLimit?: RatePolicyName;
+  /** May change state (default: every method but GET); such cookie calls must be same-origin. Set on a GET that writes. */
+  changesState?: boolean;
   params?: P;
   query?: Q;
   body?: B;
@@ -75,6 +77,10 @@ export function defineOperation<
   const Auth extends readonly Credential[] | "none" = readonly Credential[],
 >(def: OperationDef<P, Q, B, R, Auth>): AnyOperation {
   return def as unknown as AnyOperation;
+}
+
+export function changesState(op: Pick<AnyOperation, "method" | "changesState">): boolean {
+  return op.changesState ?? op.method !== "GET";
 }
 
 /**

@@ -38,3 +38,21 @@ test("an event's audience reaches those users' own rooms (once each) and is not 
   assert.deepEqual(roomsFor(event), ["project:p", "user:u1", "user:u2", "user:u3"]);
   assert.deepEqual(envelopeOf(event), { type: "project.deleted", id: "1", at: 0, projectId: "p", userId: "u1", data: { projectId: "p" } });
 });
+
+test("affect reaches every effect sink, waits for them, and never rejects", async () => {
+  const bus = new EventBus();
+  const seen: string[] = [];
+  bus.onEffect(async (e) => {
+    await new Promise((r) => setTimeout(r, 10));
+    seen.push(`slow:${e.kind}`);
+  });
+  bus.onEffect(() => {
+    throw new Error("boom");
+  });
+  const off = bus.onEffect((e) => void seen.push(`fast:${e.kind}`));
+  await bus.affect({ kind: "credential.revoked", credential: "apiKey:k1" });
+  assert.deepEqual(seen.sort(), ["fast:credential.revoked", "slow:credential.revoked"]);
+  off();
+  await bus.affect({ kind: "access.lost", userId: "u1" });
+  assert.deepEqual(seen.sort(), ["fast:credential.revoked", "slow:access.lost", "slow:credential.revoked"]);
+});

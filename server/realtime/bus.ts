@@ -35,7 +35,23 @@ export type AppEvent = {
 
 export type EventInput = Omit<AppEvent, "id" | "at">;
 
-export type Room = `project:${string}` | `todo:${string}` | `edge:${string}` | `user:${string}`;
+export type Room = `project:${string}` | `todo:${string}` | `edge:${string}` | `user:${string}` | `credential:${CredentialRef}`;
+
+/**
+ * One credential's connections: an API key, a dst_ token, a device (all its tokens), a browser
+ * session, or `user:<id>` for every connection of a user (account deleted).
+ */
+export type CredentialRef = `${"apiKey" | "token" | "device" | "session" | "user"}:${string}`;
+
+/**
+ * Effects on open connections, never sent as events. Published after the change commits, like
+ * events; `affect` resolves once every sink has acted (across processes as far as the sink can
+ * tell), so a response sent after it cannot race the disconnect.
+ * - `credential.revoked`: the credential's connections are disconnected at once.
+ * - `access.lost`: the user may no longer read some project (unshared, removed from a team): their
+ *   connections leave every project and todo room they may no longer read.
+ */
+export type ConnectionEffect = { kind: "credential.revoked"; credential: CredentialRef } | { kind: "access.lost"; userId: string };
 
 /** The rooms an event fans out to: its project, todo and edge (and owner, for per-user events). */
 export function roomsFor(event: AppEvent): Room[] {
@@ -55,6 +71,7 @@ export function envelopeOf(event: AppEvent): Omit<AppEvent, "audience"> {
 }
 
 type Listener = (event: AppEvent) => void;
+type EffectListener = (effect: ConnectionEffect) => Promise<void> | void;
 
 /**
  * The one event bus. Services publish after their transaction commits; sinks (Socket.IO, the
@@ -62,6 +79,7 @@ type Listener = (event: AppEvent) => void;
  */
 export class EventBus {
   private readonly listeners = new Set<Listener>();
+  private readonly effectListeners = new Set<EffectListener>();
 
   publish(input: EventInput): AppEvent {
     const event: AppEvent = { ...input, id: randomUUID(), at: Date.now() };
@@ -78,5 +96,15 @@ export class EventBus {
   subscribe(listener: Listener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Never rejects: a sink's failure is the sink's to log, and the write has committed already. */
+  async affect(effect: ConnectionEffect): Promise<void> {
+    await Promise.allSettled([...this.effectListeners].map(async (listener) => listener(effect)));
+  }
+
+  onEffect(listener: EffectListener): () => void {
+    this.effectListeners.add(listener);
+    return () => this.effectListeners.delete(listener);
   }
 }

@@ -1,45 +1,89 @@
 import type { Server as HttpServer } from "node:http";
 import { Server } from "socket.io";
+import type { Caller } from "../auth/caller.ts";
 import { resolveHandshake } from "../auth/resolve.ts";
 import { ApiError } from "../http/errors.ts";
+import { isAppOrigin } from "../http/same-origin.ts";
 import { log } from "../log.ts";
 import { limitHandshakes } from "./handshake-limit.ts";
 import type { RateLimits } from "../http/rate-limit.ts";
-import { envelopeOf, roomsFor, type EventBus, type Room } from "./bus.ts";
+import { db } from "../runtime.ts";
+import { envelopeOf, roomsFor, type ConnectionEffect, type CredentialRef, type EventBus, type Room } from "./bus.ts";
 
 export type SocketData = { userId: string; credential: string; deviceId?: string | null; todoScope?: string | null };
 
+export type SocketOptions = { redisUrl?: string; redisPrefix?: string; appUrl: string; trustProxy?: boolean; limits?: RateLimits };
+
+/** Every credential a connection was opened with: revoking any of them closes it. */
+export function credentialsOf(caller: Caller): CredentialRef[] {
+  const refs: CredentialRef[] = [];
+  if (caller.apiKeyId) refs.push(`apiKey:${caller.apiKeyId}`);
+  if (caller.tokenId) refs.push(`token:${caller.tokenId}`);
+  if (caller.deviceId) refs.push(`device:${caller.deviceId}`);
+  if (caller.sessionId) refs.push(`session:${caller.sessionId}`);
+  return refs;
+}
+
+/** `user:<id>` is the user's own room (every connection joins it); the others get a credential room. */
+export function credentialRoom(ref: CredentialRef): Room {
+  return ref.startsWith("user:") ? (ref as `user:${string}`) : `credential:${ref}`;
+}
+
+// setTimeout's limit (about 24.8 days): a longer session is cut there and the client reconnects.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+function refused(message: string, code: string): Error {
+  const err = new Error(message) as Error & { data?: unknown };
+  err.data = { code };
+  return err;
+}
+
 /** Socket.IO on the HTTP server's port, authenticated like HTTP, fed by the event bus. */
-export async function attachSockets(httpServer: HttpServer, bus: EventBus, redisUrl?: string, redisPrefix = "todo-service", limits?: RateLimits): Promise<{ io: Server; close(): Promise<void> }> {
+export async function attachSockets(httpServer: HttpServer, bus: EventBus, opts: SocketOptions): Promise<{ io: Server; close(): Promise<void> }> {
   const io = new Server(httpServer, { path: "/socket.io", serveClient: false });
   const closers: (() => Promise<unknown>)[] = [];
 
-  if (redisUrl) {
+  if (opts.redisUrl) {
     const [{ createAdapter }, { createClient }] = await Promise.all([import("@socket.io/redis-adapter"), import("redis")]);
-    const pub = createClient({ url: redisUrl });
+    const pub = createClient({ url: opts.redisUrl });
     const sub = pub.duplicate();
     pub.on("error", (err) => log.error("redis (pub) error", { error: String(err) }));
     sub.on("error", (err) => log.error("redis (sub) error", { error: String(err) }));
     await Promise.all([pub.connect(), sub.connect()]);
-    io.adapter(createAdapter(pub, sub, { key: `${redisPrefix}:socket.io` }));
+    io.adapter(createAdapter(pub, sub, { key: `${opts.redisPrefix ?? "todo-service"}:socket.io` }));
     closers.push(() => pub.quit(), () => sub.quit());
     log.info("socket.io redis adapter on");
   }
 
-  if (limits) io.use(limitHandshakes(limits));
+  if (opts.limits) io.use(limitHandshakes(opts.limits));
   io.use((socket, next) => {
     const { auth, headers } = socket.handshake;
-    resolveHandshake((auth as { token?: unknown } | undefined)?.token, headers.cookie)
+    const token = (auth as { token?: unknown } | undefined)?.token;
+    const usesCookie = !(typeof token === "string" && token);
+    // The session cookie is ambient: a page of another site could open a connection with it.
+    // Browsers always send Origin on these handshakes; scripts with a token send none and need none.
+    const origin = headers.origin;
+    if (usesCookie && origin !== undefined) {
+      const header = (name: string) => {
+        const v = headers[name];
+        return Array.isArray(v) ? v[0] : v;
+      };
+      if (!isAppOrigin(origin, header, opts.appUrl, { trustProxy: opts.trustProxy ?? false, protocol: socket.handshake.secure ? "https" : "http" }))
+        return next(refused("Cross-site connection refused", "FORBIDDEN"));
+    }
+    resolveHandshake(token, headers.cookie)
       .then((caller) => {
-        if (!caller) {
-          const err = new Error("Missing, invalid or expired credential") as Error & { data?: unknown };
-          err.data = { code: "UNAUTHORIZED" };
-          return next(err);
-        }
+        if (!caller) return next(refused("Missing, invalid or expired credential", "UNAUTHORIZED"));
         const data: SocketData = { userId: caller.userId, credential: caller.credential, deviceId: caller.deviceId, todoScope: caller.todoScope };
         socket.data = data;
         // A todo-scoped token hears its todo only (todo_subscribe), not the account's events.
-        if (!caller.todoScope) void socket.join(`user:${caller.userId}` satisfies Room);
+        const rooms = credentialsOf(caller).map(credentialRoom);
+        void socket.join(caller.todoScope ? rooms : [`user:${caller.userId}` satisfies Room, ...rooms]);
+        // A session or token that expires ends its connections too (a client may reconnect with a fresh one).
+        if (caller.expiresAt !== undefined) {
+          const timer = setTimeout(() => socket.disconnect(true), Math.min(Math.max(caller.expiresAt - Date.now(), 0), MAX_TIMER_MS));
+          socket.once("disconnect", () => clearTimeout(timer));
+        }
         next();
       })
       .catch((err) => {
@@ -48,16 +92,31 @@ export async function attachSockets(httpServer: HttpServer, bus: EventBus, redis
       });
   });
 
+  // A credential revoked while its handshake was being checked: the revocation's disconnect can
+  // only reach connected sockets, so check once more now that this one is reachable.
+  io.on("connection", (socket) => {
+    const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
+    resolveHandshake(token, socket.handshake.headers.cookie)
+      .then((caller) => {
+        if (!caller) socket.disconnect(true);
+      })
+      .catch(() => undefined);
+  });
+
   const unsubscribe = bus.subscribe((event) => {
     // message.delta is high-volume and only meaningful to viewers of that todo.
     const rooms = event.type === "message.delta" && event.todoId ? [`todo:${event.todoId}`] : roomsFor(event);
     if (rooms.length) io.to(rooms).emit(event.type, envelopeOf(event));
   });
+  const unEffect = bus.onEffect((effect) =>
+    applyEffect(io, effect).catch((err: unknown) => log.error("socket effect failed", { kind: effect.kind, error: String(err) })),
+  );
 
   return {
     io,
     async close() {
       unsubscribe();
+      unEffect();
       // Not io.close(): that would also close the HTTP server, cutting requests still in flight.
       io.local.disconnectSockets(true);
       io.engine.close();
@@ -67,26 +126,73 @@ export async function attachSockets(httpServer: HttpServer, bus: EventBus, redis
 }
 
 /**
- * Joins the caller's own connection to a room (the subscribe operations). The connection may live
- * on another server process: with the Redis adapter, fetchSockets and socketsJoin cross processes.
+ * With the Redis adapter, disconnectSockets and socketsLeave reach every server process. They go
+ * out on the same connection as the events published after them, so no later event overtakes them.
  */
-export async function joinRoom(io: Server | undefined, socketId: string | undefined, userId: string, room: Room): Promise<void> {
+export async function applyEffect(io: Server, effect: ConnectionEffect): Promise<void> {
+  if (effect.kind === "credential.revoked") {
+    io.in(credentialRoom(effect.credential)).disconnectSockets(true);
+    return;
+  }
+  await leaveUnreadableRooms(io, effect.userId);
+}
+
+/** Takes the user's connections out of every project and todo room the user may no longer read. */
+async function leaveUnreadableRooms(io: Server, userId: string): Promise<void> {
+  const sockets = await io.in(`user:${userId}`).fetchSockets();
+  const projectIds = new Set<string>();
+  const todoIds = new Set<string>();
+  for (const s of sockets)
+    for (const room of s.rooms) {
+      if (room.startsWith("project:")) projectIds.add(room.slice("project:".length));
+      else if (room.startsWith("todo:")) todoIds.add(room.slice("todo:".length));
+    }
+  if (projectIds.size === 0 && todoIds.size === 0) return;
+  const readable = { ownerId: userId } as const;
+  const [projects, todos] = await Promise.all([
+    db().project.findMany({ where: { id: { in: [...projectIds] }, OR: [readable, { shares: { some: { userId } } }] }, select: { id: true } }),
+    db().todo.findMany({ where: { id: { in: [...todoIds] }, project: { OR: [readable, { shares: { some: { userId } } }] } }, select: { id: true } }),
+  ]);
+  const keepProjects = new Set(projects.map((p) => p.id));
+  const keepTodos = new Set(todos.map((t) => t.id));
+  const leave: Room[] = [
+    ...[...projectIds].filter((id) => !keepProjects.has(id)).map((id) => `project:${id}` as const),
+    ...[...todoIds].filter((id) => !keepTodos.has(id)).map((id) => `todo:${id}` as const),
+  ];
+  if (leave.length) io.in(`user:${userId}`).socketsLeave(leave);
+}
+
+// Socket.IO ids are base64url (20 characters). io.in() takes any room name, and every room of
+// ours has a ':' (`project:…`, `user:…`), so an id must have none.
+const SOCKET_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * Joins the caller's own connection to a room (the subscribe operations). The connection may live
+ * on another server process: with the Redis adapter, fetchSockets and join cross processes.
+ * The connection must be a connected socket of the caller's user; one opened with a todo-scoped
+ * token only ever joins its own todo's room, whoever asks.
+ */
+export async function joinRoom(io: Server | undefined, socketId: string | undefined, caller: Pick<Caller, "userId">, room: Room): Promise<void> {
   if (!socketId)
     throw new ApiError("BAD_REQUEST", "X-Socket-Id header (or socketId body field) is required to subscribe", {
       issues: [{ path: "header.x-socket-id", message: "required", code: "invalid_type" }],
     });
   if (!io) throw new ApiError("CONFLICT", "Real-time updates are not available in this process");
-  if (socketId.length > 64) throw new ApiError("BAD_REQUEST", "X-Socket-Id is not a socket id");
+  if (!SOCKET_ID.test(socketId)) throw noSuchSocket();
+  const own = (data: unknown) => {
+    const d = data as SocketData | undefined;
+    return d?.userId === caller.userId && (!d.todoScope || room === `todo:${d.todoScope}`);
+  };
   const local = io.sockets.sockets.get(socketId);
   if (local) {
-    if ((local.data as SocketData | undefined)?.userId !== userId) throw noSuchSocket();
+    if (!own(local.data)) throw noSuchSocket();
     await local.join(room);
     return;
   }
   const sockets = await io.in(socketId).fetchSockets();
-  const own = sockets.find((s) => (s.data as SocketData | undefined)?.userId === userId);
-  if (!own) throw noSuchSocket();
-  io.in(socketId).socketsJoin(room);
+  const remote = sockets.find((s) => s.id === socketId);
+  if (!remote || !own(remote.data)) throw noSuchSocket();
+  remote.join(room);
   // The join travels to the other process asynchronously; answer only once it took effect, so no
   // event published after this response can miss the connection.
   for (let i = 0; i < 50; i++) {

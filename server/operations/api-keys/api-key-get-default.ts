@@ -10,6 +10,8 @@ export default defineOperation({
   summary: "Get the default API key, creating it if none exists",
   description: "When this call creates the key, the response carries its full value (the only time); otherwise the key is masked.",
   auth: USER_CREDENTIAL,
+  // It creates the key when there is none: a cross-site page must not be able to trigger that.
+  changesState: true,
   response: ZApiKey,
   handler: ({ caller }) => getDefaultApiKey(caller.userId),
 });

@@ -2,7 +2,7 @@ import type { TApiKey } from "../../../lib/schemas/api-keys.ts";
 import type { Caller } from "../../auth/caller.ts";
 import { maskKey, newApiKey, sha256 } from "../../auth/tokens.ts";
 import { ApiError, notFound } from "../../http/errors.ts";
-import { db } from "../../runtime.ts";
+import { db, runtime } from "../../runtime.ts";
 import type { Prisma } from "../../db/generated/client.ts";
 
 /** The name the automatically created default key gets; people cannot take it for their own keys. */
@@ -63,8 +63,11 @@ export async function getApiKey(userId: string, name: string): Promise<TApiKey> 
 }
 
 export async function deleteApiKey(userId: string, name: string): Promise<null> {
-  const { count } = await db().apiKey.deleteMany({ where: { userId, name } });
-  if (count === 0) throw notFound("API key");
+  const row = await db().apiKey.findUnique({ where: { userId_name: { userId, name } }, select: { id: true } });
+  const { count } = row ? await db().apiKey.deleteMany({ where: { id: row.id } }) : { count: 0 };
+  if (!row || count === 0) throw notFound("API key");
+  // Its open connections close now, in every server process, before the caller hears "deleted".
+  await runtime().bus.affect({ kind: "credential.revoked", credential: `apiKey:${row.id}` });
   return null;
 }
 

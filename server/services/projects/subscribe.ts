@@ -6,6 +6,6 @@ import { requireProjectAccess } from "../access.ts";
 export async function subscribeProject(caller: Caller, projectId: string, socketId: string | undefined): Promise<null> {
   // Refused exactly like the read would be (404 for a stranger), before the socket is looked at.
   await requireProjectAccess(caller, projectId, "read");
-  await joinRoom(runtime().io, socketId, caller.userId, `project:${projectId}`);
+  await joinRoom(runtime().io, socketId, caller, `project:${projectId}`);
   return null;
 }

@@ -13,7 +13,7 @@ import { getTodo } from "./todos.ts";
 /** Joins the caller's connection to the todo's room first, then reads: no event can slip between. */
 export async function subscribeTodo(caller: Caller, todoId: string, socketId: string | undefined) {
   await getTodoOrThrow(caller, todoId, "read");
-  await joinRoom(runtime().io, socketId, caller.userId, `todo:${todoId}`);
+  await joinRoom(runtime().io, socketId, caller, `todo:${todoId}`);
   return getTodo(caller, todoId);
 }
 

@@ -1,0 +1,185 @@
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { createServer, type Server as HttpServer } from "node:http";
+import { io as connectClient, type Socket as ClientSocket } from "socket.io-client";
+import { newApiKey, newDeviceToken, sha256 } from "../auth/tokens.ts";
+import { ApiError } from "../http/errors.ts";
+import { setLogLevel } from "../log.ts";
+import { createTestUser, startTestRuntime, type TestRuntime } from "../testing/runtime.ts";
+import { listenLocal } from "../testing/listen.ts";
+import { attachSockets, joinRoom } from "./sockets.ts";
+import type { Server } from "socket.io";
+
+// Real Socket.IO server and clients on a throw-away database: the rules of joining rooms, and the
+// effects that take connections out of rooms or close them.
+
+let t: TestRuntime;
+const rt = () => t;
+let http: HttpServer;
+let io: Server;
+let close: () => Promise<void>;
+let origin: string;
+const clients: ClientSocket[] = [];
+
+before(async () => {
+  setLogLevel("silent");
+  t = await startTestRuntime();
+  http = createServer();
+  ({ io, close } = await attachSockets(http, rt().bus, { appUrl: "http://app.test" }));
+  origin = await listenLocal(http);
+});
+
+after(async () => {
+  for (const c of clients) c.disconnect();
+  await close();
+  await new Promise((r) => http.close(r));
+  await t.close();
+});
+
+async function connect(token: string): Promise<ClientSocket> {
+  const socket = connectClient(origin, { path: "/socket.io", transports: ["websocket"], auth: { token }, reconnection: false });
+  clients.push(socket);
+  await new Promise<void>((resolve, reject) => {
+    socket.once("connect", resolve);
+    socket.once("connect_error", reject);
+  });
+  return socket;
+}
+
+async function userWithKey() {
+  const user = await createTestUser(rt().prisma);
+  const key = newApiKey();
+  await rt().prisma.apiKey.create({ data: { userId: user.id, name: "k", keyHash: sha256(key), last4: key.slice(-4) } });
+  return { user, key };
+}
+
+async function roomsOf(socketId: string): Promise<Set<string>> {
+  const [s] = await io.in(socketId).fetchSockets();
+  return s?.rooms ?? new Set();
+}
+
+function isSocketRefusal(err: unknown): boolean {
+  return err instanceof ApiError && err.status === 400 && (err.data?.issues as { path: string }[])[0]?.path === "header.x-socket-id";
+}
+
+describe("joinRoom", () => {
+  test("a room name is not a socket id: other users' connections in that room are never joined", async () => {
+    const owner = await userWithKey();
+    const caller = await userWithKey();
+    const ownerSocket = await connect(owner.key);
+    const callerSocket = await connect(caller.key);
+    // Both are in the room of a project shared between them.
+    await joinRoom(io, ownerSocket.id, { userId: owner.user.id }, "project:shared");
+    await joinRoom(io, callerSocket.id, { userId: caller.user.id }, "project:shared");
+    for (const name of ["project:shared", `user:${owner.user.id}`, `user:${caller.user.id}`]) {
+      await assert.rejects(joinRoom(io, name, { userId: caller.user.id }, "project:callers-own"), isSocketRefusal, name);
+    }
+    assert.equal((await roomsOf(ownerSocket.id!)).has("project:callers-own"), false);
+    assert.equal((await roomsOf(callerSocket.id!)).has("project:callers-own"), false);
+  });
+
+  test("only the caller's own connection: another user's socket id is refused", async () => {
+    const a = await userWithKey();
+    const b = await userWithKey();
+    const bSocket = await connect(b.key);
+    await assert.rejects(joinRoom(io, bSocket.id, { userId: a.user.id }, "project:x"), isSocketRefusal);
+    await joinRoom(io, bSocket.id, { userId: b.user.id }, "project:x");
+    assert.equal((await roomsOf(bSocket.id!)).has("project:x"), true);
+  });
+
+  test("a connection opened with a todo-scoped token joins its own todo's room only", async () => {
+    const { user } = await userWithKey();
+    const token = newDeviceToken();
+    await rt().prisma.deviceToken.create({
+      data: { userId: user.id, kind: "mayfly", tokenHash: sha256(token), todoId: "todo-in-scope", expiresAt: new Date(Date.now() + 3_600_000) },
+    });
+    const socket = await connect(token);
+    await assert.rejects(joinRoom(io, socket.id, { userId: user.id }, "todo:another"), isSocketRefusal);
+    await assert.rejects(joinRoom(io, socket.id, { userId: user.id }, "project:p"), isSocketRefusal);
+    await joinRoom(io, socket.id, { userId: user.id }, "todo:todo-in-scope");
+    const rooms = await roomsOf(socket.id!);
+    assert.equal(rooms.has("todo:todo-in-scope"), true);
+    assert.equal(rooms.has("todo:another") || rooms.has("project:p"), false);
+  });
+});
+
+describe("connection effects", () => {
+  test("access.lost takes the user's connections out of the rooms of projects (and their todos) they can no longer read", async () => {
+    const owner = await userWithKey();
+    const sharee = await userWithKey();
+    const prisma = rt().prisma;
+    const lost = await prisma.project.create({ data: { ownerId: owner.user.id, name: "Unshared" } });
+    const kept = await prisma.project.create({ data: { ownerId: owner.user.id, name: "Still shared" } });
+    const own = await prisma.project.create({ data: { ownerId: sharee.user.id, name: "Own" } });
+    for (const p of [lost, kept]) await prisma.projectShare.create({ data: { projectId: p.id, userId: sharee.user.id, role: "viewer" } });
+    const lostTodo = await prisma.todo.create({ data: { projectId: lost.id, userId: owner.user.id, content: "t" } });
+    const keptTodo = await prisma.todo.create({ data: { projectId: kept.id, userId: owner.user.id, content: "t" } });
+    const socket = await connect(sharee.key);
+    const ownerSocket = await connect(owner.key);
+    const rooms = [`project:${lost.id}`, `todo:${lostTodo.id}`, `project:${kept.id}`, `todo:${keptTodo.id}`, `project:${own.id}`] as const;
+    for (const room of rooms) await joinRoom(io, socket.id, { userId: sharee.user.id }, room);
+    await joinRoom(io, ownerSocket.id, { userId: owner.user.id }, `project:${lost.id}`);
+
+    await prisma.projectShare.deleteMany({ where: { projectId: lost.id, userId: sharee.user.id } });
+    await rt().bus.affect({ kind: "access.lost", userId: sharee.user.id });
+
+    const after = await roomsOf(socket.id!);
+    assert.equal(after.has(`project:${lost.id}`), false);
+    assert.equal(after.has(`todo:${lostTodo.id}`), false);
+    for (const room of [`project:${kept.id}`, `todo:${keptTodo.id}`, `project:${own.id}`]) assert.equal(after.has(room), true, room);
+    assert.equal(socket.connected, true);
+    // The owner's own connection is untouched.
+    assert.equal((await roomsOf(ownerSocket.id!)).has(`project:${lost.id}`), true);
+  });
+
+  test("credential.revoked disconnects that credential's connections only", async () => {
+    const u = await userWithKey();
+    const other = newApiKey();
+    const otherRow = await rt().prisma.apiKey.create({ data: { userId: u.user.id, name: "other", keyHash: sha256(other), last4: other.slice(-4) } });
+    const keep = await connect(u.key);
+    const revoked = await connect(other);
+    const gone = new Promise<string>((resolve) => revoked.once("disconnect", resolve));
+    await rt().bus.affect({ kind: "credential.revoked", credential: `apiKey:${otherRow.id}` });
+    assert.equal(await gone, "io server disconnect");
+    assert.equal(keep.connected, true);
+    // The whole user (account deleted): every connection.
+    const all = new Promise<string>((resolve) => keep.once("disconnect", resolve));
+    await rt().bus.affect({ kind: "credential.revoked", credential: `user:${u.user.id}` });
+    assert.equal(await all, "io server disconnect");
+  });
+
+  test("a connection whose token expires is closed when it does", async () => {
+    const { user } = await userWithKey();
+    const token = newDeviceToken();
+    await rt().prisma.deviceToken.create({ data: { userId: user.id, tokenHash: sha256(token), expiresAt: new Date(Date.now() + 1_000) } });
+    const socket = await connect(token);
+    const reason = await new Promise<string>((resolve) => socket.once("disconnect", resolve));
+    assert.equal(reason, "io server disconnect");
+  });
+
+  test("a key revoked while its handshake is being checked does not leave a connection behind", async () => {
+    const u = await userWithKey();
+    const racing = newApiKey();
+    const row = await rt().prisma.apiKey.create({ data: { userId: u.user.id, name: "racing", keyHash: sha256(racing), last4: racing.slice(-4) } });
+    // Runs after the credential check passed and before the connection counts as connected: the
+    // moment at which the revocation's disconnect cannot reach it yet.
+    io.use((socket, next) => {
+      if ((socket.handshake.auth as { token?: string }).token !== racing) return next();
+      rt()
+        .prisma.apiKey.delete({ where: { id: row.id } })
+        .then(() => rt().bus.affect({ kind: "credential.revoked", credential: `apiKey:${row.id}` }))
+        .then(() => next(), next);
+    });
+    const socket = connectClient(origin, { path: "/socket.io", transports: ["websocket"], auth: { token: racing }, reconnection: false });
+    clients.push(socket);
+    const reason = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("the revoked key's connection stayed open")), 10_000);
+      socket.once("disconnect", (r) => {
+        clearTimeout(timer);
+        resolve(r);
+      });
+      socket.once("connect_error", reject);
+    });
+    assert.equal(reason, "io server disconnect");
+  });
+});
