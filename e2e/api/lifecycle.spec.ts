@@ -229,19 +229,19 @@ test.describe("from-template", () => {
     const u = await createUser(info);
     const p = await createProject(u);
     const t = await fromTemplate(u, p.id, {
-      spec: { content: "Spec text", metadata: { origin: "spec" }, agentSettings: { model: "spec-model", temperature: 0.5 } },
-      overrides: { content: "Override text", agentSettings: { model: "override-model" } },
+      spec: { content: "Spec text", metadata: { origin: "spec" }, agentSettings: { model: "gpt-4.1-mini", temperature: 0.5 } },
+      overrides: { content: "Override text", agentSettings: { model: "gpt-4.1-nano" } },
     });
     expect(t.status).toBe("RUNNING");
     expect(t.content).toBe("Override text");
     expect(t.metadata).toMatchObject({ origin: "spec" });
-    expect(t.agentSettings).toMatchObject({ model: "override-model" });
+    expect(t.agentSettings).toMatchObject({ model: "gpt-4.1-nano" });
     expect(t.messages[0]).toMatchObject({ role: "user", content: "Override text" });
     const done = await waitForReply(u, t.id);
     expect(done.content).toBe("Override text");
 
-    const plain = await fromTemplate(u, p.id, { spec: { content: "Only the spec", metadata: { origin: "spec-2" }, agentSettings: { model: "spec-model" } } });
-    expect(plain).toMatchObject({ status: "RUNNING", content: "Only the spec", metadata: { origin: "spec-2" }, agentSettings: { model: "spec-model" } });
+    const plain = await fromTemplate(u, p.id, { spec: { content: "Only the spec", metadata: { origin: "spec-2" }, agentSettings: { model: "gpt-4.1-mini" } } });
+    expect(plain).toMatchObject({ status: "RUNNING", content: "Only the spec", metadata: { origin: "spec-2" }, agentSettings: { model: "gpt-4.1-mini" } });
     await waitForReply(u, plain.id);
   });
 

@@ -9,6 +9,8 @@ import { getTodoOrThrow, requireProjectAccess } from "../access.ts";
 import { todoDefaults } from "./defaults.ts";
 import { publishTodo } from "./events.ts";
 import { messageWithBlocks, toMessage, toTodo, toTodoListItem } from "./serialize.ts";
+import { checkAgentSettings } from "../../agent/policy.ts";
+import type { TAgentSettings } from "../../../lib/schemas/agent.ts";
 
 const withGroup = { group: { select: { slug: true } } } as const;
 
@@ -69,6 +71,7 @@ async function insertTodo(caller: Caller, projectId: string, seed: Seed, status:
 }
 
 export async function createTodo(caller: Caller, projectId: string, input: z.output<typeof ZCreateTodoInput>): Promise<TTodo> {
+  checkAgentSettings([input.agentSettings, "body.agentSettings"]);
   const scheduledAt = input.scheduledAt !== undefined && input.scheduledAt > Date.now() ? new Date(input.scheduledAt) : null;
   const status: TTodoStatus = scheduledAt ? "SCHEDULED" : input.startProcessing ? "RUNNING" : "TODO";
   return insertTodo(caller, projectId, input, status, scheduledAt);
@@ -79,6 +82,7 @@ export async function startFromTemplate(caller: Caller, projectId: string, input
   const base = input.spec ?? { content: input.content! };
   const seed = { ...base, ...Object.fromEntries(Object.entries(input.overrides ?? {}).filter(([, v]) => v !== undefined)) } as Seed;
   if (input.content !== undefined && !input.spec) seed.content = input.content;
+  checkAgentSettings([seed.agentSettings as TAgentSettings | undefined, input.overrides?.agentSettings ? "body.overrides.agentSettings" : "body.spec.agentSettings"]);
   return insertTodo(caller, projectId, seed, input.propose ? "PROPOSED" : "RUNNING", null);
 }
 
