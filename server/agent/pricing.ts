@@ -59,7 +59,7 @@ export type ModelAllowList = Readonly<Record<string, ModelPrice>>;
  * free local model). Throws a readable message for an entry without a price or a malformed one.
  */
 export function parseModelList(value: string): ModelAllowList {
-  const out: Record<string, ModelPrice> = {};
+  const out: [string, ModelPrice][] = [];
   for (const raw of value.split(",")) {
     const entry = raw.trim();
     if (!entry) continue;
@@ -75,8 +75,9 @@ export function parseModelList(value: string): ModelAllowList {
       if (!m) throw new Error(`"${entry}": the price must be IN/OUT in cents per million tokens, e.g. ${name}=15/60`);
       price = { inPerMTok: Number(m[1]), outPerMTok: Number(m[2]) };
     }
-    out[name] = price;
+    out.push([name, price]);
   }
-  if (Object.keys(out).length === 0) throw new Error("lists no model");
-  return out;
+  if (out.length === 0) throw new Error("lists no model");
+  // fromEntries: own properties whatever the name (`__proto__` included).
+  return Object.fromEntries(out);
 }
