@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { TODO_STATUSES, type TStatusAction } from "./schemas/todos.ts";
-import { afterTurn, allowedActions, nextStatus } from "./todo-lifecycle.ts";
+import { afterTurn, allowedActions, nextStatus, turnCutByPause } from "./todo-lifecycle.ts";
 
 const none = { turnInterrupted: false, hasScheduled: false };
 
@@ -26,6 +26,20 @@ test("resume continues an interrupted turn, else returns to the schedule, else R
   assert.equal(nextStatus("PAUSED", "resume", { turnInterrupted: true, hasScheduled: true }), "RUNNING");
   assert.equal(nextStatus("PAUSED", "resume", { turnInterrupted: false, hasScheduled: true }), "SCHEDULED");
   assert.equal(nextStatus("PAUSED", "resume", none), "READY");
+});
+
+test("only a turn the pause really cut resumes: never the unsent first message of a todo paused on its schedule", () => {
+  const facts = { replyInProgress: false, pendingInput: false, dueScheduledInput: false };
+  // Created without processing (its first message PENDING), then given a scheduled message, paused.
+  assert.equal(turnCutByPause({ ...facts, pausedFrom: "SCHEDULED", pendingInput: true }), false);
+  // Input that waited behind a running turn, or a reply half-written, is that turn's.
+  assert.equal(turnCutByPause({ ...facts, pausedFrom: "RUNNING", pendingInput: true }), true);
+  assert.equal(turnCutByPause({ ...facts, pausedFrom: "RUNNING", replyInProgress: true }), true);
+  // A scheduled message that came due during the pause runs on resume.
+  assert.equal(turnCutByPause({ ...facts, pausedFrom: "SCHEDULED", pendingInput: true, dueScheduledInput: true }), true);
+  assert.equal(turnCutByPause({ ...facts, pausedFrom: "RUNNING" }), false);
+  // Paused before the origin was recorded: waiting input counts, as it did.
+  assert.equal(turnCutByPause({ ...facts, pendingInput: true }), true);
 });
 
 test("after a turn: more input runs again, a coming schedule waits, else READY", () => {

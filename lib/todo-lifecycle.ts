@@ -10,7 +10,7 @@ export const WAITING: ReadonlySet<TTodoStatus> = new Set(["RUNNING", "SCHEDULED"
 const FINAL: ReadonlySet<TTodoStatus> = new Set(["DONE", "CANCELLED"]);
 
 export type ResumeContext = {
-  /** A turn was cut by the pause (an assistant message is still PROCESSING, or input waits). */
+  /** A turn was cut by the pause (see `turnCutByPause`). */
   turnInterrupted: boolean;
   /** A scheduled message is still to come. */
   hasScheduled: boolean;
@@ -34,6 +34,28 @@ export function nextStatus(from: TTodoStatus, action: TStatusAction, ctx: Resume
     case "dismiss":
       return from === "PROPOSED" ? "CANCELLED" : null;
   }
+}
+
+/** What resume knows about a paused todo. */
+export type PauseFacts = {
+  /** The status the pause came from (recorded by the pause; absent on todos paused before it was). */
+  pausedFrom?: TTodoStatus;
+  /** An assistant reply is still PROCESSING: the pause stopped it mid-way. */
+  replyInProgress: boolean;
+  /** User messages wait (PENDING) for a turn. */
+  pendingInput: boolean;
+  /** One of them is a scheduled message that came due during the pause. */
+  dueScheduledInput: boolean;
+};
+
+/**
+ * Whether the pause really cut a turn, so resume continues it (RUNNING): a reply was being written,
+ * input waited behind a RUNNING todo, or a scheduled message came due meanwhile. Input that waited
+ * on a schedule, or the first message of a todo created without processing, waits on.
+ */
+export function turnCutByPause(f: PauseFacts): boolean {
+  if (f.replyInProgress || f.dueScheduledInput) return true;
+  return f.pendingInput && (f.pausedFrom === undefined || f.pausedFrom === "RUNNING");
 }
 
 /** After a turn: waiting input means another turn, a coming scheduled message means SCHEDULED. */

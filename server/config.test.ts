@@ -39,6 +39,8 @@ describe("defaults", () => {
       rateLimitScale: 1,
       rateLimits: {},
       trustProxy: false,
+      agentModels: { "gpt-4o-mini": { inPerMTok: 15, outPerMTok: 60 } },
+      agentMaxTokens: 4096,
     });
   });
 
@@ -71,6 +73,8 @@ describe("defaults", () => {
       OPENAI_BASE_URL: "http://localhost:11434/v1",
       OPENAI_API_KEY: "sk-test",
       AGENT_MODEL: "llama3",
+      AGENT_MODELS: "llama3=0/0, gpt-4o-2024-08-06",
+      AGENT_MAX_TOKENS: "8000",
       AGENT_STEP_MS: "25",
       AGENT_IDLE_TIMEOUT_MS: "5000",
       AGENT_MAX_CONCURRENT: "64",
@@ -79,6 +83,7 @@ describe("defaults", () => {
       RATE_LIMITS: "share=3/60, signInIp=10000/900",
       TRUST_PROXY: "1",
     });
+    const models = { llama3: { inPerMTok: 0, outPerMTok: 0 }, "gpt-4o-2024-08-06": { inPerMTok: 250, outPerMTok: 1000 } };
     assert.deepEqual(c, {
       env: "production",
       port: 8080,
@@ -93,7 +98,9 @@ describe("defaults", () => {
       emailFrom: "Todo <todo@example.org>",
       logLevel: "warn",
       agentProvider: "openai",
-      openai: { baseUrl: "http://localhost:11434/v1", apiKey: "sk-test", model: "llama3", idleTimeoutMs: 5000 },
+      openai: { baseUrl: "http://localhost:11434/v1", apiKey: "sk-test", model: "llama3", idleTimeoutMs: 5000, models, maxTokens: 8000 },
+      agentModels: models,
+      agentMaxTokens: 8000,
       agentStepMs: 25,
       agentMaxConcurrent: 64,
       agentMaxPerUser: 2,
@@ -116,6 +123,26 @@ describe("defaults", () => {
     assert.equal(load({ TRUST_PROXY: "0" }).trustProxy, false);
     assert.equal(load({ TRUST_PROXY: "true" }).trustProxy, true);
     assert.throws(() => load({ TRUST_PROXY: "yes" }), configError(["TRUST_PROXY"]));
+  });
+
+  test("AGENT_MODELS: the models users may pick, each with a price; AGENT_MODEL is one of them; AGENT_MAX_TOKENS caps replies", () => {
+    // Default: AGENT_MODEL alone (gpt-4o-mini), at its list price; 4096 tokens.
+    assert.deepEqual(load({}).agentModels, { "gpt-4o-mini": { inPerMTok: 15, outPerMTok: 60 } });
+    assert.equal(load({}).agentMaxTokens, 4096);
+    assert.deepEqual(Object.keys(load({ AGENT_MODEL: "gpt-4.1" }).agentModels), ["gpt-4.1"]);
+    // A list: AGENT_MODEL defaults to its first model.
+    const c = load({ AGENT_PROVIDER: "openai", AGENT_MODELS: "gpt-4.1-nano,qwen2.5:7b=0/0,my/model=12.5/50" });
+    assert.deepEqual(c.agentModels, { "gpt-4.1-nano": { inPerMTok: 10, outPerMTok: 40 }, "qwen2.5:7b": { inPerMTok: 0, outPerMTok: 0 }, "my/model": { inPerMTok: 12.5, outPerMTok: 50 } });
+    assert.equal(c.openai?.model, "gpt-4.1-nano");
+    assert.equal(c.openai?.models, c.agentModels);
+    // A model without a price, a malformed price, an AGENT_MODEL outside the list: refused at start.
+    assert.throws(() => load({ AGENT_MODEL: "llama3" }), /AGENT_MODEL: "llama3" has no known price.*AGENT_MODELS=llama3=0\/0/);
+    assert.throws(() => load({ AGENT_MODELS: "gpt-4o,llama3" }), /AGENT_MODELS: "llama3" has no known price/);
+    assert.throws(() => load({ AGENT_MODELS: "llama3=free" }), /AGENT_MODELS: "llama3=free": the price must be IN\/OUT/);
+    assert.throws(() => load({ AGENT_MODELS: " , " }), /AGENT_MODELS: lists no model/);
+    assert.throws(() => load({ AGENT_MODEL: "gpt-4o", AGENT_MODELS: "gpt-4o-mini" }), /AGENT_MODEL: "gpt-4o" must be one of AGENT_MODELS/);
+    assert.throws(() => load({ AGENT_MAX_TOKENS: "200001" }), /AGENT_MAX_TOKENS/);
+    assert.throws(() => load({ AGENT_MAX_TOKENS: "0" }), /AGENT_MAX_TOKENS/);
   });
 
   test("AGENT_MAX_CONCURRENT defaults to what one process sustains: 8 embedded, 16 on PostgreSQL", () => {

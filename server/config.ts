@@ -1,6 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { parseRateLimitOverrides, type RateLimitOverrides } from "./http/rate-limit.ts";
+import { parseModelList, priceOf, type ModelAllowList } from "./agent/pricing.ts";
 
 // Every variable the server reads, validated once at start with a message per problem.
 const ZEnv = z.object({
@@ -21,7 +22,21 @@ const ZEnv = z.object({
   AGENT_PROVIDER: z.enum(["local", "openai"], "must be local (the built-in agent) or openai (an OpenAI-compatible endpoint)").default("local"),
   OPENAI_BASE_URL: z.string().url("must be an absolute URL such as https://api.openai.com/v1 or http://localhost:11434/v1").optional(),
   OPENAI_API_KEY: z.string().min(1).optional(),
-  AGENT_MODEL: z.string().min(1).max(200).default("gpt-4o-mini"),
+  AGENT_MODEL: z.string().min(1).max(200).optional(),
+  // The models users may pick (each with a price), and the most tokens one reply may take.
+  AGENT_MODELS: z
+    .string()
+    .max(10_000)
+    .transform((value, ctx) => {
+      try {
+        return parseModelList(value);
+      } catch (err) {
+        ctx.addIssue({ code: "custom", message: (err as Error).message });
+        return z.NEVER;
+      }
+    })
+    .optional(),
+  AGENT_MAX_TOKENS: z.coerce.number().int().min(1).max(200_000).default(4096),
   AGENT_STEP_MS: z.coerce.number().int().min(0).max(60_000).default(200),
   AGENT_IDLE_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
   // Default: 8 on the embedded database, 16 on PostgreSQL (what one process sustains, bench/README.md).
@@ -61,7 +76,11 @@ export type Config = {
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   agentProvider: "local" | "openai";
   /** An OpenAI-compatible endpoint; todos may pick it per project or todo when it is set. */
-  openai?: { baseUrl: string; apiKey?: string; model: string; idleTimeoutMs: number };
+  openai?: { baseUrl: string; apiKey?: string; model: string; idleTimeoutMs: number; models: ModelAllowList; maxTokens: number };
+  /** The models agent settings may name, each with its price (AGENT_MODELS; default: AGENT_MODEL alone). */
+  agentModels: ModelAllowList;
+  /** The most tokens one reply may take; agent settings may ask for fewer (AGENT_MAX_TOKENS). */
+  agentMaxTokens: number;
   /** Pause between the local agent's steps. */
   agentStepMs: number;
   /** Agent turns at once in one server process, and per user. */
@@ -89,6 +108,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid environment:\n${lines.join("\n")}`);
   }
   const e = parsed.data;
+  const models = agentModelsOf(e.AGENT_MODEL, e.AGENT_MODELS);
+  const model = e.AGENT_MODEL ?? Object.keys(models)[0]!;
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -105,8 +126,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     agentProvider: e.AGENT_PROVIDER,
     openai:
       e.OPENAI_BASE_URL || e.AGENT_PROVIDER === "openai"
-        ? { baseUrl: e.OPENAI_BASE_URL ?? "https://api.openai.com/v1", apiKey: e.OPENAI_API_KEY, model: e.AGENT_MODEL, idleTimeoutMs: e.AGENT_IDLE_TIMEOUT_MS }
+        ? { baseUrl: e.OPENAI_BASE_URL ?? "https://api.openai.com/v1", apiKey: e.OPENAI_API_KEY, model, idleTimeoutMs: e.AGENT_IDLE_TIMEOUT_MS, models, maxTokens: e.AGENT_MAX_TOKENS }
         : undefined,
+    agentModels: models,
+    agentMaxTokens: e.AGENT_MAX_TOKENS,
     agentStepMs: e.AGENT_STEP_MS,
     agentMaxConcurrent: e.AGENT_MAX_CONCURRENT ?? (e.DATABASE_URL ? 16 : 8),
     agentMaxPerUser: e.AGENT_MAX_CONCURRENT_PER_USER,
@@ -114,4 +137,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: e.RATE_LIMITS,
     trustProxy: e.TRUST_PROXY === "1" || e.TRUST_PROXY === "true",
   };
+}
+
+/**
+ * The allowed models: AGENT_MODELS, else AGENT_MODEL alone (default gpt-4o-mini). AGENT_MODEL must
+ * be one of AGENT_MODELS, and have a price; unset, it is the first of AGENT_MODELS.
+ */
+function agentModelsOf(model: string | undefined, list: ModelAllowList | undefined): ModelAllowList {
+  const fail = (message: string): never => {
+    throw new ConfigError(`Invalid environment:\n  ${message}`);
+  };
+  if (list) {
+    if (model !== undefined && !Object.hasOwn(list, model)) fail(`AGENT_MODEL: "${model}" must be one of AGENT_MODELS (${Object.keys(list).join(", ")})`);
+    return list;
+  }
+  const name = model ?? "gpt-4o-mini";
+  const price = priceOf(name) ?? fail(`AGENT_MODEL: "${name}" has no known price: list it with its price in AGENT_MODELS, e.g. AGENT_MODELS=${name}=0/0 (cents per million input/output tokens)`);
+  return { [name]: price };
 }

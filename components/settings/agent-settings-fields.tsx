@@ -70,13 +70,13 @@ export function AgentSettingsFields({ idPrefix, legend, value, onChange, errors,
           </select>
         </Field>
         <Field id={id("model")} label="Model" error={err("model")}>
-          <input type="text" className={styles.control} value={value.model} onChange={set("model")} placeholder="e.g. gpt-4o-mini" {...fieldAria(id("model"), err("model"))} />
+          <input type="text" className={styles.control} value={value.model} onChange={set("model")} placeholder="a model the server allows, e.g. gpt-4o-mini" {...fieldAria(id("model"), err("model"))} />
         </Field>
         <Field id={id("temperature")} label="Temperature" error={err("temperature")} hint="0 to 2">
           <input type="text" inputMode="decimal" className={styles.control} value={value.temperature} onChange={set("temperature")} {...fieldAria(id("temperature"), err("temperature"), "0 to 2")} />
         </Field>
-        <Field id={id("maxTokens")} label="Max tokens" error={err("maxTokens")} hint="1 to 200,000">
-          <input type="text" inputMode="numeric" className={styles.control} value={value.maxTokens} onChange={set("maxTokens")} {...fieldAria(id("maxTokens"), err("maxTokens"), "1 to 200,000")} />
+        <Field id={id("maxTokens")} label="Max tokens" error={err("maxTokens")} hint="1 up to the server's limit (4096 unless configured)">
+          <input type="text" inputMode="numeric" className={styles.control} value={value.maxTokens} onChange={set("maxTokens")} {...fieldAria(id("maxTokens"), err("maxTokens"), "1 up to the server's limit (4096 unless configured)")} />
         </Field>
         <Field id={id("agentSettingsId")} label="Preset id" error={err("agentSettingsId")} hint="Optional name of an agent-settings preset">
           <input

@@ -3,6 +3,7 @@ import { connect } from "../support/sockets";
 import { createUser, type TestUser } from "../support/users";
 import {
   TURN_TIMEOUT,
+  addMessage,
   createProject,
   createTodo,
   expectBadRequest,
@@ -10,6 +11,7 @@ import {
   fromTemplate,
   getTodo,
   h,
+  inOneHour,
   pausedMidTurn,
   recordEvents,
   setStatus,
@@ -53,6 +55,24 @@ test.describe("allowed transitions", () => {
     expect(after.messages[0]).toMatchObject({ state: "SCHEDULED", scheduledAt: t.messages[0]!.scheduledAt });
     await expectStill(u, t.id, after.status, 800);
     expect(after.messages.some((m) => m.role === "assistant")).toBe(false);
+  });
+
+  test("a todo created without processing, given a later message, paused and resumed, is SCHEDULED again: no turn answers its unsent first message", async ({}, info) => {
+    const u = await createUser(info);
+    const p = await createProject(u);
+    const t = await createTodo(u, p.id, "Never submitted: do not answer me");
+    expect(t).toMatchObject({ status: "TODO", messages: [{ role: "user", state: "PENDING" }] });
+    await addMessage(u, t.id, { content: "Later, please", scheduledAt: inOneHour() });
+    expect((await getTodo(u, t.id)).status).toBe("SCHEDULED");
+    await setStatus(u, t.id, "pause");
+    await setStatus(u, t.id, "resume");
+    const after = await getTodo(u, t.id);
+    expect(after.status).toBe("SCHEDULED");
+    expect(after.messages.map((m) => [m.role, m.state])).toEqual([
+      ["user", "PENDING"],
+      ["user", "SCHEDULED"],
+    ]);
+    await expectStill(u, t.id, "SCHEDULED", 1000);
   });
 
   test("RUNNING → pause stops the turn (PAUSED); resume continues it: RUNNING, then READY", async ({}, info) => {
@@ -209,19 +229,19 @@ test.describe("from-template", () => {
     const u = await createUser(info);
     const p = await createProject(u);
     const t = await fromTemplate(u, p.id, {
-      spec: { content: "Spec text", metadata: { origin: "spec" }, agentSettings: { model: "spec-model", temperature: 0.5 } },
-      overrides: { content: "Override text", agentSettings: { model: "override-model" } },
+      spec: { content: "Spec text", metadata: { origin: "spec" }, agentSettings: { model: "gpt-4.1-mini", temperature: 0.5 } },
+      overrides: { content: "Override text", agentSettings: { model: "gpt-4.1-nano" } },
     });
     expect(t.status).toBe("RUNNING");
     expect(t.content).toBe("Override text");
     expect(t.metadata).toMatchObject({ origin: "spec" });
-    expect(t.agentSettings).toMatchObject({ model: "override-model" });
+    expect(t.agentSettings).toMatchObject({ model: "gpt-4.1-nano" });
     expect(t.messages[0]).toMatchObject({ role: "user", content: "Override text" });
     const done = await waitForReply(u, t.id);
     expect(done.content).toBe("Override text");
 
-    const plain = await fromTemplate(u, p.id, { spec: { content: "Only the spec", metadata: { origin: "spec-2" }, agentSettings: { model: "spec-model" } } });
-    expect(plain).toMatchObject({ status: "RUNNING", content: "Only the spec", metadata: { origin: "spec-2" }, agentSettings: { model: "spec-model" } });
+    const plain = await fromTemplate(u, p.id, { spec: { content: "Only the spec", metadata: { origin: "spec-2" }, agentSettings: { model: "gpt-4.1-mini" } } });
+    expect(plain).toMatchObject({ status: "RUNNING", content: "Only the spec", metadata: { origin: "spec-2" }, agentSettings: { model: "gpt-4.1-mini" } });
     await waitForReply(u, plain.id);
   });
 

@@ -41,10 +41,10 @@ test("user settings: defaults, partial updates, canonical time zone, the profile
   const put = await u.session.put("/api/v1/settings/user", { headers: h, data: { theme: "dark", timezone: "europe/berlin" } });
   expect(put.status(), await put.text()).toBe(200);
   expect(await put.text()).toBe("null");
-  expect((await u.session.put("/cookie/v1/settings/user", { data: { locale: "de-ch", defaultAgent: { provider: "local", model: "m" } } })).status()).toBe(200);
+  expect((await u.session.put("/cookie/v1/settings/user", { data: { locale: "de-ch", defaultAgent: { provider: "local", model: "gpt-4.1-nano" } } })).status()).toBe(200);
 
   const s = (await (await u.session.get("/api/v1/settings/user", { headers: h })).json()) as AppSettings;
-  expect(s).toMatchObject({ theme: "dark", timezone: "Europe/Berlin", locale: "de-CH", emailNotifications: true, defaultAgent: { provider: "local", model: "m" } });
+  expect(s).toMatchObject({ theme: "dark", timezone: "Europe/Berlin", locale: "de-CH", emailNotifications: true, defaultAgent: { provider: "local", model: "gpt-4.1-nano" } });
   expect(Number.isInteger(s.updatedAt)).toBe(true);
   const profile = (await (await u.session.get("/api/v1/users/profile", { headers: h })).json()) as { settings: AppSettings };
   expect(profile.settings).toEqual(s);
@@ -160,10 +160,10 @@ test("project settings: defaults, partial updates by owner and editor, brand ser
   } finally {
     socket.disconnect();
   }
-  expect((await owner.session.put(`/cookie/v1/settings/projects/${pid}`, { data: { agentDefaults: { provider: "openai", model: "gpt-x" } } })).status()).toBe(200);
+  expect((await owner.session.put(`/cookie/v1/settings/projects/${pid}`, { data: { agentDefaults: { provider: "openai", model: "gpt-4.1-mini" } } })).status()).toBe(200);
 
   const s = (await (await getProjectSettings(editor, pid)).json()) as ProjectSettings;
-  expect(s).toMatchObject({ projectId: pid, brandMarkdown: "# Hi", defaultGroupSlug: "inbox", agentDefaults: { provider: "openai", model: "gpt-x" }, agentSettings: null });
+  expect(s).toMatchObject({ projectId: pid, brandMarkdown: "# Hi", defaultGroupSlug: "inbox", agentDefaults: { provider: "openai", model: "gpt-4.1-mini" }, agentSettings: null });
   expect(s.updatedAt).toBeGreaterThanOrEqual(init.updatedAt);
   expect(await (await owner.session.get(`/api/v1/projects/${pid}/brand`, { headers: bearer(owner.apiKey) })).json()).toEqual({ projectId: pid, markdown: "# Hi" });
 
@@ -220,13 +220,13 @@ test("project agent mapping: the caller's own, read access enough, shown in proj
   const res = await map(viewer, { projectId: pid, agentSettings: { provider: "local", temperature: 0.2 } });
   expect(res.status(), await res.text()).toBe(200);
   expect(await res.text()).toBe("null");
-  expect((await map(viewer, { projectId: pid, agentSettings: { provider: "openai", model: "m2" } })).status()).toBe(200);
-  expect(((await (await getProjectSettings(viewer, pid)).json()) as ProjectSettings).agentSettings).toEqual({ provider: "openai", model: "m2" });
+  expect((await map(viewer, { projectId: pid, agentSettings: { provider: "openai", model: "gpt-4.1-nano" } })).status()).toBe(200);
+  expect(((await (await getProjectSettings(viewer, pid)).json()) as ProjectSettings).agentSettings).toEqual({ provider: "openai", model: "gpt-4.1-nano" });
   expect(((await (await getProjectSettings(owner, pid)).json()) as ProjectSettings).agentSettings).toBeNull();
 
-  expect((await map(owner, { projectId: pid, agentSettings: { model: "owner's" } })).status()).toBe(200);
-  expect(((await (await getProjectSettings(owner, pid)).json()) as ProjectSettings).agentSettings).toEqual({ model: "owner's" });
-  expect(((await (await getProjectSettings(viewer, pid)).json()) as ProjectSettings).agentSettings).toEqual({ provider: "openai", model: "m2" });
+  expect((await map(owner, { projectId: pid, agentSettings: { model: "o4-mini" } })).status()).toBe(200);
+  expect(((await (await getProjectSettings(owner, pid)).json()) as ProjectSettings).agentSettings).toEqual({ model: "o4-mini" });
+  expect(((await (await getProjectSettings(viewer, pid)).json()) as ProjectSettings).agentSettings).toEqual({ provider: "openai", model: "gpt-4.1-nano" });
 
   expect((await map(viewer, { projectId: pid, agentSettings: null })).status()).toBe(200);
   expect(((await (await getProjectSettings(viewer, pid)).json()) as ProjectSettings).agentSettings).toBeNull();

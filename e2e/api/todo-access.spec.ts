@@ -50,7 +50,7 @@ function operations(f: Fixture): Op[] {
     { name: "todo_updateMessage", write: true, call: (c, hd, id) => c.patch(`/api/v1/todos/${id}/messages/${m}`, { headers: hd, data: { content: "Edited" } }) },
     { name: "todo_toggleBlockChecked", write: true, call: (c, hd, id) => c.post(`/api/v1/todos/${id}/blocks/${f.blockId}/checked`, { headers: hd, data: {} }) },
     { name: "todo_linkBlockSubTodo", write: true, call: (c, hd, id) => c.post(`/api/v1/todos/${id}/blocks/${f.blockId}/subtodo`, { headers: hd, data: { subTodoIds: [f.subTodoId] } }) },
-    { name: "todo_updateAgentMapping", write: true, call: (c, hd, id) => c.post(`/api/v1/todos/${id}/todo-agent-mapping`, { headers: hd, data: { agentSettings: { model: "m-2" } } }) },
+    { name: "todo_updateAgentMapping", write: true, call: (c, hd, id) => c.post(`/api/v1/todos/${id}/todo-agent-mapping`, { headers: hd, data: { agentSettings: { model: "gpt-4.1-nano" } } }) },
     { name: "todo_updateWorkflow", write: true, call: (c, hd, id) => c.put(`/api/v1/todos/${id}/workflow`, { headers: hd, data: { contextSummaryUsed: true } }) },
     { name: "project_createTodo", write: true, call: (c, hd, _id, pid) => c.post(`/api/v1/projects/${pid}/todos`, { headers: hd, data: { content: "Sneaky" } }) },
     { name: "project_startFromTemplate", write: true, call: (c, hd, _id, pid) => c.post(`/api/v1/projects/${pid}/todos/from-template`, { headers: hd, data: { content: "Sneaky", propose: true } }) },

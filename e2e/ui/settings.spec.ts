@@ -36,7 +36,7 @@ test("preferences: change, see them after a reload and through the API; bad valu
   await prefs.getByLabel("Language and region").fill("de-ch");
   await prefs.getByLabel("Email notifications").uncheck();
   await prefs.getByLabel("Provider").selectOption("openai");
-  await prefs.getByLabel("Model").fill("gpt-test");
+  await prefs.getByLabel("Model").fill("gpt-4.1-nano");
   await prefs.getByLabel("Temperature").fill("0.7");
   await prefs.getByRole("button", { name: "Save preferences" }).click();
   await expect(prefs.getByRole("status")).toHaveText("Saved");
@@ -51,14 +51,14 @@ test("preferences: change, see them after a reload and through the API; bad valu
   await expect(prefs.getByLabel("Language and region")).toHaveValue("de-CH");
   await expect(prefs.getByLabel("Email notifications")).not.toBeChecked();
   await expect(prefs.getByLabel("Provider")).toHaveValue("openai");
-  await expect(prefs.getByLabel("Model")).toHaveValue("gpt-test");
+  await expect(prefs.getByLabel("Model")).toHaveValue("gpt-4.1-nano");
   await expect(prefs.getByLabel("Temperature")).toHaveValue("0.7");
   expect(await userSettings(user)).toMatchObject({
     theme: "dark",
     timezone: "Europe/Berlin",
     locale: "de-CH",
     emailNotifications: false,
-    defaultAgent: { provider: "openai", model: "gpt-test", temperature: 0.7 },
+    defaultAgent: { provider: "openai", model: "gpt-4.1-nano", temperature: 0.7 },
   });
 
   // Invalid values: the shared schema's messages beside the fields, nothing sent, nothing changed.
@@ -151,7 +151,7 @@ test("project settings: save shared settings and my agent mapping, both persist"
   const shared = region(page, "Project settings");
   await shared.getByLabel("Default group").selectOption({ label: "Backlog" });
   await shared.getByLabel("Provider").selectOption("local");
-  await shared.getByLabel("Model").fill("project-model");
+  await shared.getByLabel("Model").fill("gpt-4.1-mini");
   await shared.getByLabel("Brand page (Markdown)").fill("# Configured\n\nOur brand.");
   await shared.getByRole("button", { name: "Save project settings" }).click();
   await expect(shared.getByRole("status")).toHaveText("Saved");
@@ -162,22 +162,22 @@ test("project settings: save shared settings and my agent mapping, both persist"
   await expect(page.locator("#my-agent-maxTokens-error")).toHaveText(schemaMessage(ZAgentSettings.shape.maxTokens, 0));
   await expect(mine.getByRole("status")).toHaveText("");
   await mine.getByLabel("Max tokens").fill("4000");
-  await mine.getByLabel("Model").fill("my-model");
+  await mine.getByLabel("Model").fill("gpt-4.1-nano");
   await mine.getByRole("button", { name: "Save my agent settings" }).click();
   await expect(mine.getByRole("status")).toHaveText("Saved");
 
   await page.reload();
   await expect(shared.getByLabel("Default group")).toHaveValue("backlog");
-  await expect(shared.getByLabel("Model")).toHaveValue("project-model");
+  await expect(shared.getByLabel("Model")).toHaveValue("gpt-4.1-mini");
   await expect(shared.getByLabel("Brand page (Markdown)")).toHaveValue("# Configured\n\nOur brand.");
-  await expect(mine.getByLabel("Model")).toHaveValue("my-model");
+  await expect(mine.getByLabel("Model")).toHaveValue("gpt-4.1-nano");
   await expect(mine.getByLabel("Max tokens")).toHaveValue("4000");
   const res = await user.session.get(`/api/v1/settings/projects/${projectId}`, { headers: bearer(user.apiKey) });
   expect((await res.json()) as ProjectSettings).toMatchObject({
     defaultGroupSlug: "backlog",
     brandMarkdown: "# Configured\n\nOur brand.",
-    agentDefaults: { provider: "local", model: "project-model" },
-    agentSettings: { model: "my-model", maxTokens: 4000 },
+    agentDefaults: { provider: "local", model: "gpt-4.1-mini" },
+    agentSettings: { model: "gpt-4.1-nano", maxTokens: 4000 },
   });
   await snap(page, info, "project-settings-saved");
   await page.setViewportSize({ width: 375, height: 800 });
@@ -197,11 +197,11 @@ test("a viewer sees the shared settings read-only but keeps their own agent sett
   await expect(shared.getByLabel("Model")).toBeDisabled();
   await expect(shared.getByRole("button", { name: "Save project settings" })).toHaveCount(0);
   const mine = region(page, "My agent for this project");
-  await mine.getByLabel("Model").fill("viewer-model");
+  await mine.getByLabel("Model").fill("o4-mini");
   await mine.getByRole("button", { name: "Save my agent settings" }).click();
   await expect(mine.getByRole("status")).toHaveText("Saved");
   const res = await viewer.session.get(`/api/v1/settings/projects/${projectId}`, { headers: bearer(viewer.apiKey) });
-  expect(((await res.json()) as ProjectSettings).agentSettings).toEqual({ model: "viewer-model" });
+  expect(((await res.json()) as ProjectSettings).agentSettings).toEqual({ model: "o4-mini" });
 });
 
 test("an editor changes the shared settings but not the agent defaults, which are the owner's", async ({ page }, info) => {

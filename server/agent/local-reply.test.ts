@@ -1,32 +1,109 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { chunks, countTokens, listItems, planReply } from "./local-reply.ts";
+import { performance } from "node:perf_hooks";
+import { MAX_ITEMS, MAX_LIST_LINE, SCAN_SLICE, chunks, countTokens, listItems, planReply } from "./local-reply.ts";
 
 test("list lines of every common kind become items", () => {
-  assert.deepEqual(listItems("Plan the launch:\n- book venue\n* send invites\n1. order cake\n2) hire DJ\n[ ] rent chairs\nnot an item"), [
+  assert.deepEqual(listItems("Plan the launch:\n- book venue\n* send invites\n1. order cake\n2) hire DJ\n[ ] rent chairs\n[] fold napkins\n  • \tbuy ice  \r\nnot an item"), [
     "book venue",
     "send invites",
     "order cake",
     "hire DJ",
     "rent chairs",
+    "fold napkins",
+    "buy ice",
   ]);
   assert.deepEqual(listItems("no list here"), []);
+  // A marker needs a space after it and something after that.
+  assert.deepEqual(listItems("-x\n- \n-  \n1.x\n12\n[x] done\n[  ] two spaces\n--- rule"), []);
 });
 
-test("a list yields a checklist reply, prose yields an approach, both deterministic", () => {
-  const a = planReply(["Plan the launch:\n- book venue\n- send invites"]);
+test("a list yields a checklist reply, prose yields an approach, both deterministic", async () => {
+  const a = await planReply(["Plan the launch:\n- book venue\n- send invites"]);
   assert.deepEqual(a.checklist, ["book venue", "send invites"]);
   assert.match(a.text, /checklist of 2 items for "Plan the launch:"/);
-  assert.deepEqual(planReply(["Plan the launch:\n- book venue\n- send invites"]), a);
-  const b = planReply(["Write the README"]);
+  assert.deepEqual(await planReply(["Plan the launch:\n- book venue\n- send invites"]), a);
+  const b = await planReply(["Write the README"]);
   assert.deepEqual(b.checklist, []);
   assert.match(b.text, /^On "Write the README"/);
+  // The topic is the first line of prose, cut at 160 characters.
+  const long = await planReply([`\n- item\n   ${"x".repeat(300)}   \nsecond`]);
+  assert.ok(long.text.includes(`for "${"x".repeat(157)}…"`));
 });
 
-test("chunks rebuild the text exactly", () => {
-  const text = planReply(["Write the README"]).text;
+test("a line longer than MAX_LIST_LINE is prose; items are capped at MAX_ITEMS in all", async () => {
+  const longItem = `- ${"y".repeat(MAX_LIST_LINE)}`;
+  assert.deepEqual(listItems(`${longItem}\n- short`), ["short"]);
+  const many = Array.from({ length: MAX_ITEMS + 20 }, (_, i) => `- item ${i}`).join("\n");
+  assert.equal(listItems(many).length, MAX_ITEMS);
+  assert.equal((await planReply([many, many])).checklist.length, MAX_ITEMS);
+});
+
+test("chunks rebuild the text exactly", async () => {
+  const text = (await planReply(["Write the README"])).text;
   const parts = chunks(text);
   assert.ok(parts.length > 5);
   assert.equal(parts.join(""), text);
   assert.equal(countTokens("a b  c\nd"), 4);
+  assert.equal(countTokens("  \t\n"), 0);
+});
+
+// ─── hostile input: time grows linearly, and a big input does not hold the event loop ───
+
+/** Hostile shapes of n characters (the issue's first: one list line of spaces that ends in a letter). */
+const HOSTILE: Record<string, (n: number) => string> = {
+  "one long list line": (n) => `- a${" ".repeat(n - 4)}b`,
+  "list lines just under the cap": (n) => `- a${" ".repeat(MAX_LIST_LINE - 5)}b\n`.repeat(Math.ceil(n / MAX_LIST_LINE)).slice(0, n),
+  "marker then spaces only": (n) => `-${" ".repeat(n - 1)}`,
+  "digits without a terminator": (n) => "1".repeat(n),
+  "leading whitespace": (n) => `${" ".repeat(n - 3)}- x`,
+};
+
+/** The time of one parse (listItems and planReply) of `text`, the best of a few runs of `reps` each. */
+async function parseTime(text: string, reps: number, runs = 3): Promise<number> {
+  let best = Infinity;
+  for (let r = 0; r < runs; r++) {
+    const start = performance.now();
+    for (let i = 0; i < reps; i++) {
+      listItems(text);
+      await planReply([text]);
+    }
+    best = Math.min(best, (performance.now() - start) / reps);
+  }
+  return best;
+}
+
+for (const [name, shape] of Object.entries(HOSTILE)) {
+  test(`parsing is linear on hostile input: ${name} (4× the input takes well under 16× the time)`, async () => {
+    const n = 25_000;
+    const small = shape(n);
+    const large = shape(4 * n);
+    assert.equal(large.length, 4 * small.length);
+    // Enough repetitions that the small input takes a measurable while (a ratio, never a bound in ms).
+    let reps = 1;
+    while ((await parseTime(small, reps, 1)) * reps < 20 && reps < 100_000) reps *= 2;
+    await parseTime(large, reps, 1); // warm-up
+    const t1 = await parseTime(small, reps);
+    const t4 = await parseTime(large, reps);
+    // Linear: about 4×; quadratic (the old pattern): about 16×.
+    assert.ok(t4 / t1 < 8, `${name}: ${(t4 / t1).toFixed(1)}× the time for 4× the input`);
+  });
+}
+
+test("planning a big turn yields to the event loop between slices", async () => {
+  const messages = Array.from({ length: 10 }, (_, i) => `- item ${i}\n${"some words on a line\n".repeat(5_000)}`);
+  const total = messages.reduce((sum, m) => sum + m.length, 0);
+  let ticks = 0;
+  let running = true;
+  const tick = () => {
+    if (!running) return;
+    ticks++;
+    setImmediate(tick);
+  };
+  setImmediate(tick);
+  const reply = await planReply(messages);
+  running = false;
+  assert.equal(reply.checklist.length, 10);
+  // Other work ran between the slices: about one turn of the loop per SCAN_SLICE characters.
+  assert.ok(ticks >= Math.floor(total / SCAN_SLICE) - 1, `${ticks} turns of the event loop over ${total} characters`);
 });

@@ -28,8 +28,8 @@ export interface AgentProvider {
   readonly name: string;
   /** Starts streaming. Throws (or the iterator throws) with a readable reason when the model fails. */
   stream(request: TurnRequest, signal: AbortSignal): TurnStream;
-  /** Blocks for the finished reply, e.g. a checklist from a list. */
-  blocksFor(reply: string, userMessages: string[]): BlockDraft[];
+  /** Blocks for the finished reply, e.g. a checklist from a list (async when the work on user content is long enough to yield). */
+  blocksFor(reply: string, userMessages: string[]): BlockDraft[] | Promise<BlockDraft[]>;
   /** What the turn cost, in cents (absent: free). */
   costCents?(usage: TurnUsage, settings: TAgentSettings): number;
 }

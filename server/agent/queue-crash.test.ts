@@ -88,7 +88,7 @@ test("a worker killed mid-turn: another worker retries the job once, and the tur
       return m && m.content.length > 0 && m.state === "PROCESSING" ? m.content : null;
     });
     await kill(a);
-    const expected = planReply([CONTENT]).text;
+    const expected = (await planReply([CONTENT])).text;
     assert.ok(partial.length < expected.length, "killed before the reply was complete");
 
     await b.init();

@@ -344,6 +344,8 @@ export class TurnRunner implements AgentRunner {
 
   /** Ends the turn: reply DONE with usage and blocks, todo READY (or SCHEDULED, or on to the next turn). */
   private async finish(todo: TodoRef, turn: Turn | null, provider: AgentProvider, settings: TAgentSettings, text: string, reported: TurnUsage | null): Promise<boolean> {
+    // Worked out before the transaction: reading user content may take a while (and yields).
+    const blocks = turn ? await provider.blocksFor(text, turn.userMessages) : [];
     const result = await db().$transaction(async (tx) => {
       await tx.$executeRaw`SELECT 1 FROM "Todo" WHERE "id" = ${todo.id} FOR UPDATE`;
       const current = await tx.todo.findUniqueOrThrow({ where: { id: todo.id }, select: { status: true, workflow: true } });
@@ -352,7 +354,6 @@ export class TurnRunner implements AgentRunner {
       if (turn) {
         const counts = reported ?? { tokensIn: countTokens(turn.userMessages.join("\n")), tokensOut: countTokens(text) };
         const usage = { provider: provider.name, ...(settings.model ? { model: settings.model } : {}), ...counts, costCents: provider.costCents?.(counts, settings) ?? 0, durationMs: Date.now() - turn.startedAt };
-        const blocks = provider.blocksFor(text, turn.userMessages);
         await tx.block.createMany({ data: blocks.map((b, position) => ({ todoId: todo.id, messageId: turn.messageId, position, type: b.type, actionable: b.actionable, content: b.content as Prisma.InputJsonValue })) });
         message = await tx.message.update({ where: { id: turn.messageId }, data: { content: text, state: "DONE", usage }, include: messageWithBlocks });
       }

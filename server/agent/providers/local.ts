@@ -34,12 +34,15 @@ export class LocalProvider implements AgentProvider {
 
   stream(request: TurnRequest, signal: AbortSignal): TurnStream {
     const input = this.turnInput(request);
-    const reply = planReply(input);
-    if (!reply.text.startsWith(request.resumeFrom)) throw new Error("cannot resume: the reply written so far differs from this agent's reply");
     const stepMs = this.stepMs;
-    const rest = reply.text.slice(request.resumeFrom.length);
     let done = false;
+    let replyText = "";
     async function* deltas() {
+      // Planned inside the stream: the scan of the user's messages yields to the event loop.
+      const reply = await planReply(input);
+      if (!reply.text.startsWith(request.resumeFrom)) throw new Error("cannot resume: the reply written so far differs from this agent's reply");
+      replyText = reply.text;
+      const rest = reply.text.slice(request.resumeFrom.length);
       for (const piece of chunks(rest)) {
         await sleep(stepMs, signal);
         if (signal.aborted) return;
@@ -49,11 +52,11 @@ export class LocalProvider implements AgentProvider {
     }
     return {
       deltas: deltas(),
-      usage: () => (done ? { tokensIn: countTokens(input.join("\n")), tokensOut: countTokens(reply.text) } : null),
+      usage: () => (done ? { tokensIn: countTokens(input.join("\n")), tokensOut: countTokens(replyText) } : null),
     };
   }
 
-  blocksFor(_reply: string, userMessages: string[]): BlockDraft[] {
-    return planReply(userMessages).checklist.map((text) => ({ type: "checklist_item", actionable: true, content: { text } }));
+  async blocksFor(_reply: string, userMessages: string[]): Promise<BlockDraft[]> {
+    return (await planReply(userMessages)).checklist.map((text) => ({ type: "checklist_item", actionable: true, content: { text } }));
   }
 }

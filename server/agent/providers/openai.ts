@@ -31,6 +31,13 @@ export type OpenAIProviderOptions = {
   idleTimeoutMs?: number;
   /** Replaces the global fetch (tests). */
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
+  /**
+   * The models a turn may use, with their prices (AGENT_MODELS): a turn on any other is refused
+   * before anything is sent. Absent (tests, tools): any model, costed by DEFAULT_PRICES.
+   */
+  models?: ModelAllowList;
+  /** The most tokens a reply may take (AGENT_MAX_TOKENS): sent as `max_tokens` on every turn, a larger setting is lowered to it. */
+  maxTokens?: number;
 };
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
@@ -70,46 +77,9 @@ export class ModelEndpointError extends Error {
   }
 }
 
-/** Prices in cents per million tokens. */
-export type ModelPrice = { inPerMTok: number; outPerMTok: number };
-
-/** List prices of a few well-known models (cents per million tokens). Dated snapshots (`gpt-4o-2024-08-06`) match their base name. */
-export const DEFAULT_PRICES: Readonly<Record<string, ModelPrice>> = Object.freeze({
-  "gpt-4o": { inPerMTok: 250, outPerMTok: 1000 },
-  "gpt-4o-mini": { inPerMTok: 15, outPerMTok: 60 },
-  "gpt-4.1": { inPerMTok: 200, outPerMTok: 800 },
-  "gpt-4.1-mini": { inPerMTok: 40, outPerMTok: 160 },
-  "gpt-4.1-nano": { inPerMTok: 10, outPerMTok: 40 },
-  "gpt-4-turbo": { inPerMTok: 1000, outPerMTok: 3000 },
-  "gpt-3.5-turbo": { inPerMTok: 50, outPerMTok: 150 },
-  "o3-mini": { inPerMTok: 110, outPerMTok: 440 },
-  "o4-mini": { inPerMTok: 110, outPerMTok: 440 },
-});
-
-/**
- * What a turn cost, in whole cents (rounded up when not zero). `prices` replaces the default table;
- * a model in neither (a local model, say) costs 0. A model matches its exact name, else the longest
- * name it extends with `-…` (a dated snapshot), also after a `vendor/` prefix (`openai/gpt-4o`).
- */
-export function costCents(model: string, usage: TurnUsage, prices: Record<string, ModelPrice> = DEFAULT_PRICES): number {
-  const price = priceFor(model, prices) ?? priceFor(model.slice(model.lastIndexOf("/") + 1), prices);
-  if (!price) return 0;
-  const count = (n: number) => (Number.isFinite(n) && n > 0 ? n : 0);
-  const rate = (n: number) => (Number.isFinite(n) && n > 0 ? n : 0);
-  const millionths = count(usage.tokensIn) * rate(price.inPerMTok) + count(usage.tokensOut) * rate(price.outPerMTok);
-  if (!(millionths > 0)) return 0;
-  // Up to whole cents, but a float error (2.1000000000000001) is not a cent more.
-  return Math.max(1, Math.ceil(millionths / 1_000_000 - 1e-9));
-}
-
-function priceFor(model: string, prices: Record<string, ModelPrice>): ModelPrice | undefined {
-  if (Object.hasOwn(prices, model)) return prices[model];
-  let best: string | undefined;
-  for (const name of Object.keys(prices)) {
-    if (model.startsWith(`${name}-`) && (!best || name.length > best.length)) best = name;
-  }
-  return best ? prices[best] : undefined;
-}
+// The price table moved to ../pricing.ts; re-exported here for existing imports.
+export { DEFAULT_PRICES, costCents, type ModelPrice } from "../pricing.ts";
+import { DEFAULT_PRICES, costCents, type ModelAllowList } from "../pricing.ts";
 
 export class OpenAIProvider implements AgentProvider {
   readonly name = "openai";
@@ -121,6 +91,8 @@ export class OpenAIProvider implements AgentProvider {
   readonly model: string;
   private readonly fetchImpl: (input: string, init: RequestInit) => Promise<Response>;
   private readonly idleTimeoutMs: number;
+  private readonly models?: ModelAllowList;
+  private readonly maxTokensCap?: number;
 
   constructor(opts: OpenAIProviderOptions) {
     let url: URL;
@@ -141,10 +113,24 @@ export class OpenAIProvider implements AgentProvider {
     this.model = opts.model;
     this.fetchImpl = opts.fetch ?? ((input, init) => fetch(input, init));
     this.idleTimeoutMs = opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    this.models = opts.models;
+    this.maxTokensCap = opts.maxTokens;
   }
 
   costCents(usage: TurnUsage, settings: TAgentSettings): number {
-    return costCents(settings.model ?? this.model, usage);
+    return costCents(settings.model ?? this.model, usage, this.models ?? DEFAULT_PRICES);
+  }
+
+  /**
+   * The model of a turn, checked against the allow-list before the operator's key is used: a model
+   * chosen before the list changed (or the server default left out of it) ends the turn in ERROR.
+   */
+  private modelFor(settings: TAgentSettings): string {
+    const model = settings.model ?? this.model;
+    if (this.models && !Object.hasOwn(this.models, model)) {
+      throw new Error(`Model "${model}" is not allowed on this server (allowed: ${Object.keys(this.models).join(", ")}); pick one of those in the agent settings`);
+    }
+    return model;
   }
 
   stream(request: TurnRequest, signal: AbortSignal): TurnStream {
@@ -159,9 +145,12 @@ export class OpenAIProvider implements AgentProvider {
           ]
         : []),
     ];
-    const { temperature, maxTokens } = request.settings;
+    const { temperature } = request.settings;
+    const model = this.modelFor(request.settings);
+    const cap = this.maxTokensCap;
+    const maxTokens = cap === undefined ? request.settings.maxTokens : Math.min(request.settings.maxTokens ?? cap, cap);
     const body = {
-      model: request.settings.model ?? this.model,
+      model,
       messages,
       stream: true,
       stream_options: { include_usage: true },

@@ -1,4 +1,5 @@
 import type { Caller } from "../../auth/caller.ts";
+import { checkAgentSettings } from "../../agent/policy.ts";
 import type { TAgentSettings } from "../../../lib/schemas/agent.ts";
 import { GROUP_SLUG_PATTERN } from "../../../lib/schemas/groups.ts";
 import type { TProjectSettingsFull, TProjectSettingsUpdateInput } from "../../../lib/schemas/settings.ts";
@@ -35,6 +36,7 @@ export async function getProjectSettings(caller: Caller, projectId: string): Pro
 
 /** Changes the fields given; the others keep their value. Write access; the agent defaults are the owner's. */
 export async function updateProjectSettings(caller: Caller, projectId: string, patch: TProjectSettingsUpdateInput): Promise<null> {
+  checkAgentSettings([patch.agentDefaults, "body.agentDefaults"]);
   await requireProjectAccess(caller, projectId, needToChange("projectSettings", patch));
   await db().$transaction(async (tx) => {
     // Serialises concurrent partial updates of the project's settings JSON.

@@ -86,9 +86,9 @@ describe("user settings", () => {
     assert.deepEqual(await getUserSettings(user.id), { ...DEFAULT_APP_SETTINGS, updatedAt: null });
     const before = Date.now();
     await updateUserSettings(user.id, { theme: "dark" });
-    await updateUserSettings(user.id, { timezone: "Asia/Tokyo", defaultAgent: { provider: "local", model: "m1" } });
+    await updateUserSettings(user.id, { timezone: "Asia/Tokyo", defaultAgent: { provider: "local", model: "gpt-4o-mini" } });
     const s = await getUserSettings(user.id);
-    assert.deepEqual({ ...s, updatedAt: 0 }, { theme: "dark", timezone: "Asia/Tokyo", locale: "en", emailNotifications: true, defaultAgent: { provider: "local", model: "m1" }, updatedAt: 0 });
+    assert.deepEqual({ ...s, updatedAt: 0 }, { theme: "dark", timezone: "Asia/Tokyo", locale: "en", emailNotifications: true, defaultAgent: { provider: "local", model: "gpt-4o-mini" }, updatedAt: 0 });
     assert.ok(s.updatedAt! >= before);
     assert.deepEqual((await getProfile(user.id)).settings, s);
     await updateUserSettings(user.id, { defaultAgent: null, emailNotifications: false });
@@ -130,14 +130,14 @@ describe("project settings", () => {
     const seen: AppEvent[] = [];
     const stop = t().bus.subscribe((e) => seen.push(e));
     await updateProjectSettings(editor, project.id, { brandMarkdown: "# Brand", defaultGroupSlug: "inbox" });
-    await updateProjectSettings(owner, project.id, { agentDefaults: { provider: "openai", model: "gpt" } });
+    await updateProjectSettings(owner, project.id, { agentDefaults: { provider: "openai", model: "gpt-4o-mini" } });
     stop();
     assert.deepEqual(seen.map((e) => [e.type, e.projectId, e.data]), [
       ["project.updated", project.id, { action: "settings" }],
       ["project.updated", project.id, { action: "settings" }],
     ]);
     const s = await getProjectSettings(editor, project.id);
-    assert.deepEqual({ ...s, updatedAt: 0 }, { projectId: project.id, brandMarkdown: "# Brand", defaultGroupSlug: "inbox", agentDefaults: { provider: "openai", model: "gpt" }, agentSettings: null, updatedAt: 0 });
+    assert.deepEqual({ ...s, updatedAt: 0 }, { projectId: project.id, brandMarkdown: "# Brand", defaultGroupSlug: "inbox", agentDefaults: { provider: "openai", model: "gpt-4o-mini" }, agentSettings: null, updatedAt: 0 });
     assert.ok(s.updatedAt >= initial.updatedAt);
     const row = await t().prisma.project.findUniqueOrThrow({ where: { id: project.id } });
     assert.equal(row.brandMarkdown, "# Brand");
@@ -203,10 +203,10 @@ describe("on a PostgreSQL server (overlapping updates)", () => {
       updateUserSettings(user.id, { timezone: "Europe/Berlin" }),
       updateUserSettings(user.id, { locale: "fr" }),
       updateUserSettings(user.id, { emailNotifications: false }),
-      updateUserSettings(user.id, { defaultAgent: { model: "x" } }),
+      updateUserSettings(user.id, { defaultAgent: { model: "gpt-4o-mini" } }),
     ]);
     const s = await getUserSettings(user.id);
-    assert.deepEqual({ ...s, updatedAt: 0 }, { theme: "dark", timezone: "Europe/Berlin", locale: "fr", emailNotifications: false, defaultAgent: { model: "x" }, updatedAt: 0 });
+    assert.deepEqual({ ...s, updatedAt: 0 }, { theme: "dark", timezone: "Europe/Berlin", locale: "fr", emailNotifications: false, defaultAgent: { model: "gpt-4o-mini" }, updatedAt: 0 });
   });
 
   test("concurrent partial updates of project settings lose no field", async (ctx) => {
@@ -217,10 +217,10 @@ describe("on a PostgreSQL server (overlapping updates)", () => {
     await pgRt.prisma.todoGroup.create({ data: { projectId: project.id, slug: "g", name: "G" } });
     await Promise.all([
       updateProjectSettings(owner, project.id, { defaultGroupSlug: "g" }),
-      updateProjectSettings(owner, project.id, { agentDefaults: { model: "y" } }),
+      updateProjectSettings(owner, project.id, { agentDefaults: { model: "gpt-4o-mini" } }),
       updateProjectSettings(owner, project.id, { brandMarkdown: "b" }),
     ]);
     const s = await getProjectSettings(owner, project.id);
-    assert.deepEqual([s.defaultGroupSlug, s.agentDefaults, s.brandMarkdown], ["g", { model: "y" }, "b"]);
+    assert.deepEqual([s.defaultGroupSlug, s.agentDefaults, s.brandMarkdown], ["g", { model: "gpt-4o-mini" }, "b"]);
   });
 });

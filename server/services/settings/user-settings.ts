@@ -1,5 +1,6 @@
 import { ZLocale, ZTheme, ZTimezone, type TAppSettings, type TUserSettingsUpdateInput } from "../../../lib/schemas/settings.ts";
 import type { Prisma } from "../../db/generated/client.ts";
+import { checkAgentSettings } from "../../agent/policy.ts";
 import { db } from "../../runtime.ts";
 import { agentSettingsFromStored, isRecord } from "./stored.ts";
 
@@ -34,6 +35,7 @@ export async function getUserSettings(userId: string): Promise<TAppSettings> {
 
 /** Changes the fields given (at least one, checked by the schema); the others keep their value. */
 export async function updateUserSettings(userId: string, patch: TUserSettingsUpdateInput): Promise<null> {
+  checkAgentSettings([patch.defaultAgent, "body.defaultAgent"]);
   const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
   await db().$transaction(async (tx) => {
     // Serialises concurrent partial updates of one user, so neither loses the other's fields.

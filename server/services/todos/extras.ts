@@ -2,6 +2,7 @@ import type { Caller } from "../../auth/caller.ts";
 import type { TAgentSettings } from "../../../lib/schemas/agent.ts";
 import { epochMs, epochMsOrNull } from "../../../lib/schemas/common.ts";
 import type { Prisma } from "../../db/generated/client.ts";
+import { checkAgentSettings } from "../../agent/policy.ts";
 import { notFound } from "../../http/errors.ts";
 import { joinRoom } from "../../realtime/sockets.ts";
 import { db, runtime } from "../../runtime.ts";
@@ -18,6 +19,7 @@ export async function subscribeTodo(caller: Caller, todoId: string, socketId: st
 }
 
 export async function updateAgentMapping(caller: Caller, todoId: string, agentSettings: TAgentSettings): Promise<null> {
+  checkAgentSettings([agentSettings, "body.agentSettings"]);
   await getTodoOrThrow(caller, todoId, "write");
   const todo = await db().todo.update({
     where: { id: todoId },

@@ -82,8 +82,8 @@ test("a new todo takes the project's default group and the nearest agent default
 
   await t.prisma.projectAgentMapping.create({ data: { userId: caller.userId, projectId, settings: { model: "my-model" } } });
   assert.equal((await createTodo(caller, projectId, { content: "b", startProcessing: false })).agentSettings?.model, "my-model");
-  const explicit = await createTodo(caller, projectId, { content: "c", startProcessing: false, agentSettings: { model: "explicit" }, groupSlug: undefined });
-  assert.equal(explicit.agentSettings?.model, "explicit");
+  const explicit = await createTodo(caller, projectId, { content: "c", startProcessing: false, agentSettings: { model: "gpt-4o-mini" }, groupSlug: undefined });
+  assert.equal(explicit.agentSettings?.model, "gpt-4o-mini");
 
   // A default group that was renamed away is skipped, not an error.
   await t.prisma.todoGroup.deleteMany({ where: { projectId } });

@@ -11,6 +11,8 @@ import { todoDefaults } from "./defaults.ts";
 import { publishTodo } from "./events.ts";
 import { messagePage } from "./messages.ts";
 import { messageWithBlocks, toMessage, toPublicTodo, toTodo, toTodoListItem } from "./serialize.ts";
+import { checkAgentSettings } from "../../agent/policy.ts";
+import type { TAgentSettings } from "../../../lib/schemas/agent.ts";
 
 const withGroup = { group: { select: { slug: true } } } as const;
 
@@ -71,6 +73,7 @@ async function insertTodo(caller: Caller, projectId: string, seed: Seed, status:
 }
 
 export async function createTodo(caller: Caller, projectId: string, input: z.output<typeof ZCreateTodoInput>): Promise<TTodo> {
+  checkAgentSettings([input.agentSettings, "body.agentSettings"]);
   const scheduledAt = input.scheduledAt !== undefined && input.scheduledAt > Date.now() ? new Date(input.scheduledAt) : null;
   const status: TTodoStatus = scheduledAt ? "SCHEDULED" : input.startProcessing ? "RUNNING" : "TODO";
   return insertTodo(caller, projectId, input, status, scheduledAt);
@@ -81,6 +84,7 @@ export async function startFromTemplate(caller: Caller, projectId: string, input
   const base = input.spec ?? { content: input.content! };
   const seed = { ...base, ...Object.fromEntries(Object.entries(input.overrides ?? {}).filter(([, v]) => v !== undefined)) } as Seed;
   if (input.content !== undefined && !input.spec) seed.content = input.content;
+  checkAgentSettings([seed.agentSettings as TAgentSettings | undefined, input.overrides?.agentSettings ? "body.overrides.agentSettings" : "body.spec.agentSettings"]);
   return insertTodo(caller, projectId, seed, input.propose ? "PROPOSED" : "RUNNING", null);
 }
 

@@ -1,4 +1,5 @@
 import type { Caller } from "../../auth/caller.ts";
+import { checkAgentSettings } from "../../agent/policy.ts";
 import type { TProjectAgentSelectionInput } from "../../../lib/schemas/settings.ts";
 import { db } from "../../runtime.ts";
 import { requireProjectAccess } from "../access.ts";
@@ -13,6 +14,7 @@ export async function setDefaultProject(caller: Caller, projectId: string): Prom
 /** The caller's own default agent settings for new todos in a project (read access is enough); null removes them. */
 export async function updateProjectAgentMapping(caller: Caller, input: TProjectAgentSelectionInput): Promise<null> {
   const { projectId, agentSettings } = input;
+  checkAgentSettings([agentSettings, "body.agentSettings"]);
   await requireProjectAccess(caller, projectId, "read");
   const key = { userId: caller.userId, projectId };
   if (agentSettings === null) {

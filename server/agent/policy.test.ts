@@ -1,0 +1,96 @@
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { startOpenAIStandin, type OpenAIStandin } from "../testing/openai-standin.ts";
+import { createTestUser, startTestRuntime, type TestRuntime } from "../testing/runtime.ts";
+import { ApiError } from "../http/errors.ts";
+import { agentSettingsIssues, checkAgentSettings } from "./policy.ts";
+import { OpenAIProvider } from "./providers/openai.ts";
+import { LocalProvider } from "./providers/local.ts";
+import { TurnRunner } from "./turn-runner.ts";
+
+// Issue 9 A12: users pick models from the server's allow-list (with prices) and replies are
+// capped, when settings are written and again when a turn starts.
+const policy = { agentModels: { "gpt-4o-mini": { inPerMTok: 15, outPerMTok: 60 }, "llama3:8b": { inPerMTok: 0, outPerMTok: 0 } }, agentMaxTokens: 4096 };
+let t: TestRuntime;
+let standin: OpenAIStandin;
+
+before(async () => {
+  t = await startTestRuntime({ env: { AGENT_MODELS: "gpt-4o-mini,llama3:8b=0/0", AGENT_MAX_TOKENS: "4096" } });
+  standin = await startOpenAIStandin({ delayMs: 1 });
+});
+after(async () => {
+  await standin.close();
+  await t.close();
+});
+
+test("settings naming a model outside the allow-list, or more tokens than the cap, have issues naming what is allowed", () => {
+  assert.deepEqual(agentSettingsIssues({ model: "gpt-4o-mini", maxTokens: 4096 }, "body.agentSettings", policy), []);
+  assert.deepEqual(agentSettingsIssues({ provider: "local" }, "body.agentSettings", policy), []);
+  assert.deepEqual(agentSettingsIssues(null, "body.agentSettings", policy), []);
+  assert.deepEqual(
+    agentSettingsIssues({ model: "gpt-4-turbo", maxTokens: 200_000 }, "body.defaultAgent", policy).map((i) => [i.path, i.message]),
+    [
+      ["body.defaultAgent.model", "must be one of the models this server allows: gpt-4o-mini, llama3:8b"],
+      ["body.defaultAgent.maxTokens", "must be at most 4096 on this server"],
+    ],
+  );
+  // Only exact names: a prefix or a prototype key is not a model.
+  assert.equal(agentSettingsIssues({ model: "gpt-4o-mini-2024-07-18" }, "a", policy).length, 1);
+  assert.equal(agentSettingsIssues({ model: "constructor" }, "a", policy).length, 1);
+});
+
+test("checkAgentSettings refuses with 400 BAD_REQUEST and the issues, from the runtime's configuration", () => {
+  assert.doesNotThrow(() => checkAgentSettings([{ model: "llama3:8b" }, "body.agentSettings"], [undefined, "body.spec.agentSettings"]));
+  assert.throws(
+    () => checkAgentSettings([{ model: "o3-mini" }, "body.agentSettings"]),
+    (err: unknown) =>
+      err instanceof ApiError &&
+      err.status === 400 &&
+      err.code === "BAD_REQUEST" &&
+      /body\.agentSettings\.model: must be one of the models this server allows: gpt-4o-mini, llama3:8b/.test(err.message) &&
+      JSON.stringify(err.data) === JSON.stringify({ issues: [{ path: "body.agentSettings.model", message: "must be one of the models this server allows: gpt-4o-mini, llama3:8b", code: "custom" }] }),
+  );
+});
+
+test("the provider refuses a model outside its allow-list before anything is sent, and caps max_tokens on every turn", async () => {
+  const p = new OpenAIProvider({ baseUrl: standin.url, model: "gpt-4o-mini", models: policy.agentModels, maxTokens: 4096 });
+  standin.reset();
+  assert.throws(() => p.stream({ messages: [{ role: "user", content: "hi" }], settings: { model: "gpt-4-turbo" }, resumeFrom: "" }, new AbortController().signal), /Model "gpt-4-turbo" is not allowed on this server \(allowed: gpt-4o-mini, llama3:8b\)/);
+  assert.equal(standin.requests.length, 0);
+
+  for (const [maxTokens, sent] of [[undefined, 4096], [100_000, 4096], [256, 256]] as const) {
+    standin.reset();
+    const stream = p.stream({ messages: [{ role: "user", content: "hi" }], settings: { model: "llama3:8b", maxTokens }, resumeFrom: "" }, new AbortController().signal);
+    for await (const _ of stream.deltas);
+    assert.equal(standin.requests[0]!.json!.max_tokens, sent);
+    assert.equal(standin.requests[0]!.json!.model, "llama3:8b");
+  }
+  // Costs come from the allow-list's prices.
+  assert.equal(p.costCents({ tokensIn: 1_000_000, tokensOut: 0 }, { model: "llama3:8b" }), 0);
+  assert.equal(p.costCents({ tokensIn: 1_000_000, tokensOut: 0 }, {}), 15);
+});
+
+test("a turn on a model no longer allowed (settings written before the list changed) ends in ERROR with the reason, and nothing is sent", async () => {
+  const runner = new TurnRunner({
+    providers: { local: new LocalProvider(0), openai: new OpenAIProvider({ baseUrl: standin.url, model: "gpt-4o-mini", models: t.runtime.config.agentModels, maxTokens: t.runtime.config.agentMaxTokens }) },
+    defaultProvider: "local",
+    maxConcurrent: 4,
+    maxPerUser: 4,
+    flushMs: 0,
+  });
+  try {
+    standin.reset();
+    const user = await createTestUser(t.prisma);
+    const project = await t.prisma.project.create({ data: { ownerId: user.id, name: "Models" } });
+    const todo = await t.prisma.todo.create({ data: { projectId: project.id, userId: user.id, content: "hi", status: "RUNNING", agentSettings: { provider: "openai", model: "gpt-4-turbo" } } });
+    await t.prisma.message.create({ data: { todoId: todo.id, role: "user", content: "hi", state: "PENDING" } });
+    runner.start(todo.id);
+    await runner.idle();
+    const after = await t.prisma.todo.findUniqueOrThrow({ where: { id: todo.id } });
+    assert.equal(after.status, "ERROR");
+    assert.match((after.metadata as { error: string }).error, /^Model "gpt-4-turbo" is not allowed on this server \(allowed: gpt-4o-mini, llama3:8b\)/);
+    assert.equal(standin.requests.length, 0, "the operator's endpoint was never called");
+  } finally {
+    await runner.stop();
+  }
+});
