@@ -97,7 +97,9 @@ test("another user's requests stay fast while the agent processes hostile messag
   const summary = `median ${median(loaded).toFixed(1)} ms while processing vs ${median(idle).toFixed(1)} ms idle (${ratio.toFixed(1)}×), worst ${Math.max(...loaded).toFixed(0)} ms over ${loaded.length} probes`;
   info.annotations.push({ type: "latency", description: summary });
   console.log(`[${info.project.name}] ${summary}`);
-  expect(ratio, summary).toBeLessThan(5);
+  // Before the fix the ratio was about 300× (a 10 s median); a busy 2-core machine alone moves it
+  // to 2–5×, so the bound sits well between the two.
+  expect(ratio, summary).toBeLessThan(20);
 
   // And the hostile input was answered like any other: the long line is prose, the short lines items.
   const done = await callOk<Todo>(attacker, "GET", `/todos/${todoId}`);

@@ -210,19 +210,19 @@ test("an editor changes the shared settings but not the agent defaults, which ar
   const projectId = await createProject(owner, "Shared");
   const share = await owner.session.post(`/api/v1/projects/${projectId}/share`, { headers: bearer(owner.apiKey), data: { email: editor.email, role: "editor" } });
   expect(share.status(), await share.text()).toBe(200);
-  const set = await owner.session.put(`/api/v1/settings/projects/${projectId}`, { headers: bearer(owner.apiKey), data: { agentDefaults: { model: "owner-model" } } });
+  const set = await owner.session.put(`/api/v1/settings/projects/${projectId}`, { headers: bearer(owner.apiKey), data: { agentDefaults: { model: "gpt-4.1-mini" } } });
   expect(set.status(), await set.text()).toBe(200);
 
   await page.goto(`/projects/${projectId}/settings`);
   const shared = region(page, "Project settings");
   await expect(shared.getByTestId("agent-defaults-owner-only")).toContainText("Only the project's owner can change the agent defaults");
   await expect(shared.getByLabel("Model")).toBeDisabled();
-  await expect(shared.getByLabel("Model")).toHaveValue("owner-model");
+  await expect(shared.getByLabel("Model")).toHaveValue("gpt-4.1-mini");
   await shared.getByLabel("Brand page (Markdown)").fill("# From the editor");
   await shared.getByRole("button", { name: "Save project settings" }).click();
   await expect(shared.getByRole("status")).toHaveText("Saved");
   const res = await owner.session.get(`/api/v1/settings/projects/${projectId}`, { headers: bearer(owner.apiKey) });
-  expect((await res.json()) as ProjectSettings).toMatchObject({ brandMarkdown: "# From the editor", agentDefaults: { model: "owner-model" } });
+  expect((await res.json()) as ProjectSettings).toMatchObject({ brandMarkdown: "# From the editor", agentDefaults: { model: "gpt-4.1-mini" } });
   await snap(page, info, "project-settings-editor");
 });
 

@@ -46,7 +46,7 @@ test("the API reference renders the served OpenAPI document", async ({ page }, i
   const ref = page.getByTestId("api-reference");
   await expect(ref).toBeVisible();
   await expect(ref.locator("#project_get")).toContainText("/projects/{projectId}");
-  await expect(ref.locator("#apiKey_create")).toContainText("ApiKeyNameInput");
+  await expect(ref.locator("#apiKey_create")).toContainText("ApiKeyCreateInput");
   await page.screenshot({ path: info.outputPath("reference.png"), fullPage: true });
   await page.setViewportSize({ width: 375, height: 800 });
   await page.screenshot({ path: info.outputPath("reference-375.png"), fullPage: false });
