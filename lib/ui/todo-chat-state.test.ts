@@ -120,3 +120,13 @@ test("a message older than the loaded window is not put at its end", () => {
   s = chatReducer(s, ev("message.created", msg("d", 4)));
   assert.deepEqual(ids(s), ["c", "d"]);
 });
+
+test("a load that left before a live todo.updated does not undo it; a newer load wins", () => {
+  let s: ChatState = chatReducer(initialChatState, { type: "loaded", todo: todo([], false, { updatedAt: 10 }) });
+  s = chatReducer(s, { type: "event", event: { type: "todo.updated", todoId: "t1", data: { ...todo([]), isPublic: true, updatedAt: 20 } } });
+  assert.equal(s.todo?.isPublic, true);
+  s = chatReducer(s, { type: "loaded", todo: todo([], false, { updatedAt: 10 }) });
+  assert.equal(s.todo?.isPublic, true, "the stale load kept the newer state");
+  s = chatReducer(s, { type: "loaded", todo: todo([], false, { isPublic: false, updatedAt: 30 }) });
+  assert.equal(s.todo?.isPublic, false, "a newer load applies");
+});

@@ -82,7 +82,9 @@ function loaded(state: ChatState, todo: TTodo): ChatState {
     if (m.content.startsWith(local.content)) ahead = { ...ahead, [m.id]: (state.ahead[m.id] ?? "") + m.content.slice(local.content.length) };
     return m;
   });
-  return { ...state, todo: metaOf(todo), messages: [...keep, ...merged], hasOlder, ahead, deleted: false };
+  // A load that left before a live todo.updated arrived must not undo it (the newer row wins).
+  const meta = state.todo && state.todo.id === todo.id && state.todo.updatedAt > todo.updatedAt ? state.todo : metaOf(todo);
+  return { ...state, todo: meta, messages: [...keep, ...merged], hasOlder, ahead, deleted: false };
 }
 
 function applyDelta(state: ChatState, messageId: string, delta: string): ChatState {
