@@ -8,11 +8,11 @@ function isJsonContentType(value: string | null): boolean {
   return type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
 }
 
-/** Reads at most 1 MiB (413 past it) and parses JSON; an empty body is `undefined`. */
-export async function readJsonBody(request: Request): Promise<unknown> {
+/** Reads the body's exact bytes, at most `max` (413 past it, without reading further). */
+export async function readBodyBytes(request: Request, max = MAX_BODY_BYTES): Promise<Buffer> {
   const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw new ApiError("PAYLOAD_TOO_LARGE", `Body exceeds ${MAX_BODY_BYTES} bytes`);
-  if (!request.body) return undefined;
+  if (declared > max) throw new ApiError("PAYLOAD_TOO_LARGE", `Body exceeds ${max} bytes`);
+  if (!request.body) return Buffer.alloc(0);
 
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -21,14 +21,20 @@ export async function readJsonBody(request: Request): Promise<unknown> {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
+    if (size > max) {
       await reader.cancel().catch(() => undefined);
-      throw new ApiError("PAYLOAD_TOO_LARGE", `Body exceeds ${MAX_BODY_BYTES} bytes`);
+      throw new ApiError("PAYLOAD_TOO_LARGE", `Body exceeds ${max} bytes`);
     }
     chunks.push(value);
   }
-  if (size === 0) return undefined;
-  const text = Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
+}
+
+/** Reads at most 1 MiB (413 past it) and parses JSON; an empty body is `undefined`. */
+export async function readJsonBody(request: Request): Promise<unknown> {
+  const bytes = await readBodyBytes(request);
+  if (bytes.length === 0) return undefined;
+  const text = bytes.toString("utf8");
   if (text.trim() === "") return undefined;
   if (!isJsonContentType(request.headers.get("content-type")))
     throw new ApiError("BAD_REQUEST", "Content-Type must be application/json", {

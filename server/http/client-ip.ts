@@ -4,3 +4,8 @@
  * Its own module so the app's bundle can read it without the limiter.
  */
 export const CLIENT_IP_HEADER = "x-todo-client-ip";
+
+/** A client's rate-limit key by IP (server/http/rate-limit.ts); here so route bundles need not load the limiter. */
+export function ipKey(ip: string | null | undefined): string {
+  return `ip:${ip || "unknown"}`;
+}

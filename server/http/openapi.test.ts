@@ -1,7 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { defineOperation, type AnyOperation } from "../operations/define.ts";
+import { defineOperation, isIdempotent, type AnyOperation } from "../operations/define.ts";
 import { operations } from "../operations/index.ts";
 import { ERROR_STATUS } from "./errors.ts";
 import { buildOpenApi, declaredStatuses } from "./openapi.ts";
@@ -272,6 +272,7 @@ describe("error responses", () => {
       if (op.admin) expected.add("403");
       if (op.params) expected.add("404");
       if (op.body) expected.add("413");
+      if (isIdempotent(op)) expected.add("409").add("422");
       for (const code of op.errors ?? []) expected.add(String(ERROR_STATUS[code]));
       assert.deepEqual(codes.sort(), [...expected].sort(), op.id);
       assert.deepEqual(declaredStatuses(op).map(String).sort(), [...expected].sort(), op.id);
@@ -311,6 +312,7 @@ function syntheticOp(id: string, path: string, extra: Partial<AnyOperation>): An
     auth: ["apiKey"],
     response: z.null(),
     handler: async () => null,
+    idempotent: false,
     ...extra,
   } as AnyOperation);
 }
@@ -461,6 +463,25 @@ describe("request schemas", () => {
       } else assert.equal(header, undefined, op.id);
     }
     assert.equal(operations.filter((o) => o.id.endsWith("_subscribe")).length, 2);
+  });
+
+  test("idempotent operations declare Idempotency-Key, Idempotent-Replayed, 409 and 422; others do not", () => {
+    const idempotent = operations.filter((o) => isIdempotent(o)).map((o) => o.id);
+    // POSTs that create are idempotent by default; a shown-once secret and subscriptions opt out.
+    for (const id of ["project_create", "project_createTodo", "todo_addMessage"]) assert.ok(idempotent.includes(id), id);
+    for (const id of ["apiKey_create", "project_subscribe", "todo_subscribe", "project_get", "project_update"]) assert.ok(!idempotent.includes(id), id);
+    for (const op of operations) {
+      const d = opDoc(op);
+      const header = (d.parameters as Json[]).find((p) => p.in === "header" && p.name === "Idempotency-Key");
+      if (isIdempotent(op)) {
+        assert.deepEqual(header?.schema, { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x20-\\x7E]+$" }, op.id);
+        assert.ok(d.responses["200"].headers["Idempotent-Replayed"], op.id);
+        assert.ok(d.responses["409"] && d.responses["422"], op.id);
+      } else {
+        assert.equal(header, undefined, op.id);
+        assert.equal(d.responses["200"].headers, undefined, op.id);
+      }
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { BASE_CREDENTIAL, BASE_PATH, type Base, type Credential } from "../auth/caller.ts";
-import type { AnyOperation } from "../operations/define.ts";
+import { isIdempotent, type AnyOperation } from "../operations/define.ts";
 import { ERROR_STATUS } from "./errors.ts";
 
 type Json = Record<string, unknown>;
@@ -19,9 +19,9 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   402: "Payment required (`PAYMENT_REQUIRED`)",
   403: "Authenticated, but not allowed (`FORBIDDEN`): read-only or non-owner access, a token scoped to another todo, or a cookie write from another origin",
   404: "Not found, or not visible to the caller (`NOT_FOUND`)",
-  409: "The current state does not allow it (`CONFLICT`)",
+  409: "The current state does not allow it (`CONFLICT`); on operations that take an `Idempotency-Key`, also: a request with this key is still in progress",
   413: "Body over 1 MiB (`PAYLOAD_TOO_LARGE`)",
-  422: "Understood, but cannot be processed (`UNPROCESSABLE_CONTENT`)",
+  422: "Understood, but cannot be processed (`UNPROCESSABLE_CONTENT`); on operations that take an `Idempotency-Key`, also: the key was used with a different request",
   429: "Too many requests (`TOO_MANY_REQUESTS`); `Retry-After` says when to try again",
 };
 
@@ -40,7 +40,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
  * input-guard.ts, even where the operation reads none), 401 and 403 when it needs a credential (a
  * todo-scoped token may be refused anywhere), 403 also for administrator-only operations and
  * cookie-base writes (same-origin check), 404 when its path names something, 413 when it takes a
- * body, 429 always (rate limits). 405 belongs to the router (a path with another method), not to
+ * body, 429 always (rate limits), 409 and 422 when it takes an `Idempotency-Key` (in progress,
+ * used with another request). 405 belongs to the router (a path with another method), not to
  * an operation; 500 is the `default` response.
  */
 export function declaredStatuses(op: AnyOperation): number[] {
@@ -49,6 +50,7 @@ export function declaredStatuses(op: AnyOperation): number[] {
   if (op.admin || (STATE_CHANGING.has(op.method) && basesOf(op).includes("cookie"))) codes.add(403);
   if (op.params) codes.add(404);
   if (op.body) codes.add(413);
+  if (isIdempotent(op)) codes.add(409).add(422);
   for (const code of op.errors ?? []) codes.add(ERROR_STATUS[code]);
   return [...codes].sort((a, b) => a - b);
 }
@@ -167,6 +169,21 @@ function bodyIsOptional(op: AnyOperation): boolean {
   return Object.entries(shape).every(([k, s]) => pathParams.has(k) || s.safeParse(undefined).success);
 }
 
+/** Idempotent operations take `Idempotency-Key` (server/http/idempotency.ts). */
+function idempotencyParameter(op: AnyOperation): Json[] {
+  if (!isIdempotent(op)) return [];
+  return [
+    {
+      name: "Idempotency-Key",
+      in: "header",
+      required: false,
+      description:
+        "Makes a retry safe: the first answer (not a 5xx) is stored for 24 h per credential and replayed byte for byte with `Idempotent-Replayed: true`. The same key with a different method, path or body is 422; while the first request runs it is 409.",
+      schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x20-\\x7E]+$" },
+    },
+  ];
+}
+
 /** Subscribe operations take the Socket.IO connection id in a header (or `socketId` in the body). */
 function headerParameters(op: AnyOperation): Json[] {
   if (!op.path.endsWith("/subscribe")) return [];
@@ -235,6 +252,8 @@ export function buildOpenApi(ops: readonly AnyOperation[]): Json {
     const bases = basesOf(op);
     if (!tags.includes(op.tag)) tags.push(op.tag);
     const responses: Json = { "200": { description: "Success", content: { "application/json": { schema: toSchema(op.response, "output", components) } } } };
+    if (isIdempotent(op))
+      (responses["200"] as Json).headers = { "Idempotent-Replayed": { description: "`true` when this is the stored answer to an earlier request with the same `Idempotency-Key`", schema: { type: "string", enum: ["true"] } } };
     for (const code of declaredStatuses(op)) {
       used.add(code);
       responses[String(code)] = { $ref: `#/components/responses/E${code}` };
@@ -247,7 +266,7 @@ export function buildOpenApi(ops: readonly AnyOperation[]): Json {
       tags: [op.tag],
       servers: bases.map((b) => ({ url: BASE_PATH[b], description: `${BASE_CREDENTIAL[b]} credential` })),
       security: op.auth === "none" ? [] : op.auth.flatMap((c) => SECURITY[c]),
-      parameters: [...parameters(op.params, "path", components), ...parameters(op.query, "query", components), ...headerParameters(op)],
+      parameters: [...parameters(op.params, "path", components), ...parameters(op.query, "query", components), ...headerParameters(op), ...idempotencyParameter(op)],
       responses,
     };
     if (op.body) {

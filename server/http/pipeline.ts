@@ -1,10 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { BASE_PATH, type Base, type Caller } from "../auth/caller.ts";
-import { changesState, type AnyOperation } from "../operations/define.ts";
+import { changesState, isIdempotent, type AnyOperation } from "../operations/define.ts";
 import { log } from "../log.ts";
+import { runtime } from "../runtime.ts";
 import { ApiError, errorResponse, jsonResponse, toApiError, type Issue } from "./errors.ts";
 import { readJsonBody } from "./body.ts";
+import { IdempotencyStore, readIdempotencyKey, requestFingerprint, runIdempotent } from "./idempotency.ts";
 import { guardInput } from "./input-guard.ts";
 import { checkSameOrigin } from "./same-origin.ts";
 import { recorded } from "./status-record.ts";
@@ -72,8 +74,9 @@ function checkTodoScope(op: AnyOperation, scope: string, todoId: unknown): void 
 export type Pipeline = (base: Base, request: Request) => Promise<Response>;
 
 /** resolve caller for the base → check access → parse input → handler → serialize. */
-export function createPipeline(router: Router, resolveCaller: ResolveCaller, appUrl: string, opts: { trustProxy?: boolean; limits?: RateLimits } = {}): Pipeline {
+export function createPipeline(router: Router, resolveCaller: ResolveCaller, appUrl: string, opts: { trustProxy?: boolean; limits?: RateLimits; idempotency?: IdempotencyStore } = {}): Pipeline {
   const limits = opts.limits ?? new RateLimits();
+  const idempotency = opts.idempotency ?? new IdempotencyStore(() => runtime().prisma);
   // Each base routes only the operations it serves, so 405's Allow never names a method that
   // exists under another base only. The full router still explains a 404 for those.
   const byBase = Object.fromEntries(
@@ -121,6 +124,7 @@ export function createPipeline(router: Router, resolveCaller: ResolveCaller, app
       if (caller && op.admin && !caller.isAdmin) throw new ApiError("FORBIDDEN", "Administrators only");
       const scope = caller?.todoScope;
       if (scope) checkTodoScope(op, scope, match.params.todoId ?? scope);
+      const idempotencyKey = isIdempotent(op) ? readIdempotencyKey(request.headers) : undefined;
 
       const rawQuery = Object.fromEntries(url.searchParams);
       guardInput(match.params, "path");
@@ -145,13 +149,22 @@ export function createPipeline(router: Router, resolveCaller: ResolveCaller, app
           : undefined;
       const socketId = request.headers.get("x-socket-id")?.trim() || bodySocketId;
 
-      const result = await op.handler({ caller: caller as Caller, params, query, body, socketId, request, requestId });
-      const out = op.response.safeParse(result);
-      if (!out.success) {
-        log.error("response failed its schema", { op: op.id, requestId, issues: zodIssues(out.error, "response") });
-        throw new Error("response schema mismatch");
+      const current = op;
+      const run = async (): Promise<Response> => {
+        const result = await current.handler({ caller: caller as Caller, params, query, body, socketId, request, requestId });
+        const out = current.response.safeParse(result);
+        if (!out.success) {
+          log.error("response failed its schema", { op: current.id, requestId, issues: zodIssues(out.error, "response") });
+          throw new Error("response schema mismatch");
+        }
+        return jsonResponse(out.data, 200, idHeader);
+      };
+      // Stored and replayed per credential once the input is valid (docs/api.md "Idempotent POSTs").
+      if (idempotencyKey !== undefined && caller) {
+        const claim = { scope: credentialKey(caller), key: idempotencyKey, fingerprint: requestFingerprint(request.method, `${url.pathname}${url.search}`, rawBody) };
+        return recorded(op, await runIdempotent(idempotency, claim, idHeader, run));
       }
-      return recorded(op, jsonResponse(out.data, 200, idHeader));
+      return recorded(op, await run());
     } catch (err) {
       const { error, unexpected } = toApiError(err);
       if (unexpected) {

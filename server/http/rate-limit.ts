@@ -27,12 +27,14 @@ export const RATE_POLICIES = {
   userCodeEntry: { points: 10, window: 600, per: "ip", use: "approving or denying a user code" },
   invite: { points: 20, window: 3600, per: "credential", use: "team invites (mail)" },
   paymentIntent: { points: 10, window: 3600, per: "credential", use: "payment intents and checkout sessions" },
+  webhook: { points: 600, window: 60, per: "ip", use: "raw-body routes (server/http/raw-route.ts): payment provider webhooks" },
 } as const satisfies Record<string, RatePolicy>;
 
 export type RatePolicyName = keyof typeof RATE_POLICIES;
 export const RATE_POLICY_NAMES = Object.keys(RATE_POLICIES) as RatePolicyName[];
 
-export { CLIENT_IP_HEADER } from "./client-ip.ts";
+import { ipKey } from "./client-ip.ts";
+export { CLIENT_IP_HEADER, ipKey } from "./client-ip.ts";
 
 export type RateLimitOverrides = Partial<Record<RatePolicyName, { points: number; window: number }>>;
 
@@ -158,10 +160,6 @@ export function credentialKey(caller: Caller): string {
     case "session":
       return `user:${caller.userId}`;
   }
-}
-
-export function ipKey(ip: string | null | undefined): string {
-  return `ip:${ip || "unknown"}`;
 }
 
 /** Auth.js's default email normalisation, so `Ada@X.org` and `ada@x.org` share one budget. */

@@ -48,6 +48,13 @@ export type OperationDef<
   rateLimit?: RatePolicyName;
   /** May change state (default: every method but GET); such cookie calls must be same-origin. Set on a GET that writes. */
   changesState?: boolean;
+  /**
+   * Accepts an `Idempotency-Key` header: the first answer is stored per credential for 24 h and
+   * replayed (server/http/idempotency.ts). Default: true for a POST that needs a credential (keys
+   * are per credential), false otherwise. Set false on a POST whose answer holds a shown-once
+   * secret or that must run on every call.
+   */
+  idempotent?: boolean;
   params?: P;
   query?: Q;
   body?: B;
@@ -81,6 +88,10 @@ export function defineOperation<
 
 export function changesState(op: Pick<AnyOperation, "method" | "changesState">): boolean {
   return op.changesState ?? op.method !== "GET";
+}
+
+export function isIdempotent(op: Pick<AnyOperation, "method" | "auth" | "idempotent">): boolean {
+  return op.idempotent ?? (op.method === "POST" && op.auth !== "none");
 }
 
 /**

@@ -12,6 +12,8 @@ export default defineOperation({
   auth: USER_CREDENTIAL,
   body: ZApiKeyCreateInput,
   errors: ["CONFLICT"],
+  // The answer holds the key, shown once: it is never stored for replay.
+  idempotent: false,
   response: ZApiKey,
   handler: ({ caller, body }) => createApiKey(caller.userId, body.name),
 });

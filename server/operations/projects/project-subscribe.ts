@@ -14,6 +14,8 @@ export default defineOperation({
   auth: ANY_CREDENTIAL,
   errors: ["CONFLICT"],
   rateLimit: "subscribe",
+  // Joins the connection named by X-Socket-Id each time; repeating it is already harmless.
+  idempotent: false,
   params: ZProjectParams,
   body: ZProjectIdInput,
   response: ZNull,

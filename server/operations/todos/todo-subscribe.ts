@@ -14,6 +14,8 @@ export default defineOperation({
   errors: ["CONFLICT"],
   todoScope: "todo",
   rateLimit: "subscribe",
+  // Joins the connection named by X-Socket-Id each time; repeating it is already harmless.
+  idempotent: false,
   params: ZTodoParams,
   body: ZTodoIdInput,
   response: ZTodo,
