@@ -1,7 +1,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { readdir } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
 import { z } from "zod";
 import { setLogLevel } from "../log.ts";
 import { deleteRedisKeys, withRedis } from "../testing/redis.ts";
@@ -279,5 +280,22 @@ describe("BullMQ backend (REDIS_URL)", () => {
       await backend.close();
       await deleteRedisKeys(prefix);
     }
+  });
+});
+
+describe("the runtime's backend", () => {
+  test("enqueue without a backend argument queues on runtime().jobs, which runs registered jobs once started", async () => {
+    const { runtime, prisma, outboxDir } = rt();
+    const to = `runtime-${randomUUID().slice(0, 8)}@unit.example.com`;
+    const id = await enqueue(sendMailJob, { to, subject: "Welcome", text: "Hello" });
+    assert.equal((await prisma.job.findUniqueOrThrow({ where: { id } })).name, "mail.send");
+    await assert.rejects(enqueue(sendMailJob, { to: "not an address", subject: "x", text: "y" }), z.ZodError);
+    await runtime.jobs!.start();
+    await runtime.jobs!.idle();
+    const files = await readdir(outboxDir);
+    const mails = await Promise.all(files.map(async (f) => JSON.parse(await readFile(path.join(outboxDir, f), "utf8")) as { to: string; subject: string }));
+    assert.deepEqual(mails.filter((m) => m.to === to).map((m) => m.subject), ["Welcome"]);
+    assert.equal(await prisma.job.count({ where: { id } }), 0);
+    assert.equal(await prisma.jobEffect.count({ where: { key: effectKey("mail.send", id, "send") } }), 1);
   });
 });
