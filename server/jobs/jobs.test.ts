@@ -25,14 +25,14 @@ function gate<T = void>() {
   return { promise, open };
 }
 
-/** Polls until `check` holds (no time limit of its own: node:test's timeout ends a stuck test). */
+/** Polls until `check` holds (no time limit of its own: the suites' timeout ends a stuck test). */
 async function until(check: () => boolean | Promise<boolean>) {
   while (!(await check())) await new Promise((r) => setTimeout(r, 10));
 }
 
 const payload = z.object({ n: z.number().int() });
 
-describe("in-process backend (state in the database)", () => {
+describe("in-process backend (state in the database)", { timeout: 60_000 }, () => {
   test("a job waiting when the backend closes runs after it reopens on the same database", async () => {
     const { prisma } = rt();
     const seen: number[] = [];
@@ -173,7 +173,7 @@ describe("in-process backend (state in the database)", () => {
   });
 });
 
-describe("ctx.once", () => {
+describe("ctx.once", { timeout: 60_000 }, () => {
   test("runs an effect once across two runs and hands back the first result", async () => {
     const { prisma } = rt();
     let calls = 0;
@@ -211,7 +211,7 @@ describe("ctx.once", () => {
   });
 });
 
-describe("BullMQ backend (REDIS_URL)", () => {
+describe("BullMQ backend (REDIS_URL)", { timeout: 60_000 }, () => {
   async function open(jobs: JobDefinition[]): Promise<{ backend: JobBackend; prefix: string }> {
     const prefix = `todo-test-jobs-${randomUUID()}`;
     return { backend: await BullmqJobs.open(rt().prisma, redis.url, jobs, { prefix }), prefix };
@@ -283,7 +283,7 @@ describe("BullMQ backend (REDIS_URL)", () => {
   });
 });
 
-describe("the runtime's backend", () => {
+describe("the runtime's backend", { timeout: 60_000 }, () => {
   test("enqueue without a backend argument queues on runtime().jobs, which runs registered jobs once started", async () => {
     const { runtime, prisma, outboxDir } = rt();
     const to = `runtime-${randomUUID().slice(0, 8)}@unit.example.com`;
