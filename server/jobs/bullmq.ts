@@ -27,6 +27,7 @@ export class BullmqJobs implements JobBackend {
   private clients: { quit(): Promise<unknown> }[] = [];
   private readonly jobs: Map<string, JobDefinition>;
   private readonly concurrency: number;
+  private closed = false;
 
   private constructor(
     private readonly prisma: PrismaClient,
@@ -91,6 +92,8 @@ export class BullmqJobs implements JobBackend {
   }
 
   async close(opts: { graceMs?: number } = {}): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     if (this.worker) {
       const grace = opts.graceMs ?? 5000;
       let timer: NodeJS.Timeout | undefined;

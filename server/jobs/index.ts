@@ -29,6 +29,8 @@ export async function enqueue<S extends z.ZodType>(
   backend: JobBackend | undefined = runtime().jobs,
 ): Promise<string> {
   if (!backend) throw new Error("No job backend in this runtime (the server creates one in server/app.ts)");
+  if (opts.delay !== undefined && !(Number.isFinite(opts.delay) && opts.delay >= 0)) throw new Error(`enqueue ${job.name}: delay must be a number of milliseconds, at least 0`);
+  if (opts.key !== undefined && !(opts.key.length > 0 && opts.key.length <= 500)) throw new Error(`enqueue ${job.name}: key must be 1 to 500 characters`);
   job.schema.parse(data);
   return backend.add(job as unknown as JobDefinition, data, opts);
 }

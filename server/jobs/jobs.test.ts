@@ -153,6 +153,9 @@ describe("in-process backend (state in the database)", { timeout: 60_000 }, () =
       assert.equal(a, b);
       const later = await enqueue(job, { n: 3 }, { delay: 3_600_000 }, jobs);
       await assert.rejects(enqueue(job, { n: 1.5 }, {}, jobs), z.ZodError);
+      await assert.rejects(enqueue(job, { n: 1 }, { delay: Number.NaN }, jobs), /delay must be/);
+      await assert.rejects(enqueue(job, { n: 1 }, { delay: -1 }, jobs), /delay must be/);
+      await assert.rejects(enqueue(job, { n: 1 }, { key: "" }, jobs), /key must be/);
       await assert.rejects(enqueue(defineJob("test.unlisted", payload, async () => {}), { n: 1 }, {}, jobs), /not one this backend runs/);
       await jobs.start();
       await until(() => seen.length === 1);
@@ -278,6 +281,7 @@ describe("BullMQ backend (REDIS_URL)", { timeout: 60_000 }, () => {
       assert.equal((await backend.failed()).length, 0);
     } finally {
       await backend.close();
+      await backend.close(); // the server's shutdown and app.close() both close it
       await deleteRedisKeys(prefix);
     }
   });
