@@ -142,6 +142,9 @@ export class InProcessJobs implements JobBackend {
     this.renewals.add(renew);
     try {
       if (!job) throw new PermanentError(`no job named ${row.name} in server/jobs/registry.ts`);
+      // Each claim counts a run, also one its process did not live to finish: a job that keeps
+      // taking its process down stops here.
+      if (row.attempts > row.maxAttempts) throw new PermanentError(`its runs were cut off ${row.attempts - 1} times (the process stopped); attempts allow ${row.maxAttempts}`);
       const parsed = job.schema.safeParse(row.data);
       if (!parsed.success) throw new PermanentError(`stored data does not match the job's schema: ${parsed.error.message}`);
       await job.handler(parsed.data, {

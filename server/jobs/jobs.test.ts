@@ -106,6 +106,24 @@ describe("in-process backend (state in the database)", { timeout: 60_000 }, () =
     assert.deepEqual(runs, ["attempt 1", "attempt 2"]);
   });
 
+  test("a job whose runs keep being cut off fails once its attempts are used up", async () => {
+    const { prisma } = rt();
+    let runs = 0;
+    const job = defineJob("test.cut-off", payload, async () => void runs++, { attempts: 2 });
+    // Two runs already claimed by processes that died (attempts counts claims), the lock lapsed.
+    const { id } = await prisma.job.create({
+      data: { name: job.name, data: { n: 1 }, maxAttempts: 2, attempts: 2, state: "RUNNING", lockedBy: "dead", lockedUntil: new Date(Date.now() - 1000) },
+    });
+    const jobs = new InProcessJobs(prisma, [job], { pollMs: 10 });
+    await jobs.start();
+    await until(async () => (await prisma.job.findUniqueOrThrow({ where: { id } })).state === "FAILED");
+    await jobs.close();
+    assert.equal(runs, 0);
+    const failed = (await jobs.failed()).find((f) => f.id === id);
+    assert.match(failed!.error, /cut off 2 times/);
+    await prisma.job.delete({ where: { id } });
+  });
+
   test("a job that throws is retried with backoff, then listed as failed; retry runs it again", async () => {
     const { prisma } = rt();
     let failing = true;
