@@ -6,6 +6,7 @@ import { createMailer } from "./email/mailer.ts";
 import { createPipeline, type Pipeline } from "./http/pipeline.ts";
 import { createRateLimits } from "./http/rate-limit.ts";
 import { Router } from "./http/router.ts";
+import { createJobs } from "./jobs/index.ts";
 import { log } from "./log.ts";
 import { operations } from "./operations/index.ts";
 import { EventBus } from "./realtime/bus.ts";
@@ -31,6 +32,8 @@ export async function createApp(config: Config, opts: { agentWorker?: boolean } 
   };
   const rateLimits = await createRateLimits(config);
   runtime.limits = rateLimits.limits;
+  // Created here so scripts can enqueue; only the server starts taking jobs (server/main.ts).
+  runtime.jobs = await createJobs(config, database.prisma);
   setRuntime(runtime);
   const handle = createPipeline(new Router(operations), resolveCaller, config.appUrl, { trustProxy: config.trustProxy, limits: rateLimits.limits });
   return {
@@ -38,6 +41,7 @@ export async function createApp(config: Config, opts: { agentWorker?: boolean } 
     handle,
     async close() {
       await runtime.agent.stop();
+      await runtime.jobs?.close();
       await rateLimits.close();
       setRuntime(undefined);
       await database.close();

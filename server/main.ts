@@ -66,6 +66,7 @@ async function main() {
 
   if (!config.databaseUrl) await releaseLeases();
   const scheduler = startScheduler();
+  await app.runtime.jobs?.start();
   await new Promise<void>((resolve, reject) => {
     httpServer.once("error", reject);
     httpServer.listen(config.port, config.hostname, resolve);
@@ -80,6 +81,8 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     scheduler.stop();
+    // No new job runs; the ones in flight finish while requests drain (or resume after the restart).
+    const jobsClosed = app.runtime.jobs?.close().catch(() => undefined);
     // Stop accepting, let requests in flight finish (idle keep-alive connections close now), and
     // only then close the database they may still be using.
     const drained = new Promise<void>((resolve) => httpServer.close(() => resolve()));
@@ -87,6 +90,7 @@ async function main() {
     await sockets.close().catch(() => undefined);
     await Promise.race([drained, new Promise((r) => setTimeout(r, 5_000))]);
     httpServer.closeAllConnections();
+    await jobsClosed;
     await nextApp.close?.().catch(() => undefined);
     await app.close().catch(() => undefined);
     control?.remove();

@@ -5,6 +5,7 @@ import type { Mailer } from "./email/mailer.ts";
 import type { AgentRunner } from "./agent/runner.ts";
 import type { Server as SocketServer } from "socket.io";
 import type { RateLimits } from "./http/rate-limit.ts";
+import type { JobBackend } from "./jobs/define.ts";
 
 /**
  * The process-wide services, set once by the server at start (or by a test). Services read them
@@ -21,6 +22,8 @@ export type Runtime = {
   io?: SocketServer;
   /** The process's rate limiter (server/http/rate-limit.ts); absent in scripts and unit tests. */
   limits?: RateLimits;
+  /** Background jobs (server/jobs/): the server starts it; absent in unit tests that set none. */
+  jobs?: JobBackend;
 };
 
 let current: Runtime | undefined;

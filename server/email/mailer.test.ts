@@ -71,6 +71,17 @@ describe("OutboxMailer", () => {
     assert.deepEqual(subjects, ["n0", "n1", "n2"]);
   });
 
+  test("with an idempotency key a message is written once: a second send returns the first", async () => {
+    const dir = path.join(tmp, "outbox-idempotent");
+    const mailer = new OutboxMailer(dir);
+    const first = await mailer.send({ to: "a@example.com", subject: "Invite", text: "t" }, { idempotencyKey: "mail.send:job-1:send" });
+    const again = await mailer.send({ to: "a@example.com", subject: "Invite", text: "t" }, { idempotencyKey: "mail.send:job-1:send" });
+    const other = await mailer.send({ to: "a@example.com", subject: "Invite", text: "t" }, { idempotencyKey: "mail.send:job-2:send" });
+    assert.deepEqual([again.id, again.file, again.sentAt], [first.id, first.file, first.sentAt]);
+    assert.notEqual(other.id, first.id);
+    assert.equal((await readdir(dir)).length, 2);
+  });
+
   test("a sign-in mail stores a followable link", async () => {
     const dir = path.join(tmp, "outbox-signin");
     const url = "http://localhost:3000/api/auth/callback/resend?token=abc&email=a%40b.c";
@@ -118,6 +129,14 @@ describe("ResendMailer through the real resend SDK and a local stand-in", () => 
     assert.equal(sent.via, "resend");
     assert.equal(sent.to, "ada@example.com");
     assert.ok(Math.abs(sent.sentAt - Date.now()) < 10_000);
+  });
+
+  test("an idempotency key goes to Resend as the Idempotency-Key header; without one none is sent", async () => {
+    const mailer = new ResendMailer("re_test_123", "x@todo.example");
+    await mailer.send({ to: "b@example.com", subject: "S", text: "t" }, { idempotencyKey: "mail.send:job-1:send" });
+    await mailer.send({ to: "b@example.com", subject: "S", text: "t" });
+    assert.equal(standin.requests[0]!.headers["idempotency-key"], "mail.send:job-1:send");
+    assert.equal(standin.requests[1]!.headers["idempotency-key"], undefined);
   });
 
   test("without html it sends the text as escaped <pre>", async () => {

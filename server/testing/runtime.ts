@@ -15,6 +15,8 @@ import type { PrismaClient } from "../db/generated/client.ts";
 import { OutboxMailer } from "../email/mailer.ts";
 import { EventBus } from "../realtime/bus.ts";
 import { createRunner } from "../agent/create-runner.ts";
+import { InProcessJobs } from "../jobs/in-process.ts";
+import { jobs } from "../jobs/registry.ts";
 import { runtime as currentRuntime, setRuntime, type Runtime } from "../runtime.ts";
 
 export type TestRuntime = {
@@ -84,6 +86,8 @@ export async function startTestRuntime(opts: { database?: "pglite" | "postgres";
   const outboxDir = path.join(dataDir, "outbox");
   const bus = new EventBus();
   const runtime: Runtime = { config, prisma: database.prisma, bus, mailer: new OutboxMailer(outboxDir), agent: createRunner({ ...config, agentStepMs: 0 }) };
+  // Jobs queued by services wait in the test database until a test starts the backend (runtime.jobs.start()).
+  runtime.jobs = new InProcessJobs(database.prisma, jobs, { pollMs: 20 });
   setRuntime(runtime);
   return {
     runtime,
@@ -95,6 +99,7 @@ export async function startTestRuntime(opts: { database?: "pglite" | "postgres";
     outboxDir,
     close: async () => {
       await runtime.agent.stop();
+      await runtime.jobs?.close();
       setRuntime(previous);
       try {
         await database.close();
