@@ -1,4 +1,4 @@
-import type { AnyOperation } from "./define.ts";
+import type { AnyOperation } from "../http/define.ts";
 import { apiKeyOperations } from "./api-keys/index.ts";
 import { metaOperations } from "./meta/index.ts";
 import { projectOperations } from "./projects/index.ts";
@@ -13,5 +13,5 @@ export const operations: readonly AnyOperation[] = [
   ...projectOperations,
   ...todoOperations,
   ...settingsOperations,
-  ...metaOperations,
+  ...metaOperations(() => operations),
 ];

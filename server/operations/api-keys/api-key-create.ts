@@ -1,6 +1,6 @@
 import { ZApiKey, ZApiKeyCreateInput } from "../../../lib/schemas/api-keys.ts";
 import { createApiKey } from "../../services/api-keys/api-keys.ts";
-import { USER_CREDENTIAL, defineOperation } from "../define.ts";
+import { USER_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "apiKey_create",

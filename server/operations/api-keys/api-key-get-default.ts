@@ -1,6 +1,6 @@
 import { ZApiKey } from "../../../lib/schemas/api-keys.ts";
 import { getDefaultApiKey } from "../../services/api-keys/api-keys.ts";
-import { USER_CREDENTIAL, defineOperation } from "../define.ts";
+import { USER_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "apiKey_getDefault",

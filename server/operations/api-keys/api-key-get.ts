@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ZApiKey, ZApiKeyName } from "../../../lib/schemas/api-keys.ts";
 import { getApiKey } from "../../services/api-keys/api-keys.ts";
-import { USER_CREDENTIAL, defineOperation } from "../define.ts";
+import { USER_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "apiKey_get",

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ZApiKey } from "../../../lib/schemas/api-keys.ts";
 import { listApiKeys } from "../../services/api-keys/api-keys.ts";
-import { USER_CREDENTIAL, defineOperation } from "../define.ts";
+import { USER_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "apiKey_list",

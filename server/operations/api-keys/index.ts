@@ -1,4 +1,4 @@
-import type { AnyOperation } from "../define.ts";
+import type { AnyOperation } from "../../http/define.ts";
 import apiKeyCreate from "./api-key-create.ts";
 import apiKeyDelete from "./api-key-delete.ts";
 import apiKeyGet from "./api-key-get.ts";

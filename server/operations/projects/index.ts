@@ -1,4 +1,4 @@
-import type { AnyOperation } from "../define.ts";
+import type { AnyOperation } from "../../http/define.ts";
 import projectCards from "./project-cards.ts";
 import projectCreate from "./project-create.ts";
 import projectDelete from "./project-delete.ts";

@@ -1,4 +1,4 @@
-import type { AnyOperation } from "../define.ts";
+import type { AnyOperation } from "../../http/define.ts";
 import settingsGetProjectSettings from "./settings-get-project-settings.ts";
 import settingsGetUserSettings from "./settings-get-user-settings.ts";
 import settingsUpdateBillingInfo from "./settings-update-billing-info.ts";

@@ -1,6 +1,6 @@
 import { ZAppSettings } from "../../../lib/schemas/settings.ts";
 import { getUserSettings } from "../../services/settings/user-settings.ts";
-import { ANY_CREDENTIAL, defineOperation } from "../define.ts";
+import { ANY_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "settings_getUserSettings",

@@ -1,7 +1,7 @@
 import { ZNull } from "../../../lib/schemas/common.ts";
 import { ZUserSettingsUpdateInput } from "../../../lib/schemas/settings.ts";
 import { updateUserSettings } from "../../services/settings/user-settings.ts";
-import { USER_CREDENTIAL, defineOperation } from "../define.ts";
+import { USER_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "settings_updateUserSettings",

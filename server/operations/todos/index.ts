@@ -1,4 +1,4 @@
-import type { AnyOperation } from "../define.ts";
+import type { AnyOperation } from "../../http/define.ts";
 import projectCreateTodo from "./project-create-todo.ts";
 import todoList from "./todo-list.ts";
 import projectStartFromTemplate from "./project-start-from-template.ts";

@@ -1,4 +1,4 @@
-import type { AnyOperation } from "../define.ts";
+import type { AnyOperation } from "../../http/define.ts";
 import userProfile from "./user-profile.ts";
 import userSetDefaultProject from "./user-set-default-project.ts";
 import userUpdateProjectAgentMapping from "./user-update-project-agent-mapping.ts";

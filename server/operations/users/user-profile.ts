@@ -1,6 +1,6 @@
 import { ZUserProfileFull } from "../../../lib/schemas/users.ts";
 import { getProfile } from "../../services/users/users.ts";
-import { ANY_CREDENTIAL, defineOperation } from "../define.ts";
+import { ANY_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "user_profile",

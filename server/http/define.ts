@@ -1,7 +1,7 @@
 import type { z } from "zod";
-import type { Caller, Credential } from "../auth/caller.ts";
-import type { ErrorCode } from "../http/errors.ts";
-import type { RatePolicyName } from "../http/rate-limit.ts";
+import { BASE_CREDENTIAL, BASE_PATH, type Base, type Caller, type Credential } from "../auth/caller.ts";
+import type { ErrorCode } from "./errors.ts";
+import type { RatePolicyName } from "./rate-limit.ts";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -77,6 +77,11 @@ export function defineOperation<
   const Auth extends readonly Credential[] | "none" = readonly Credential[],
 >(def: OperationDef<P, Q, B, R, Auth>): AnyOperation {
   return def as unknown as AnyOperation;
+}
+
+/** The bases (and so base paths) that serve an operation: those whose credential it accepts, or all for "none". */
+export function basesOf(op: Pick<AnyOperation, "auth">): Base[] {
+  return (Object.keys(BASE_PATH) as Base[]).filter((b) => op.auth === "none" || op.auth.includes(BASE_CREDENTIAL[b]));
 }
 
 export function changesState(op: Pick<AnyOperation, "method" | "changesState">): boolean {
