@@ -6,7 +6,7 @@ import { epochMs } from "../../../lib/schemas/common.ts";
 import { notFound } from "../../http/errors.ts";
 import type { Prisma } from "../../db/generated/client.ts";
 import { db, runtime } from "../../runtime.ts";
-import { getTodoOrThrow, needToChange, requireProjectAccess } from "../access.ts";
+import { getTodoOrThrow, needToChange, requireProjectAccess, visibleTodosWhere } from "../access.ts";
 import { todoDefaults } from "./defaults.ts";
 import { publishTodo } from "./events.ts";
 import { messagePage } from "./messages.ts";
@@ -141,6 +141,7 @@ export async function listTodos(caller: Caller, projectId: string, q: z.output<t
   await requireProjectAccess(caller, projectId, "read");
   const status = TODO_STATUSES.find((s) => s === q.search?.toUpperCase());
   const where: Prisma.TodoWhereInput = {
+    ...visibleTodosWhere(caller),
     projectId,
     ...(q.agentSettingsId ? { agentSettingsId: q.agentSettingsId } : {}),
     ...(q.businessContextId ? { businessContextId: q.businessContextId } : {}),
