@@ -15,7 +15,8 @@ export function allows(role: ProjectRole, need: Need): boolean {
 }
 
 /** The caller's role on a project, or null when the project is missing or not theirs to see. */
-export async function projectRole(projectId: string, userId: string): Promise<{ role: ProjectRole; ownerId: string } | null> {
+export async function projectRole(caller: Caller, projectId: string): Promise<{ role: ProjectRole; ownerId: string } | null> {
+  const { userId } = caller;
   const project = await db().project.findUnique({
     where: { id: projectId },
     select: { ownerId: true, shares: { where: { userId }, select: { role: true } } },
@@ -95,7 +96,7 @@ export async function getProjectOrThrow(caller: Caller, projectId: string, need:
  * not revealed), 403 when they may read but the action needs more.
  */
 export async function requireProjectAccess(caller: Caller, projectId: string, need: Need): Promise<ProjectRole> {
-  const access = await projectRole(projectId, caller.userId);
+  const access = await projectRole(caller, projectId);
   const role = access?.role ?? null;
   assertAllowed(role, need);
   return role;

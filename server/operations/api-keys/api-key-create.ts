@@ -13,5 +13,5 @@ export default defineOperation({
   body: ZApiKeyCreateInput,
   errors: ["CONFLICT"],
   response: ZApiKey,
-  handler: ({ caller, body }) => createApiKey(caller.userId, body.name),
+  handler: ({ caller, body }) => createApiKey(caller, body.name),
 });

@@ -15,5 +15,5 @@ export default defineOperation({
   params: z.object({ name: ZApiKeyName }),
   body: ZApiKeyNameInput,
   response: ZNull,
-  handler: ({ caller, params }) => deleteApiKey(caller.userId, params.name),
+  handler: ({ caller, params }) => deleteApiKey(caller, params.name),
 });

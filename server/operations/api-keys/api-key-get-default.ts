@@ -13,5 +13,5 @@ export default defineOperation({
   // It creates the key when there is none: a cross-site page must not be able to trigger that.
   changesState: true,
   response: ZApiKey,
-  handler: ({ caller }) => getDefaultApiKey(caller.userId),
+  handler: ({ caller }) => getDefaultApiKey(caller),
 });

@@ -13,5 +13,5 @@ export default defineOperation({
   auth: USER_CREDENTIAL,
   params: z.object({ name: ZApiKeyName }),
   response: ZApiKey,
-  handler: ({ caller, params }) => getApiKey(caller.userId, params.name),
+  handler: ({ caller, params }) => getApiKey(caller, params.name),
 });

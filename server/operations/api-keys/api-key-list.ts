@@ -12,5 +12,5 @@ export default defineOperation({
   description: "Every key of the caller, oldest first, each with `key` masked as `tsk_…` and its last four characters.",
   auth: USER_CREDENTIAL,
   response: z.array(ZApiKey),
-  handler: ({ caller }) => listApiKeys(caller.userId),
+  handler: ({ caller }) => listApiKeys(caller),
 });

@@ -15,5 +15,5 @@ export default defineOperation({
   params: z.object({ name: ZApiKeyName }),
   body: ZApiKeyNameInput,
   response: ZNull,
-  handler: ({ caller, params }) => setDefaultApiKey(caller.userId, params.name),
+  handler: ({ caller, params }) => setDefaultApiKey(caller, params.name),
 });

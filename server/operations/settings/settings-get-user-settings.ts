@@ -11,5 +11,5 @@ export default defineOperation({
   description: "theme, timezone, locale, email notifications and the default agent; fields never set read as their defaults.",
   auth: ANY_CREDENTIAL,
   response: ZAppSettings,
-  handler: ({ caller }) => getUserSettings(caller.userId),
+  handler: ({ caller }) => getUserSettings(caller),
 });

@@ -13,5 +13,5 @@ export default defineOperation({
   auth: USER_CREDENTIAL,
   body: ZBillingInfoInput,
   response: ZBillingUpdateResult,
-  handler: ({ caller, body }) => updateBillingInfo(caller.userId, body),
+  handler: ({ caller, body }) => updateBillingInfo(caller, body),
 });

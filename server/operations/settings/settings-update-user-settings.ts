@@ -13,5 +13,5 @@ export default defineOperation({
   auth: USER_CREDENTIAL,
   body: ZUserSettingsUpdateInput,
   response: ZNull,
-  handler: ({ caller, body }) => updateUserSettings(caller.userId, body),
+  handler: ({ caller, body }) => updateUserSettings(caller, body),
 });

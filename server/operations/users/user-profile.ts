@@ -12,5 +12,5 @@ export default defineOperation({
   auth: ANY_CREDENTIAL,
   errors: ["NOT_FOUND"],
   response: ZUserProfileFull,
-  handler: ({ caller }) => getProfile(caller.userId),
+  handler: ({ caller }) => getProfile(caller),
 });

@@ -37,7 +37,7 @@ type Seed = {
 /** Creates a todo with its first user message, in one transaction, and hands a RUNNING one to the agent. */
 async function insertTodo(caller: Caller, projectId: string, seed: Seed, status: TTodoStatus, scheduledAt: Date | null): Promise<TTodo> {
   await requireProjectAccess(caller, projectId, "write");
-  const defaults = await todoDefaults(caller.userId, projectId);
+  const defaults = await todoDefaults(caller, projectId);
   seed = { ...seed, agentSettings: seed.agentSettings ?? defaults.agentSettings ?? undefined };
   // An explicit group must exist (404); a project default that no longer does is simply skipped.
   const groupId = seed.groupSlug !== undefined ? await groupIdFor(projectId, seed.groupSlug) : await groupIdFor(projectId, defaults.groupSlug).catch(() => null);
