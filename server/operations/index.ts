@@ -1,4 +1,4 @@
-import type { AnyOperation } from "../http/define.ts";
+import type { AnyOperation, OperationTypesById } from "../http/define.ts";
 import { apiKeyOperations } from "./api-keys/index.ts";
 import { metaOperations } from "./meta/index.ts";
 import { projectOperations } from "./projects/index.ts";
@@ -15,3 +15,17 @@ export const operations: readonly AnyOperation[] = [
   ...settingsOperations,
   ...metaOperations(() => operations),
 ];
+
+/** operationId → params, query, body and response types, for the bridge's typed `call`. */
+type RegistryTypes = OperationTypesById<
+  | (typeof userOperations)[number]
+  | (typeof apiKeyOperations)[number]
+  | (typeof projectOperations)[number]
+  | (typeof todoOperations)[number]
+  | (typeof settingsOperations)[number]
+>;
+
+declare module "../http/bridge.ts" {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface RegisteredOperations extends RegistryTypes {}
+}
