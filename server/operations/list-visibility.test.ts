@@ -16,7 +16,7 @@ import { operations } from "./index.ts";
 // Parsed JSON answers are navigated freely.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
-type Ref = { projectId?: string; todoId?: string };
+type Ref = { projectId?: string; todoId?: string; /** The role the list states, checked against getProjectOrThrow's. */ role?: string };
 
 /** List operations whose items belong to the caller alone, not to a project (no project access to agree with). */
 const NOT_PROJECT_DATA: Record<string, string> = { apiKey_list: "the caller's own API keys" };
@@ -35,7 +35,7 @@ type Probe = {
 const PROBES: Record<string, Probe> = {
   project_list: {
     path: () => "/projects",
-    refs: (body) => body.map((p: Json) => ({ projectId: p.id })),
+    refs: (body) => body.map((p: Json) => ({ projectId: p.id, role: p.role })),
     candidates: (w) => [{ projectId: w.P }, { projectId: w.Q }],
   },
   project_groups: {
@@ -151,6 +151,7 @@ test("a list and its get…OrThrow agree for owner, editor, viewer and stranger 
       const refs = probe.refs(res.json, world);
       for (const ref of refs) {
         if (ref.projectId) assert.equal(await outcome(() => getProjectOrThrow(caller, ref.projectId!, "read")), "ok", `${where} lists project ${ref.projectId}`);
+        if (ref.role) assert.equal(ref.role, (await getProjectOrThrow(caller, ref.projectId!, "read")).role, `${where}: the role of ${ref.projectId}`);
         if (ref.todoId) assert.equal(await outcome(() => getTodoOrThrow(caller, ref.todoId!, "read")), "ok", `${where} lists todo ${ref.todoId}`);
       }
       for (const want of probe.candidates?.(world) ?? []) {
