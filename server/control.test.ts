@@ -123,6 +123,35 @@ describe("handleControl: refusals", () => {
   });
 });
 
+describe("handleControl: the API's error shape", () => {
+  test("invalid input lists each problem in data.issues, as the API's 400 does", async () => {
+    const r = await post("/_control/user-create", { email: "not-an-email", admin: "yes" });
+    assert.equal(r.status, 400);
+    assert.equal(r.json.code, "BAD_REQUEST");
+    assert.match(r.json.message, /^Invalid body: /);
+    assert.deepEqual(r.json.data.issues.map((i: Json) => i.path).sort(), ["body.admin", "body.email"]);
+    for (const issue of r.json.data.issues) assert.equal(typeof issue.message, "string");
+    const malformed = await post("/_control/user-create", "{not json");
+    assert.deepEqual(malformed.json, { message: "Malformed JSON body", code: "BAD_REQUEST", data: { issues: [{ path: "body", message: "not valid JSON", code: "invalid_json" }] } });
+  });
+
+  test("a body over 1 MiB → 413 PAYLOAD_TOO_LARGE, and nothing is created", async () => {
+    const email = uniqueEmail("big");
+    const r = await post("/_control/user-create", { email, name: "x".repeat(1024 * 1024 + 10) });
+    assert.equal(r.status, 413);
+    assert.deepEqual(r.json, { message: "Body exceeds 1048576 bytes", code: "PAYLOAD_TOO_LARGE" });
+    assert.equal(await t.prisma.user.count({ where: { email } }), 0);
+  });
+
+  test("errors carry the API's JSON headers (charset, no-store)", async () => {
+    const res = await fetch(`${base}/_control/other`, { method: "POST", headers: { "x-control-token": TOKEN } });
+    assert.equal(res.status, 404);
+    assert.equal(res.headers.get("content-type"), "application/json; charset=utf-8");
+    assert.equal(res.headers.get("cache-control"), "no-store");
+    assert.deepEqual(await res.json(), { message: "Not found", code: "NOT_FOUND" });
+  });
+});
+
 describe("handleControl: user-create with the right token from loopback", () => {
   test("creates the user and a working API key", async () => {
     const email = uniqueEmail("ctl");

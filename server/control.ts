@@ -3,6 +3,10 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { z } from "zod";
+import { MAX_BODY_BYTES } from "./http/body.ts";
+import { ApiError, badRequest, toApiError } from "./http/errors.ts";
+import { zodIssues } from "./http/pipeline.ts";
+import { log } from "./log.ts";
 import { createUserWithKey } from "./services/users/users.ts";
 
 /**
@@ -37,40 +41,73 @@ export function readControlFile(dataDir: string): ControlFile | null {
 
 const ZUserCreate = z.object({ email: z.string().email(), name: z.string().min(1).max(200).optional(), admin: z.boolean().optional() });
 
-/** Handles /_control/* requests; returns false for every other path. */
+/** Reads the body as JSON, at most MAX_BODY_BYTES (413 past it), like the API's pipeline. */
+function readBody(req: IncomingMessage): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const fail = (error: ApiError) => {
+      if (done) return;
+      done = true;
+      req.resume(); // drain the rest so the answer can be written
+      reject(error);
+    };
+    req.on("data", (chunk: Buffer) => {
+      if (done) return;
+      size += chunk.byteLength;
+      if (size > MAX_BODY_BYTES) return fail(new ApiError("PAYLOAD_TOO_LARGE", `Body exceeds ${MAX_BODY_BYTES} bytes`));
+      chunks.push(chunk);
+    });
+    req.on("error", () => fail(badRequest("The request body could not be read")));
+    req.on("end", () => {
+      if (done) return;
+      done = true;
+      try {
+        resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")));
+      } catch {
+        reject(new ApiError("BAD_REQUEST", "Malformed JSON body", { issues: [{ path: "body", message: "not valid JSON", code: "invalid_json" }] }));
+      }
+    });
+  });
+}
+
+async function userCreate(req: IncomingMessage): Promise<unknown> {
+  const parsed = ZUserCreate.safeParse(await readBody(req));
+  if (!parsed.success) {
+    const issues = zodIssues(parsed.error, "body");
+    throw badRequest(`Invalid body: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`, issues);
+  }
+  return createUserWithKey(parsed.data);
+}
+
+/**
+ * Handles /_control/* requests; returns false for every other path. Answers in the API's error
+ * shape ({message, code, data?}, server/http/errors.ts); anything unknown stays "Not found".
+ */
 export function handleControl(req: IncomingMessage, res: ServerResponse, token: string): boolean {
   if (!req.url?.startsWith("/_control/")) return false;
   const reply = (status: number, body: unknown) => {
-    res.writeHead(status, { "content-type": "application/json" });
+    res.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
     res.end(JSON.stringify(body));
+  };
+  const fail = (err: unknown) => {
+    const { error, unexpected } = toApiError(err);
+    if (unexpected) log.error("control request failed", { url: req.url, error: String(err) });
+    reply(error.status, error.toBody());
   };
   const given = Buffer.from(String(req.headers["x-control-token"] ?? ""));
   const expected = Buffer.from(token);
   const remote = req.socket.remoteAddress ?? "";
   const local = remote === "127.0.0.1" || remote === "::1" || remote === "::ffff:127.0.0.1";
   if (!local || given.length !== expected.length || !timingSafeEqual(given, expected)) {
-    reply(404, { message: "Not found", code: "NOT_FOUND" });
+    fail(new ApiError("NOT_FOUND", "Not found"));
     return true;
   }
   if (req.method === "POST" && req.url === "/_control/user-create") {
-    let raw = "";
-    req.on("data", (c: Buffer) => (raw += c.toString("utf8")));
-    req.on("end", () => {
-      let input: unknown;
-      try {
-        input = JSON.parse(raw);
-      } catch {
-        return reply(400, { message: "Malformed JSON body", code: "BAD_REQUEST" });
-      }
-      const parsed = ZUserCreate.safeParse(input);
-      if (!parsed.success) return reply(400, { message: parsed.error.issues.map((i) => i.message).join("; "), code: "BAD_REQUEST" });
-      createUserWithKey(parsed.data).then(
-        (out) => reply(200, out),
-        () => reply(500, { message: "Internal server error", code: "INTERNAL_SERVER_ERROR" }),
-      );
-    });
+    userCreate(req).then((out) => reply(200, out), fail);
     return true;
   }
-  reply(404, { message: "Not found", code: "NOT_FOUND" });
+  fail(new ApiError("NOT_FOUND", "Not found"));
   return true;
 }

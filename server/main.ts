@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from "./config.ts";
 import { secureDataDir } from "./data-dir.ts";
 import { writeControlFile, handleControl } from "./control.ts";
 import { setBridge } from "./http/bridge.ts";
+import { operations } from "./operations/index.ts";
 import { answerClientError, frontDoor, refuseConnect } from "./http/front-door.ts";
 import { answerMalformedApiUrl } from "./http/malformed-url.ts";
 import { CLIENT_IP_HEADER } from "./http/rate-limit.ts";
@@ -24,7 +25,7 @@ async function main() {
   setLogLevel(config.logLevel);
   const dev = config.env !== "production";
   const app = await createApp(config);
-  setBridge({ handle: app.handle, runtime: app.runtime });
+  setBridge({ handle: app.handle, runtime: app.runtime, operations });
 
   const nextApp = next({ dev, hostname: "localhost", port: config.port });
   const handleNext = nextApp.getRequestHandler();

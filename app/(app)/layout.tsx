@@ -6,13 +6,12 @@ import { auth } from "@/auth";
 import { AppShell } from "@/components/shell/app-shell";
 import { cookieGet } from "@/components/shell/cookie-get";
 import { ThemeSync } from "@/components/shell/theme-sync";
-import type { TAppSettings } from "@/lib/schemas/settings";
 import { THEME_COOKIE, themeFromCookie, themeScript } from "@/lib/ui/theme";
 
 // Every page in this group needs a signed-in user; the signed-out visitor goes to /signin.
 export default async function SignedInLayout({ children }: { children: ReactNode }) {
   await connection();
-  const [session, settings] = await Promise.all([auth(), cookieGet<TAppSettings>("/settings/user")]);
+  const [session, settings] = await Promise.all([auth(), cookieGet("settings_getUserSettings", {})]);
   if (!session?.user) redirect("/signin");
   // The user's stored theme (lib/ui/theme.ts). The root layout's boot script has painted the
   // theme this browser remembers; only when that differs from the stored one (changed in another

@@ -1,6 +1,6 @@
 import { cache } from "react";
 import { ZPublicTodo, type TPublicTodo } from "@/lib/schemas/todos";
-import { pipelineGet } from "@/server/http/bridge";
+import { call } from "@/server/http/bridge";
 
 export type PublicTodoResult = { kind: "ok"; todo: TPublicTodo } | { kind: "not-public" } | { kind: "error"; message: string };
 
@@ -12,12 +12,10 @@ export type PublicTodoResult = { kind: "ok"; todo: TPublicTodo } | { kind: "not-
  * the page of older messages. Cached per request, for the page and its metadata.
  */
 export const loadPublicTodo = cache(async (todoId: string, before?: string): Promise<PublicTodoResult> => {
-  const query = before ? `?before=${encodeURIComponent(before)}` : "";
-  const res = await pipelineGet("api", `/public/todos/${encodeURIComponent(todoId)}${query}`);
+  const res = await call("api", "todo_getPublic", { params: { todoId }, query: { before } });
   if (!res) return { kind: "error", message: "The API is served by the custom server: start it with `npm start` or `npm run dev`." };
   if (res.status === 404) return { kind: "not-public" };
-  const body: unknown = await res.json().catch(() => null);
-  if (!res.ok) return { kind: "error", message: (body as { message?: string } | null)?.message ?? `Request failed (${res.status})` };
-  const parsed = ZPublicTodo.safeParse(body);
+  if (!res.ok) return { kind: "error", message: res.error.message };
+  const parsed = ZPublicTodo.safeParse(res.data);
   return parsed.success ? { kind: "ok", todo: parsed.data } : { kind: "error", message: "The todo could not be read." };
 });

@@ -1,13 +1,11 @@
 import { cookieGet } from "./cookie-get";
-import type { TProjectFull } from "@/lib/schemas/projects";
-import type { TUserProfileFull } from "@/lib/schemas/users";
 
 /**
  * Where `/` takes a signed-in user: their default project if they can still read it, else their
  * first project, else nowhere (null: the page invites them to create one).
  */
 export async function homeProjectId(): Promise<string | null> {
-  const [profile, projects] = await Promise.all([cookieGet<TUserProfileFull>("/users/profile"), cookieGet<TProjectFull[]>("/projects")]);
+  const [profile, projects] = await Promise.all([cookieGet("user_profile", {}), cookieGet("project_list", {})]);
   if (!projects || projects.length === 0) return null;
   const preferred = profile?.defaultProjectId ? projects.find((p) => p.id === profile.defaultProjectId) : undefined;
   return (preferred ?? projects[0]!).id;

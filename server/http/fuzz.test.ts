@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { z } from "zod";
 import type { Base } from "../auth/caller.ts";
 import { setLogLevel } from "../log.ts";
-import type { AnyOperation } from "../operations/define.ts";
+import type { AnyOperation } from "./define.ts";
 import { operations } from "../operations/index.ts";
 import { startTestApp, type TestApp, type TestAppUser } from "../testing/app.ts";
 import {
@@ -18,7 +18,7 @@ import {
 } from "../testing/fuzz.ts";
 import { ERROR_STATUS } from "./errors.ts";
 import { guardInput } from "./input-guard.ts";
-import { basesOf } from "./openapi.ts";
+import { basesOf } from "./define.ts";
 
 // Issue 9 part C: every operation of the registry, with inputs generated from its own zod
 // schemas. Valid inputs never get a 5xx and every 2xx matches the response schema; hostile inputs

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { z } from "zod";
 import type { Base, Caller } from "../auth/caller.ts";
 import { setLogLevel } from "../log.ts";
-import { ANY_CREDENTIAL, defineOperation } from "../operations/define.ts";
+import { ANY_CREDENTIAL, defineOperation } from "./define.ts";
 import { ApiError } from "./errors.ts";
 import { IDEMPOTENCY_LOCK_MS, IDEMPOTENCY_TTL_MS, IdempotencyStore, readIdempotencyKey } from "./idempotency.ts";
 import { createPipeline, type ResolveCaller } from "./pipeline.ts";

@@ -1,7 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { defineOperation, isIdempotent, type AnyOperation } from "../operations/define.ts";
+import { defineOperation, isIdempotent, type AnyOperation } from "./define.ts";
 import { operations } from "../operations/index.ts";
 import { ERROR_STATUS } from "./errors.ts";
 import { buildOpenApi, declaredStatuses } from "./openapi.ts";

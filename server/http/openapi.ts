@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { BASE_CREDENTIAL, BASE_PATH, type Base, type Credential } from "../auth/caller.ts";
-import { isIdempotent, type AnyOperation } from "../operations/define.ts";
+import { basesOf, isIdempotent, type AnyOperation } from "./define.ts";
 import { ERROR_STATUS } from "./errors.ts";
 
 type Json = Record<string, unknown>;
@@ -225,10 +225,6 @@ function pruneComponents(roots: unknown[], components: Record<string, Json>): vo
   };
   visit(roots);
   for (const name of Object.keys(components)) if (!reached.has(name)) delete components[name];
-}
-
-export function basesOf(op: AnyOperation): Base[] {
-  return (Object.keys(BASE_PATH) as Base[]).filter((b) => op.auth === "none" || op.auth.includes(BASE_CREDENTIAL[b]));
 }
 
 const errorContent = { "application/json": { schema: { $ref: "#/components/schemas/Error" } } };

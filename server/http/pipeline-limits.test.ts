@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { z } from "zod";
 import { BASE_PATH, type Base, type Caller } from "../auth/caller.ts";
 import { setLogLevel } from "../log.ts";
-import { ANY_CREDENTIAL, USER_CREDENTIAL, defineOperation } from "../operations/define.ts";
+import { ANY_CREDENTIAL, USER_CREDENTIAL, defineOperation } from "./define.ts";
 import { createPipeline, type ResolveCaller } from "./pipeline.ts";
 import { CLIENT_IP_HEADER, RateLimits } from "./rate-limit.ts";
 import { Router } from "./router.ts";

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { z } from "zod";
 import type { Base, Caller } from "../auth/caller.ts";
 import { setLogLevel } from "../log.ts";
-import { ANY_CREDENTIAL, USER_CREDENTIAL, defineOperation } from "../operations/define.ts";
+import { ANY_CREDENTIAL, USER_CREDENTIAL, defineOperation } from "./define.ts";
 import { MAX_BODY_BYTES } from "./body.ts";
 import { ApiError } from "./errors.ts";
 import { createPipeline, type ResolveCaller } from "./pipeline.ts";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { BASE_PATH, type Base, type Caller } from "../auth/caller.ts";
-import { changesState, isIdempotent, type AnyOperation } from "../operations/define.ts";
+import { changesState, isIdempotent, type AnyOperation } from "./define.ts";
 import { log } from "../log.ts";
 import { runtime } from "../runtime.ts";
 import { ApiError, errorResponse, jsonResponse, toApiError, type Issue } from "./errors.ts";
@@ -11,7 +11,7 @@ import { guardInput } from "./input-guard.ts";
 import { checkSameOrigin } from "./same-origin.ts";
 import { recorded } from "./status-record.ts";
 import { CLIENT_IP_HEADER, RateLimits, credentialKey, ipKey } from "./rate-limit.ts";
-import { basesOf } from "./openapi.ts";
+import { basesOf } from "./define.ts";
 import { Router } from "./router.ts";
 
 export type ResolveCaller = (base: Base, headers: Headers) => Promise<Caller | null>;

@@ -1,7 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { defineOperation, type AnyOperation, type HttpMethod } from "../operations/define.ts";
+import { defineOperation, type AnyOperation, type HttpMethod } from "./define.ts";
 import { Router, type RouteMatch } from "./router.ts";
 
 function op(id: string, method: HttpMethod, path: string): AnyOperation {

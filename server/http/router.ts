@@ -1,4 +1,4 @@
-import type { AnyOperation, HttpMethod } from "../operations/define.ts";
+import type { AnyOperation, HttpMethod } from "./define.ts";
 
 type Route = { op: AnyOperation; segments: string[]; paramNames: (string | null)[]; staticRank: string };
 

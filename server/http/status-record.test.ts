@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import type { Caller } from "../auth/caller.ts";
-import { ANY_CREDENTIAL, defineOperation, type AnyOperation } from "../operations/define.ts";
+import { ANY_CREDENTIAL, defineOperation, type AnyOperation } from "./define.ts";
 import { operations } from "../operations/index.ts";
 import { ApiError } from "./errors.ts";
 import { buildOpenApi } from "./openapi.ts";

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { basesOf } from "../http/openapi.ts";
+import { basesOf } from "../http/define.ts";
 import { RATE_POLICIES } from "../http/rate-limit.ts";
 import { operations } from "./index.ts";
 

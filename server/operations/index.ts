@@ -1,4 +1,4 @@
-import type { AnyOperation } from "./define.ts";
+import type { AnyOperation, OperationTypesById } from "../http/define.ts";
 import { apiKeyOperations } from "./api-keys/index.ts";
 import { metaOperations } from "./meta/index.ts";
 import { projectOperations } from "./projects/index.ts";
@@ -13,5 +13,19 @@ export const operations: readonly AnyOperation[] = [
   ...projectOperations,
   ...todoOperations,
   ...settingsOperations,
-  ...metaOperations,
+  ...metaOperations(() => operations),
 ];
+
+/** operationId → params, query, body and response types, for the bridge's typed `call`. */
+type RegistryTypes = OperationTypesById<
+  | (typeof userOperations)[number]
+  | (typeof apiKeyOperations)[number]
+  | (typeof projectOperations)[number]
+  | (typeof todoOperations)[number]
+  | (typeof settingsOperations)[number]
+>;
+
+declare module "../http/bridge.ts" {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface RegisteredOperations extends RegistryTypes {}
+}

@@ -3,14 +3,14 @@ import assert from "node:assert/strict";
 import { BASE_PATH } from "../auth/caller.ts";
 import { resolveCaller } from "../auth/resolve.ts";
 import { newDeviceToken, sha256 } from "../auth/tokens.ts";
-import { basesOf } from "../http/openapi.ts";
+import { basesOf } from "../http/define.ts";
 import { createPipeline } from "../http/pipeline.ts";
 import { CLIENT_IP_HEADER } from "../http/rate-limit.ts";
 import { Router } from "../http/router.ts";
 import { setLogLevel } from "../log.ts";
 import { createTestUser, startTestRuntime, type TestRuntime } from "../testing/runtime.ts";
 import { readResponse } from "../testing/http.ts";
-import type { AnyOperation } from "./define.ts";
+import type { AnyOperation } from "../http/define.ts";
 import { operations } from "./index.ts";
 
 // Issue 9 A11: walks the WHOLE registry with a todo-scoped (mayfly) token. Every operation added

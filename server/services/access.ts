@@ -1,4 +1,5 @@
 import type { Caller } from "../auth/caller.ts";
+import type { Prisma } from "../db/generated/client.ts";
 import { ApiError, notFound } from "../http/errors.ts";
 import { db } from "../runtime.ts";
 
@@ -14,7 +15,8 @@ export function allows(role: ProjectRole, need: Need): boolean {
 }
 
 /** The caller's role on a project, or null when the project is missing or not theirs to see. */
-export async function projectRole(projectId: string, userId: string): Promise<{ role: ProjectRole; ownerId: string } | null> {
+export async function projectRole(caller: Caller, projectId: string): Promise<{ role: ProjectRole; ownerId: string } | null> {
+  const { userId } = caller;
   const project = await db().project.findUnique({
     where: { id: projectId },
     select: { ownerId: true, shares: { where: { userId }, select: { role: true } } },
@@ -26,6 +28,30 @@ export async function projectRole(projectId: string, userId: string): Promise<{ 
 function roleOf(project: { ownerId: string; shares: { role: ProjectRole }[] }, userId: string): ProjectRole | null {
   if (project.ownerId === userId) return "owner";
   return project.shares[0]?.role ?? null;
+}
+
+/**
+ * The projects a caller may read: owned, or shared with them. The one visibility rule of every
+ * list query (projects, and through `visibleTodosWhere` todos, tasks and messages), so a list
+ * never shows what getProjectOrThrow / getTodoOrThrow would hide.
+ */
+export function visibleProjectsWhere(caller: Caller): Prisma.ProjectWhereInput {
+  return { OR: [{ ownerId: caller.userId }, { shares: { some: { userId: caller.userId } } }] };
+}
+
+/** The todos a caller may read: those of visible projects; for a todo-scoped token, only its todo. */
+export function visibleTodosWhere(caller: Caller): Prisma.TodoWhereInput {
+  return { project: visibleProjectsWhere(caller), ...(caller.todoScope ? { id: caller.todoScope } : {}) };
+}
+
+/** Include this as `shares` on a project query, then `roleFor` gives the caller's role on each row. */
+export function callerShare(caller: Caller) {
+  return { where: { userId: caller.userId }, select: { role: true } } as const;
+}
+
+/** The caller's role on a project row loaded with `shares: callerShare(caller)`; null when hidden. */
+export function roleFor(caller: Caller, project: { ownerId: string; shares: { role: ProjectRole }[] }): ProjectRole | null {
+  return roleOf(project, caller.userId);
 }
 
 /**
@@ -70,7 +96,7 @@ export async function getProjectOrThrow(caller: Caller, projectId: string, need:
  * not revealed), 403 when they may read but the action needs more.
  */
 export async function requireProjectAccess(caller: Caller, projectId: string, need: Need): Promise<ProjectRole> {
-  const access = await projectRole(projectId, caller.userId);
+  const access = await projectRole(caller, projectId);
   const role = access?.role ?? null;
   assertAllowed(role, need);
   return role;

@@ -6,7 +6,7 @@ import { resolveCaller } from "../auth/resolve.ts";
 import { createPipeline, type Pipeline } from "../http/pipeline.ts";
 import { Router } from "../http/router.ts";
 import { operations } from "../operations/index.ts";
-import { createApiKey } from "../services/api-keys/api-keys.ts";
+import { createKeyForUser } from "../services/api-keys/api-keys.ts";
 import { readResponse } from "./http.ts";
 import { createTestUser, startTestRuntime, type TestRuntime } from "./runtime.ts";
 
@@ -43,7 +43,7 @@ export async function startTestApp(opts: Parameters<typeof startTestRuntime>[0] 
     handle,
     async newUser() {
       const user = await createTestUser(rt.prisma);
-      const key = await createApiKey(user.id, "test");
+      const key = await createKeyForUser(user.id, "test");
       const sessionToken = randomUUID();
       await rt.prisma.session.create({ data: { sessionToken, userId: user.id, expires: new Date(Date.now() + 86_400_000) } });
       return { userId: user.id, apiKey: key.key, sessionCookie: `authjs.session-token=${sessionToken}` };

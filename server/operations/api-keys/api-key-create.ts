@@ -1,6 +1,6 @@
 import { ZApiKey, ZApiKeyCreateInput } from "../../../lib/schemas/api-keys.ts";
 import { createApiKey } from "../../services/api-keys/api-keys.ts";
-import { USER_CREDENTIAL, defineOperation } from "../define.ts";
+import { USER_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "apiKey_create",
@@ -15,5 +15,5 @@ export default defineOperation({
   // The answer holds the key, shown once: it is never stored for replay.
   idempotent: false,
   response: ZApiKey,
-  handler: ({ caller, body }) => createApiKey(caller.userId, body.name),
+  handler: ({ caller, body }) => createApiKey(caller, body.name),
 });

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ZApiKeyName, ZApiKeyNameInput } from "../../../lib/schemas/api-keys.ts";
 import { ZNull } from "../../../lib/schemas/common.ts";
 import { deleteApiKey } from "../../services/api-keys/api-keys.ts";
-import { USER_CREDENTIAL, defineOperation } from "../define.ts";
+import { USER_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "apiKey_delete",
@@ -15,5 +15,5 @@ export default defineOperation({
   params: z.object({ name: ZApiKeyName }),
   body: ZApiKeyNameInput,
   response: ZNull,
-  handler: ({ caller, params }) => deleteApiKey(caller.userId, params.name),
+  handler: ({ caller, params }) => deleteApiKey(caller, params.name),
 });

@@ -1,6 +1,6 @@
 import { ZApiKey } from "../../../lib/schemas/api-keys.ts";
 import { getDefaultApiKey } from "../../services/api-keys/api-keys.ts";
-import { USER_CREDENTIAL, defineOperation } from "../define.ts";
+import { USER_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "apiKey_getDefault",
@@ -13,5 +13,5 @@ export default defineOperation({
   // It creates the key when there is none: a cross-site page must not be able to trigger that.
   changesState: true,
   response: ZApiKey,
-  handler: ({ caller }) => getDefaultApiKey(caller.userId),
+  handler: ({ caller }) => getDefaultApiKey(caller),
 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ZApiKey, ZApiKeyName } from "../../../lib/schemas/api-keys.ts";
 import { getApiKey } from "../../services/api-keys/api-keys.ts";
-import { USER_CREDENTIAL, defineOperation } from "../define.ts";
+import { USER_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "apiKey_get",
@@ -13,5 +13,5 @@ export default defineOperation({
   auth: USER_CREDENTIAL,
   params: z.object({ name: ZApiKeyName }),
   response: ZApiKey,
-  handler: ({ caller, params }) => getApiKey(caller.userId, params.name),
+  handler: ({ caller, params }) => getApiKey(caller, params.name),
 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ZApiKey } from "../../../lib/schemas/api-keys.ts";
 import { listApiKeys } from "../../services/api-keys/api-keys.ts";
-import { USER_CREDENTIAL, defineOperation } from "../define.ts";
+import { USER_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "apiKey_list",
@@ -12,5 +12,5 @@ export default defineOperation({
   description: "Every key of the caller, oldest first, each with `key` masked as `tsk_…` and its last four characters.",
   auth: USER_CREDENTIAL,
   response: z.array(ZApiKey),
-  handler: ({ caller }) => listApiKeys(caller.userId),
+  handler: ({ caller }) => listApiKeys(caller),
 });

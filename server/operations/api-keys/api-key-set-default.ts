@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ZApiKeyName, ZApiKeyNameInput } from "../../../lib/schemas/api-keys.ts";
 import { ZNull } from "../../../lib/schemas/common.ts";
 import { setDefaultApiKey } from "../../services/api-keys/api-keys.ts";
-import { USER_CREDENTIAL, defineOperation } from "../define.ts";
+import { USER_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "apiKey_setDefault",
@@ -15,5 +15,5 @@ export default defineOperation({
   params: z.object({ name: ZApiKeyName }),
   body: ZApiKeyNameInput,
   response: ZNull,
-  handler: ({ caller, params }) => setDefaultApiKey(caller.userId, params.name),
+  handler: ({ caller, params }) => setDefaultApiKey(caller, params.name),
 });

@@ -1,6 +1,6 @@
 import { ZApiKeyValidation } from "../../../lib/schemas/api-keys.ts";
 import { validateApiKey } from "../../services/api-keys/api-keys.ts";
-import { defineOperation } from "../define.ts";
+import { defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "apiKey_validate",

@@ -1,4 +1,3 @@
-import type { AnyOperation } from "../define.ts";
 import apiKeyCreate from "./api-key-create.ts";
 import apiKeyDelete from "./api-key-delete.ts";
 import apiKeyGet from "./api-key-get.ts";
@@ -7,4 +6,4 @@ import apiKeyList from "./api-key-list.ts";
 import apiKeySetDefault from "./api-key-set-default.ts";
 import apiKeyValidate from "./api-key-validate.ts";
 
-export const apiKeyOperations: AnyOperation[] = [apiKeyList, apiKeyCreate, apiKeyGet, apiKeyDelete, apiKeyGetDefault, apiKeySetDefault, apiKeyValidate];
+export const apiKeyOperations = [apiKeyList, apiKeyCreate, apiKeyGet, apiKeyDelete, apiKeyGetDefault, apiKeySetDefault, apiKeyValidate];

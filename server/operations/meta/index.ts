@@ -1,4 +1,7 @@
-import type { AnyOperation } from "../define.ts";
-import openapiGet from "./openapi-get.ts";
+import type { AnyOperation } from "../../http/define.ts";
+import { openapiGet } from "./openapi-get.ts";
 
-export const metaOperations: AnyOperation[] = [openapiGet];
+/** Operations about the registry itself; `registry` returns the whole list they describe. */
+export function metaOperations(registry: () => readonly AnyOperation[]): AnyOperation[] {
+  return [openapiGet(registry)];
+}

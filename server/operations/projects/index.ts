@@ -1,4 +1,3 @@
-import type { AnyOperation } from "../define.ts";
 import projectCards from "./project-cards.ts";
 import projectCreate from "./project-create.ts";
 import projectDelete from "./project-delete.ts";
@@ -11,7 +10,7 @@ import projectSubscribe from "./project-subscribe.ts";
 import projectUpdate from "./project-update.ts";
 import projectUpsertGroup from "./project-upsert-group.ts";
 
-export const projectOperations: AnyOperation[] = [
+export const projectOperations = [
   projectList,
   projectCreate,
   projectGetBrand,

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ZRendererCardInfo } from "../../../lib/schemas/cards.ts";
 import { ZProjectParams } from "../../../lib/schemas/projects.ts";
 import { listCards } from "../../services/projects/cards.ts";
-import { ANY_CREDENTIAL, defineOperation } from "../define.ts";
+import { ANY_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "project_cards",

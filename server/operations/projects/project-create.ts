@@ -1,6 +1,6 @@
 import { ZProjectCreateInput, ZProjectFull } from "../../../lib/schemas/projects.ts";
 import { createProject } from "../../services/projects/projects.ts";
-import { USER_CREDENTIAL, defineOperation } from "../define.ts";
+import { USER_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "project_create",

@@ -1,7 +1,7 @@
 import { ZNull } from "../../../lib/schemas/common.ts";
 import { ZProjectIdInput, ZProjectParams } from "../../../lib/schemas/projects.ts";
 import { deleteProject } from "../../services/projects/projects.ts";
-import { USER_CREDENTIAL, defineOperation } from "../define.ts";
+import { USER_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "project_delete",

@@ -1,6 +1,6 @@
 import { ZProjectBrandResponse, ZProjectParams } from "../../../lib/schemas/projects.ts";
 import { getProjectBrand } from "../../services/projects/brand.ts";
-import { defineOperation } from "../define.ts";
+import { defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "project_getBrand",

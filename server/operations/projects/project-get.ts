@@ -1,6 +1,6 @@
 import { ZProjectFull, ZProjectParams } from "../../../lib/schemas/projects.ts";
 import { getProject } from "../../services/projects/projects.ts";
-import { ANY_CREDENTIAL, defineOperation } from "../define.ts";
+import { ANY_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "project_get",

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ZTodoGroup } from "../../../lib/schemas/groups.ts";
 import { ZProjectParams } from "../../../lib/schemas/projects.ts";
 import { listGroups } from "../../services/projects/groups.ts";
-import { ANY_CREDENTIAL, defineOperation } from "../define.ts";
+import { ANY_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "project_groups",

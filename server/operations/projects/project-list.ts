@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ZProjectFull } from "../../../lib/schemas/projects.ts";
 import { listProjects } from "../../services/projects/projects.ts";
-import { ANY_CREDENTIAL, defineOperation } from "../define.ts";
+import { ANY_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "project_list",

@@ -1,6 +1,6 @@
 import { ZProject, ZProjectParams, ZShareProjectInput } from "../../../lib/schemas/projects.ts";
 import { shareProject } from "../../services/projects/sharing.ts";
-import { USER_CREDENTIAL, defineOperation } from "../define.ts";
+import { USER_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "project_share",

@@ -1,7 +1,7 @@
 import { ZNull } from "../../../lib/schemas/common.ts";
 import { ZProjectIdInput, ZProjectParams } from "../../../lib/schemas/projects.ts";
 import { subscribeProject } from "../../services/projects/subscribe.ts";
-import { ANY_CREDENTIAL, defineOperation } from "../define.ts";
+import { ANY_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "project_subscribe",

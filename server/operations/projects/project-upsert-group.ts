@@ -1,6 +1,6 @@
 import { ZProjectGroupParams, ZProjectGroupUpsertInput, ZTodoGroup } from "../../../lib/schemas/groups.ts";
 import { upsertGroup } from "../../services/projects/groups.ts";
-import { USER_CREDENTIAL, defineOperation } from "../define.ts";
+import { USER_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "project_upsertGroup",

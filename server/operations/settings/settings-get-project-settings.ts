@@ -1,7 +1,7 @@
 import { ZProjectParams } from "../../../lib/schemas/projects.ts";
 import { ZProjectSettingsFull } from "../../../lib/schemas/settings.ts";
 import { getProjectSettings } from "../../services/settings/project-settings.ts";
-import { ANY_CREDENTIAL, defineOperation } from "../define.ts";
+import { ANY_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "settings_getProjectSettings",

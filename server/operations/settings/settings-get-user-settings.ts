@@ -1,6 +1,6 @@
 import { ZAppSettings } from "../../../lib/schemas/settings.ts";
 import { getUserSettings } from "../../services/settings/user-settings.ts";
-import { ANY_CREDENTIAL, defineOperation } from "../define.ts";
+import { ANY_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "settings_getUserSettings",
@@ -11,5 +11,5 @@ export default defineOperation({
   description: "theme, timezone, locale, email notifications and the default agent; fields never set read as their defaults.",
   auth: ANY_CREDENTIAL,
   response: ZAppSettings,
-  handler: ({ caller }) => getUserSettings(caller.userId),
+  handler: ({ caller }) => getUserSettings(caller),
 });

@@ -1,6 +1,6 @@
 import { ZBillingInfoInput, ZBillingUpdateResult } from "../../../lib/schemas/billing.ts";
 import { updateBillingInfo } from "../../services/settings/billing.ts";
-import { defineOperation, USER_CREDENTIAL } from "../define.ts";
+import { defineOperation, USER_CREDENTIAL } from "../../http/define.ts";
 
 export default defineOperation({
   id: "settings_updateBillingInfo",
@@ -13,5 +13,5 @@ export default defineOperation({
   auth: USER_CREDENTIAL,
   body: ZBillingInfoInput,
   response: ZBillingUpdateResult,
-  handler: ({ caller, body }) => updateBillingInfo(caller.userId, body),
+  handler: ({ caller, body }) => updateBillingInfo(caller, body),
 });

@@ -2,7 +2,7 @@ import { ZNull } from "../../../lib/schemas/common.ts";
 import { ZProjectParams } from "../../../lib/schemas/projects.ts";
 import { ZProjectSettingsUpdateInput } from "../../../lib/schemas/settings.ts";
 import { updateProjectSettings } from "../../services/settings/project-settings.ts";
-import { USER_CREDENTIAL, defineOperation } from "../define.ts";
+import { USER_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "settings_updateProjectSettings",

@@ -1,7 +1,7 @@
 import { ZNull } from "../../../lib/schemas/common.ts";
 import { ZUserSettingsUpdateInput } from "../../../lib/schemas/settings.ts";
 import { updateUserSettings } from "../../services/settings/user-settings.ts";
-import { USER_CREDENTIAL, defineOperation } from "../define.ts";
+import { USER_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "settings_updateUserSettings",
@@ -13,5 +13,5 @@ export default defineOperation({
   auth: USER_CREDENTIAL,
   body: ZUserSettingsUpdateInput,
   response: ZNull,
-  handler: ({ caller, body }) => updateUserSettings(caller.userId, body),
+  handler: ({ caller, body }) => updateUserSettings(caller, body),
 });

@@ -1,4 +1,3 @@
-import type { AnyOperation } from "../define.ts";
 import projectCreateTodo from "./project-create-todo.ts";
 import todoList from "./todo-list.ts";
 import projectStartFromTemplate from "./project-start-from-template.ts";
@@ -20,7 +19,7 @@ import todoGetPublic from "./todo-get-public.ts";
 import taskGetPending from "./task-get-pending.ts";
 import todoReportAiOutput from "./todo-report-ai-output.ts";
 
-export const todoOperations: AnyOperation[] = [
+export const todoOperations = [
   projectCreateTodo,
   todoList,
   projectStartFromTemplate,

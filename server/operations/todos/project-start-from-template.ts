@@ -1,7 +1,7 @@
 import { ZProjectParams } from "../../../lib/schemas/projects.ts";
 import { ZStartFromSpecInput, ZTodo } from "../../../lib/schemas/todos.ts";
 import { startFromTemplate } from "../../services/todos/todos.ts";
-import { USER_CREDENTIAL, defineOperation } from "../define.ts";
+import { USER_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "project_startFromTemplate",

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ZPendingTask } from "../../../lib/schemas/todos.ts";
 import { pendingTasks } from "../../services/todos/extras.ts";
-import { ANY_CREDENTIAL, defineOperation } from "../define.ts";
+import { ANY_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "task_getPending",

@@ -1,6 +1,6 @@
 import { ZAddMessageInput, ZMessage, ZTodoParams } from "../../../lib/schemas/todos.ts";
 import { addMessage } from "../../services/todos/messages.ts";
-import { ANY_CREDENTIAL, defineOperation } from "../define.ts";
+import { ANY_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "todo_addMessage",

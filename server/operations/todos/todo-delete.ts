@@ -1,7 +1,7 @@
 import { ZNull } from "../../../lib/schemas/common.ts";
 import { ZTodoIdInput, ZTodoParams } from "../../../lib/schemas/todos.ts";
 import { deleteTodo } from "../../services/todos/todos.ts";
-import { USER_CREDENTIAL, defineOperation } from "../define.ts";
+import { USER_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "todo_delete",

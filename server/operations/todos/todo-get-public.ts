@@ -1,6 +1,6 @@
 import { ZPublicTodo, ZPublicTodoQuery, ZTodoParams } from "../../../lib/schemas/todos.ts";
 import { getPublicTodo } from "../../services/todos/todos.ts";
-import { defineOperation } from "../define.ts";
+import { defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "todo_getPublic",

@@ -1,6 +1,6 @@
 import { ZTodoParams, ZTodoWorkflow } from "../../../lib/schemas/todos.ts";
 import { getWorkflow } from "../../services/todos/extras.ts";
-import { ANY_CREDENTIAL, defineOperation } from "../define.ts";
+import { ANY_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "todo_getWorkflow",

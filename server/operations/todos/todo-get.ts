@@ -1,6 +1,6 @@
 import { ZTodo, ZTodoGetQuery, ZTodoParams } from "../../../lib/schemas/todos.ts";
 import { getTodo } from "../../services/todos/todos.ts";
-import { ANY_CREDENTIAL, defineOperation } from "../define.ts";
+import { ANY_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "todo_get",

@@ -1,7 +1,7 @@
 import { ZProjectParams } from "../../../lib/schemas/projects.ts";
 import { ZTodoListQuery, ZTodoPage } from "../../../lib/schemas/todos.ts";
 import { listTodos } from "../../services/todos/todos.ts";
-import { ANY_CREDENTIAL, defineOperation } from "../define.ts";
+import { ANY_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "todo_list",

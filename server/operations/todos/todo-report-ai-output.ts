@@ -1,7 +1,7 @@
 import { ZSuccess } from "../../../lib/schemas/common.ts";
 import { ZReportAiOutputInput } from "../../../lib/schemas/todos.ts";
 import { reportAiOutput } from "../../services/todos/extras.ts";
-import { ANY_CREDENTIAL, defineOperation } from "../define.ts";
+import { ANY_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "todo_reportAiOutput",

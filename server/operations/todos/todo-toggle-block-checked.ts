@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ZNull } from "../../../lib/schemas/common.ts";
 import { ZTodoParams, ZTodoBlockIdInput } from "../../../lib/schemas/todos.ts";
 import { toggleChecked } from "../../services/todos/blocks.ts";
-import { ANY_CREDENTIAL, defineOperation } from "../define.ts";
+import { ANY_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 const ZBlockParams = ZTodoParams.extend({ blockId: z.string().min(1).max(128) });
 

@@ -1,7 +1,7 @@
 import { ZNull } from "../../../lib/schemas/common.ts";
 import { ZTodoAgentSelectionInput, ZTodoParams } from "../../../lib/schemas/todos.ts";
 import { updateAgentMapping } from "../../services/todos/extras.ts";
-import { USER_CREDENTIAL, defineOperation } from "../define.ts";
+import { USER_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "todo_updateAgentMapping",

@@ -1,7 +1,7 @@
 import { ZNull } from "../../../lib/schemas/common.ts";
 import { ZTodoParams, ZUpdateAndStartMessageInput } from "../../../lib/schemas/todos.ts";
 import { updateAndStart } from "../../services/todos/messages.ts";
-import { ANY_CREDENTIAL, defineOperation } from "../define.ts";
+import { ANY_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "todo_updateAndStart",

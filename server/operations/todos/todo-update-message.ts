@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ZNull } from "../../../lib/schemas/common.ts";
 import { ZTodoParams, ZUpdateMessageInput } from "../../../lib/schemas/todos.ts";
 import { updateMessage } from "../../services/todos/messages.ts";
-import { ANY_CREDENTIAL, defineOperation } from "../define.ts";
+import { ANY_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 const ZMessageParams = ZTodoParams.extend({ messageId: z.string().min(1).max(128) });
 

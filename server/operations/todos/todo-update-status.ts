@@ -1,7 +1,7 @@
 import { ZNull } from "../../../lib/schemas/common.ts";
 import { ZTodoParams, ZTodoStatusUpdateInput } from "../../../lib/schemas/todos.ts";
 import { updateStatus } from "../../services/todos/status.ts";
-import { ANY_CREDENTIAL, defineOperation } from "../define.ts";
+import { ANY_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "todo_updateStatus",

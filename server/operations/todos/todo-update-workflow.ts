@@ -1,7 +1,7 @@
 import { ZNull } from "../../../lib/schemas/common.ts";
 import { ZTodoParams, ZWorkflowUpdateInput } from "../../../lib/schemas/todos.ts";
 import { updateWorkflow } from "../../services/todos/extras.ts";
-import { ANY_CREDENTIAL, defineOperation } from "../define.ts";
+import { ANY_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "todo_updateWorkflow",

@@ -1,7 +1,7 @@
 import { ZNull } from "../../../lib/schemas/common.ts";
 import { ZTodoParams, ZTodoUpdateInput } from "../../../lib/schemas/todos.ts";
 import { updateTodo } from "../../services/todos/todos.ts";
-import { USER_CREDENTIAL, defineOperation } from "../define.ts";
+import { USER_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "todo_update",

@@ -1,6 +1,5 @@
-import type { AnyOperation } from "../define.ts";
 import userProfile from "./user-profile.ts";
 import userSetDefaultProject from "./user-set-default-project.ts";
 import userUpdateProjectAgentMapping from "./user-update-project-agent-mapping.ts";
 
-export const userOperations: AnyOperation[] = [userProfile, userSetDefaultProject, userUpdateProjectAgentMapping];
+export const userOperations = [userProfile, userSetDefaultProject, userUpdateProjectAgentMapping];

@@ -1,6 +1,6 @@
 import { ZUserProfileFull } from "../../../lib/schemas/users.ts";
 import { getProfile } from "../../services/users/users.ts";
-import { ANY_CREDENTIAL, defineOperation } from "../define.ts";
+import { ANY_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "user_profile",
@@ -12,5 +12,5 @@ export default defineOperation({
   auth: ANY_CREDENTIAL,
   errors: ["NOT_FOUND"],
   response: ZUserProfileFull,
-  handler: ({ caller }) => getProfile(caller.userId),
+  handler: ({ caller }) => getProfile(caller),
 });

@@ -1,7 +1,7 @@
 import { ZNull } from "../../../lib/schemas/common.ts";
 import { ZProjectAgentSelectionInput } from "../../../lib/schemas/settings.ts";
 import { updateProjectAgentMapping } from "../../services/users/preferences.ts";
-import { USER_CREDENTIAL, defineOperation } from "../define.ts";
+import { USER_CREDENTIAL, defineOperation } from "../../http/define.ts";
 
 export default defineOperation({
   id: "user_updateProjectAgentMapping",

@@ -8,6 +8,7 @@ import { ApiError } from "../../http/errors.ts";
 import { type TestRuntime, createTestUser, startTestRuntime, withPostgresRuntime } from "../../testing/runtime.ts";
 import {
   createApiKey,
+  createKeyForUser,
   deleteApiKey,
   DEFAULT_KEY_NAME,
   getApiKey,
@@ -39,6 +40,11 @@ function apiError(code: string, status: number) {
   };
 }
 
+/** A caller for the user with this id (these services read only its userId). */
+function as(userId: string): Caller {
+  return { credential: "apiKey", userId, email: "", name: null, isAdmin: false };
+}
+
 async function newUser() {
   return (await createTestUser(prisma)).id;
 }
@@ -50,13 +56,13 @@ async function defaults(userId: string) {
 describe("createApiKey", () => {
   test("returns the full key once; the first key becomes the default, later ones do not", async () => {
     const userId = await newUser();
-    const first = await createApiKey(userId, "laptop");
+    const first = await createApiKey(as(userId), "laptop");
     assert.match(first.key, API_KEY_PATTERN);
     assert.equal(first.name, "laptop");
     assert.equal(first.isDefault, true);
     assert.equal(first.lastUsedAt, null);
     assert.ok(Math.abs(first.createdAt - Date.now()) < 10_000);
-    const second = await createApiKey(userId, "ci");
+    const second = await createApiKey(as(userId), "ci");
     assert.match(second.key, API_KEY_PATTERN);
     assert.notEqual(second.key, first.key);
     assert.equal(second.isDefault, false);
@@ -65,7 +71,7 @@ describe("createApiKey", () => {
 
   test("the created key works as a credential", async () => {
     const userId = await newUser();
-    const created = await createApiKey(userId, "works");
+    const created = await createApiKey(as(userId), "works");
     const caller = await resolveApiKey(created.key);
     assert.equal(caller?.userId, userId);
     assert.equal(caller?.apiKeyId, created.id);
@@ -73,32 +79,32 @@ describe("createApiKey", () => {
 
   test("names are unique per user: a taken name → 409 CONFLICT; other users may use it", async () => {
     const userId = await newUser();
-    await createApiKey(userId, "deploy");
-    await assert.rejects(createApiKey(userId, "deploy"), apiError("CONFLICT", 409));
+    await createApiKey(as(userId), "deploy");
+    await assert.rejects(createApiKey(as(userId), "deploy"), apiError("CONFLICT", 409));
     assert.equal(await prisma.apiKey.count({ where: { userId } }), 1);
     const other = await newUser();
-    const theirs = await createApiKey(other, "deploy");
+    const theirs = await createApiKey(as(other), "deploy");
     assert.equal(theirs.isDefault, true);
   });
 
   test("the reserved name 'default' (any case) → 400 BAD_REQUEST, unless explicitly allowed", async () => {
     const userId = await newUser();
     for (const name of [DEFAULT_KEY_NAME, "Default", "DEFAULT"]) {
-      await assert.rejects(createApiKey(userId, name), (err: unknown) => {
+      await assert.rejects(createApiKey(as(userId), name), (err: unknown) => {
         apiError("BAD_REQUEST", 400)(err);
         assert.deepEqual((err as ApiError).data, { issues: [{ path: "body.name", message: "reserved", code: "custom" }] });
         return true;
       });
     }
     assert.equal(await prisma.apiKey.count({ where: { userId } }), 0);
-    const allowed = await createApiKey(userId, "default", { allowReservedName: true });
+    const allowed = await createKeyForUser(userId, "default", { allowReservedName: true });
     assert.equal(allowed.name, "default");
     // Only the exact word is reserved.
-    assert.equal((await createApiKey(userId, "default-ci")).name, "default-ci");
+    assert.equal((await createApiKey(as(userId), "default-ci")).name, "default-ci");
   });
 
   test("for a user that does not exist it fails and stores nothing", async () => {
-    await assert.rejects(createApiKey("no-such-user", "x"));
+    await assert.rejects(createApiKey(as("no-such-user"), "x"));
     assert.equal(await prisma.apiKey.count({ where: { userId: "no-such-user" } }), 0);
   });
 });
@@ -106,7 +112,7 @@ describe("createApiKey", () => {
 describe("storage", () => {
   test("keys are stored only as a sha256 hash plus the last four characters", async () => {
     const userId = await newUser();
-    const created = await createApiKey(userId, "stored");
+    const created = await createApiKey(as(userId), "stored");
     const rows = await prisma.$queryRawUnsafe<Record<string, unknown>[]>(`SELECT * FROM "ApiKey" WHERE "id" = $1`, created.id);
     assert.equal(rows.length, 1);
     const row = rows[0]!;
@@ -122,15 +128,15 @@ describe("storage", () => {
 
   test("list, get and getDefault show the key masked, never in full", async () => {
     const userId = await newUser();
-    const created = await createApiKey(userId, "masked");
+    const created = await createApiKey(as(userId), "masked");
     const masked = `tsk_…${created.key.slice(-4)}`;
-    const listed = await listApiKeys(userId);
+    const listed = await listApiKeys(as(userId));
     assert.deepEqual(
       listed.map((k) => k.key),
       [masked],
     );
-    assert.equal((await getApiKey(userId, "masked")).key, masked);
-    const def = await getDefaultApiKey(userId);
+    assert.equal((await getApiKey(as(userId), "masked")).key, masked);
+    const def = await getDefaultApiKey(as(userId));
     assert.equal(def.id, created.id);
     assert.equal(def.key, masked);
     assert.match(def.key, MASKED);
@@ -141,9 +147,9 @@ describe("listApiKeys and getApiKey", () => {
   test("list returns only the user's keys, oldest first", async () => {
     const userId = await newUser();
     const other = await newUser();
-    await createApiKey(other, "foreign");
-    for (const name of ["one", "two", "three"]) await createApiKey(userId, name);
-    const listed = await listApiKeys(userId);
+    await createApiKey(as(other), "foreign");
+    for (const name of ["one", "two", "three"]) await createApiKey(as(userId), name);
+    const listed = await listApiKeys(as(userId));
     assert.deepEqual(
       listed.map((k) => [k.name, k.isDefault]),
       [
@@ -152,22 +158,22 @@ describe("listApiKeys and getApiKey", () => {
         ["three", false],
       ],
     );
-    assert.deepEqual(await listApiKeys(await newUser()), []);
+    assert.deepEqual(await listApiKeys(as(await newUser())), []);
   });
 
   test("get of an unknown name, or of another user's key → 404 NOT_FOUND", async () => {
     const userId = await newUser();
     const other = await newUser();
-    await createApiKey(other, "theirs");
-    await assert.rejects(getApiKey(userId, "theirs"), apiError("NOT_FOUND", 404));
-    await assert.rejects(getApiKey(userId, "nothing"), apiError("NOT_FOUND", 404));
+    await createApiKey(as(other), "theirs");
+    await assert.rejects(getApiKey(as(userId), "theirs"), apiError("NOT_FOUND", 404));
+    await assert.rejects(getApiKey(as(userId), "nothing"), apiError("NOT_FOUND", 404));
   });
 });
 
 describe("getDefaultApiKey", () => {
   test("creates exactly one key when called 5× concurrently; only that call gets the full key", async () => {
     const userId = await newUser();
-    const results = await Promise.all(Array.from({ length: 5 }, () => getDefaultApiKey(userId)));
+    const results = await Promise.all(Array.from({ length: 5 }, () => getDefaultApiKey(as(userId))));
     const rows = await prisma.apiKey.findMany({ where: { userId } });
     assert.equal(rows.length, 1, `created ${rows.length} keys`);
     assert.equal(rows[0]!.isDefault, true);
@@ -182,10 +188,10 @@ describe("getDefaultApiKey", () => {
 
   test("returns the existing default, masked, and creates nothing", async () => {
     const userId = await newUser();
-    await createApiKey(userId, "a");
-    const b = await createApiKey(userId, "b");
-    await setDefaultApiKey(userId, "b");
-    const def = await getDefaultApiKey(userId);
+    await createApiKey(as(userId), "a");
+    const b = await createApiKey(as(userId), "b");
+    await setDefaultApiKey(as(userId), "b");
+    const def = await getDefaultApiKey(as(userId));
     assert.equal(def.id, b.id);
     assert.match(def.key, MASKED);
     assert.equal(await prisma.apiKey.count({ where: { userId } }), 2);
@@ -193,13 +199,13 @@ describe("getDefaultApiKey", () => {
 
   test("when the default was deleted, a new one is created under a free name", async () => {
     const userId = await newUser();
-    const first = await getDefaultApiKey(userId); // named "default"
+    const first = await getDefaultApiKey(as(userId)); // named "default"
     assert.equal(first.name, "default");
-    await createApiKey(userId, "work");
-    await setDefaultApiKey(userId, "work");
-    await deleteApiKey(userId, "work");
+    await createApiKey(as(userId), "work");
+    await setDefaultApiKey(as(userId), "work");
+    await deleteApiKey(as(userId), "work");
     assert.deepEqual(await defaults(userId), []);
-    const next = await getDefaultApiKey(userId);
+    const next = await getDefaultApiKey(as(userId));
     assert.equal(next.name, "default-2");
     assert.equal(next.isDefault, true);
     assert.match(next.key, API_KEY_PATTERN);
@@ -210,15 +216,15 @@ describe("getDefaultApiKey", () => {
 describe("setDefaultApiKey", () => {
   test("moves the flag: exactly one default afterwards", async () => {
     const userId = await newUser();
-    for (const name of ["a", "b", "c"]) await createApiKey(userId, name);
-    assert.equal(await setDefaultApiKey(userId, "c"), null);
+    for (const name of ["a", "b", "c"]) await createApiKey(as(userId), name);
+    assert.equal(await setDefaultApiKey(as(userId), "c"), null);
     assert.deepEqual(await defaults(userId), [{ name: "c" }]);
-    await setDefaultApiKey(userId, "b");
+    await setDefaultApiKey(as(userId), "b");
     assert.deepEqual(await defaults(userId), [{ name: "b" }]);
-    await setDefaultApiKey(userId, "b"); // already the default: no change
+    await setDefaultApiKey(as(userId), "b"); // already the default: no change
     assert.deepEqual(await defaults(userId), [{ name: "b" }]);
     assert.deepEqual(
-      (await listApiKeys(userId)).map((k) => [k.name, k.isDefault]),
+      (await listApiKeys(as(userId))).map((k) => [k.name, k.isDefault]),
       [
         ["a", false],
         ["b", true],
@@ -230,18 +236,18 @@ describe("setDefaultApiKey", () => {
   test("concurrent moves still leave exactly one default", async () => {
     const userId = await newUser();
     const names = ["p", "q", "r", "s"];
-    for (const name of names) await createApiKey(userId, name);
-    await Promise.all(names.map((n) => setDefaultApiKey(userId, n)));
+    for (const name of names) await createApiKey(as(userId), name);
+    await Promise.all(names.map((n) => setDefaultApiKey(as(userId), n)));
     assert.equal((await defaults(userId)).length, 1);
   });
 
   test("an unknown name, or another user's key → 404, and the default stays", async () => {
     const userId = await newUser();
     const other = await newUser();
-    await createApiKey(userId, "mine");
-    await createApiKey(other, "theirs");
-    await assert.rejects(setDefaultApiKey(userId, "nope"), apiError("NOT_FOUND", 404));
-    await assert.rejects(setDefaultApiKey(userId, "theirs"), apiError("NOT_FOUND", 404));
+    await createApiKey(as(userId), "mine");
+    await createApiKey(as(other), "theirs");
+    await assert.rejects(setDefaultApiKey(as(userId), "nope"), apiError("NOT_FOUND", 404));
+    await assert.rejects(setDefaultApiKey(as(userId), "theirs"), apiError("NOT_FOUND", 404));
     assert.deepEqual(await defaults(userId), [{ name: "mine" }]);
     assert.deepEqual(await defaults(other), [{ name: "theirs" }]);
   });
@@ -249,10 +255,10 @@ describe("setDefaultApiKey", () => {
   test("the flag is per user: setting one user's default leaves another's alone", async () => {
     const a = await newUser();
     const b = await newUser();
-    await createApiKey(a, "x");
-    await createApiKey(a, "y");
-    await createApiKey(b, "x");
-    await setDefaultApiKey(a, "y");
+    await createApiKey(as(a), "x");
+    await createApiKey(as(a), "y");
+    await createApiKey(as(b), "x");
+    await setDefaultApiKey(as(a), "y");
     assert.deepEqual(await defaults(b), [{ name: "x" }]);
   });
 });
@@ -260,31 +266,31 @@ describe("setDefaultApiKey", () => {
 describe("deleteApiKey", () => {
   test("deletes the key: 404 afterwards, and the key stops working", async () => {
     const userId = await newUser();
-    const created = await createApiKey(userId, "temp");
-    assert.equal(await deleteApiKey(userId, "temp"), null);
-    await assert.rejects(getApiKey(userId, "temp"), apiError("NOT_FOUND", 404));
-    await assert.rejects(deleteApiKey(userId, "temp"), apiError("NOT_FOUND", 404));
+    const created = await createApiKey(as(userId), "temp");
+    assert.equal(await deleteApiKey(as(userId), "temp"), null);
+    await assert.rejects(getApiKey(as(userId), "temp"), apiError("NOT_FOUND", 404));
+    await assert.rejects(deleteApiKey(as(userId), "temp"), apiError("NOT_FOUND", 404));
     assert.equal(await resolveApiKey(created.key), null);
-    assert.deepEqual(await listApiKeys(userId), []);
+    assert.deepEqual(await listApiKeys(as(userId)), []);
   });
 
   test("deletes only the caller's key of that name", async () => {
     const a = await newUser();
     const b = await newUser();
-    await createApiKey(a, "shared");
-    const theirs = await createApiKey(b, "shared");
-    await deleteApiKey(a, "shared");
-    assert.equal((await getApiKey(b, "shared")).id, theirs.id);
-    await assert.rejects(deleteApiKey(a, "shared"), apiError("NOT_FOUND", 404));
+    await createApiKey(as(a), "shared");
+    const theirs = await createApiKey(as(b), "shared");
+    await deleteApiKey(as(a), "shared");
+    assert.equal((await getApiKey(as(b), "shared")).id, theirs.id);
+    await assert.rejects(deleteApiKey(as(a), "shared"), apiError("NOT_FOUND", 404));
   });
 
   test("after deleting the default, the next created key becomes the default", async () => {
     const userId = await newUser();
-    await createApiKey(userId, "first");
-    await createApiKey(userId, "second");
-    await deleteApiKey(userId, "first");
+    await createApiKey(as(userId), "first");
+    await createApiKey(as(userId), "second");
+    await deleteApiKey(as(userId), "first");
     assert.deepEqual(await defaults(userId), []);
-    const third = await createApiKey(userId, "third");
+    const third = await createApiKey(as(userId), "third");
     assert.equal(third.isDefault, true);
   });
 });
@@ -294,7 +300,7 @@ describe("validateApiKey", () => {
 
   test("describes the caller's key", async () => {
     const user = await createTestUser(prisma);
-    const created = await createApiKey(user.id, "probe");
+    const created = await createApiKey(as(user.id), "probe");
     const caller = await resolveApiKey(created.key);
     assert.ok(caller);
     assert.deepEqual(await validateApiKey(caller), { valid: true, keyId: created.id, name: "probe", isDefault: true, userId: user.id, email: user.email });
@@ -303,8 +309,8 @@ describe("validateApiKey", () => {
   test("a caller without a key, or with a deleted key → 401", async () => {
     const user = await createTestUser(prisma);
     await assert.rejects(validateApiKey(callerFor(user.id, user.email)), apiError("UNAUTHORIZED", 401));
-    const created = await createApiKey(user.id, "gone");
-    await deleteApiKey(user.id, "gone");
+    const created = await createApiKey(as(user.id), "gone");
+    await deleteApiKey(as(user.id), "gone");
     await assert.rejects(validateApiKey(callerFor(user.id, user.email, created.id)), apiError("UNAUTHORIZED", 401));
   });
 });
@@ -318,7 +324,7 @@ describe("on a PostgreSQL server (overlapping transactions)", () => {
     const pgRt = pg.get();
     if (!pgRt) return ctx.skip(pg.reason());
     const userId = (await createTestUser(pgRt.prisma)).id;
-    const results = await Promise.all(Array.from({ length: 5 }, () => getDefaultApiKey(userId)));
+    const results = await Promise.all(Array.from({ length: 5 }, () => getDefaultApiKey(as(userId))));
     const rows = await pgRt.prisma.apiKey.findMany({ where: { userId } });
     assert.equal(rows.length, 1, `created ${rows.length} keys`);
     assert.equal(results.filter((r) => API_KEY_PATTERN.test(r.key)).length, 1);
@@ -329,10 +335,10 @@ describe("on a PostgreSQL server (overlapping transactions)", () => {
     const pgRt = pg.get();
     if (!pgRt) return ctx.skip(pg.reason());
     const userId = (await createTestUser(pgRt.prisma)).id;
-    const settled = await Promise.allSettled(Array.from({ length: 5 }, () => createApiKey(userId, "race")));
+    const settled = await Promise.allSettled(Array.from({ length: 5 }, () => createApiKey(as(userId), "race")));
     assert.equal(settled.filter((s) => s.status === "fulfilled").length, 1);
     for (const s of settled) if (s.status === "rejected") apiError("CONFLICT", 409)(s.reason);
-    const differentNames = await Promise.all(["n1", "n2", "n3", "n4"].map((n) => createApiKey(userId, n)));
+    const differentNames = await Promise.all(["n1", "n2", "n3", "n4"].map((n) => createApiKey(as(userId), n)));
     assert.equal(differentNames.filter((k) => k.isDefault).length, 0);
     assert.equal(await pgRt.prisma.apiKey.count({ where: { userId, isDefault: true } }), 1);
   });
@@ -341,7 +347,7 @@ describe("on a PostgreSQL server (overlapping transactions)", () => {
     const pgRt = pg.get();
     if (!pgRt) return ctx.skip(pg.reason());
     const userId = (await createTestUser(pgRt.prisma)).id;
-    const created = await Promise.all(["a", "b", "c", "d", "e"].map((n) => createApiKey(userId, n)));
+    const created = await Promise.all(["a", "b", "c", "d", "e"].map((n) => createApiKey(as(userId), n)));
     assert.equal(created.filter((k) => k.isDefault).length, 1);
     assert.equal(await pgRt.prisma.apiKey.count({ where: { userId, isDefault: true } }), 1);
   });
@@ -351,8 +357,8 @@ describe("on a PostgreSQL server (overlapping transactions)", () => {
     if (!pgRt) return ctx.skip(pg.reason());
     const userId = (await createTestUser(pgRt.prisma)).id;
     const names = ["p", "q", "r", "s", "t"];
-    for (const n of names) await createApiKey(userId, n);
-    await Promise.all(names.map((n) => setDefaultApiKey(userId, n)));
+    for (const n of names) await createApiKey(as(userId), n);
+    await Promise.all(names.map((n) => setDefaultApiKey(as(userId), n)));
     assert.equal(await pgRt.prisma.apiKey.count({ where: { userId, isDefault: true } }), 1);
   });
 });

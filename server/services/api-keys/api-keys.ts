@@ -36,13 +36,22 @@ async function insertKey(tx: Tx, userId: string, name: string, makeDefault: bool
   return toApiKey(row, key);
 }
 
-export async function listApiKeys(userId: string): Promise<TApiKey[]> {
+export async function listApiKeys(caller: Caller): Promise<TApiKey[]> {
+  const { userId } = caller;
   const rows = await db().apiKey.findMany({ where: { userId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
   return rows.map((r) => toApiKey(r));
 }
 
 /** Creates a key and returns its full value, the only time it is ever shown. The first key becomes the default. */
-export async function createApiKey(userId: string, name: string, opts: { allowReservedName?: boolean } = {}): Promise<TApiKey> {
+export async function createApiKey(caller: Caller, name: string): Promise<TApiKey> {
+  return createKeyForUser(caller.userId, name);
+}
+
+/**
+ * createApiKey for the operator's paths that have no caller (`npm run user:create` through
+ * server/control.ts, test set-up); `allowReservedName` lets them name a key "default".
+ */
+export async function createKeyForUser(userId: string, name: string, opts: { allowReservedName?: boolean } = {}): Promise<TApiKey> {
   if (name.toLowerCase() === DEFAULT_KEY_NAME && !opts.allowReservedName)
     throw new ApiError("BAD_REQUEST", `The name "${DEFAULT_KEY_NAME}" is reserved for the default key`, {
       issues: [{ path: "body.name", message: "reserved", code: "custom" }],
@@ -56,13 +65,15 @@ export async function createApiKey(userId: string, name: string, opts: { allowRe
   });
 }
 
-export async function getApiKey(userId: string, name: string): Promise<TApiKey> {
+export async function getApiKey(caller: Caller, name: string): Promise<TApiKey> {
+  const { userId } = caller;
   const row = await db().apiKey.findUnique({ where: { userId_name: { userId, name } } });
   if (!row) throw notFound("API key");
   return toApiKey(row);
 }
 
-export async function deleteApiKey(userId: string, name: string): Promise<null> {
+export async function deleteApiKey(caller: Caller, name: string): Promise<null> {
+  const { userId } = caller;
   const row = await db().apiKey.findUnique({ where: { userId_name: { userId, name } }, select: { id: true } });
   const { count } = row ? await db().apiKey.deleteMany({ where: { id: row.id } }) : { count: 0 };
   if (!row || count === 0) throw notFound("API key");
@@ -72,7 +83,8 @@ export async function deleteApiKey(userId: string, name: string): Promise<null> 
 }
 
 /** The default key; created (and then shown in full, once) when the user has none. */
-export async function getDefaultApiKey(userId: string): Promise<TApiKey> {
+export async function getDefaultApiKey(caller: Caller): Promise<TApiKey> {
+  const { userId } = caller;
   return db().$transaction(async (tx) => {
     await lockUser(tx, userId);
     const current = await tx.apiKey.findFirst({ where: { userId, isDefault: true } });
@@ -84,7 +96,8 @@ export async function getDefaultApiKey(userId: string): Promise<TApiKey> {
   });
 }
 
-export async function setDefaultApiKey(userId: string, name: string): Promise<null> {
+export async function setDefaultApiKey(caller: Caller, name: string): Promise<null> {
+  const { userId } = caller;
   await db().$transaction(async (tx) => {
     await lockUser(tx, userId);
     const target = await tx.apiKey.findUnique({ where: { userId_name: { userId, name } }, select: { id: true } });

@@ -11,6 +11,6 @@ import { projectRole } from "../access.ts";
 export async function getProjectBrand(caller: Caller | null, projectId: string): Promise<TProjectBrandResponse> {
   const project = await db().project.findUnique({ where: { id: projectId }, select: { id: true, isPublic: true, brandMarkdown: true } });
   if (!project) throw notFound("Project");
-  if (!project.isPublic && !(caller && (await projectRole(projectId, caller.userId)))) throw notFound("Project");
+  if (!project.isPublic && !(caller && (await projectRole(caller, projectId)))) throw notFound("Project");
   return { projectId: project.id, markdown: project.brandMarkdown };
 }

@@ -1,7 +1,7 @@
 import type { Caller } from "../../auth/caller.ts";
 import type { TRendererCardInfo } from "../../../lib/schemas/cards.ts";
 import { db } from "../../runtime.ts";
-import { requireProjectAccess } from "../access.ts";
+import { requireProjectAccess, visibleProjectsWhere } from "../access.ts";
 
 type CardRow = { id: string; projectId: string; name: string; description: string; html: string; createdAt: Date };
 
@@ -12,6 +12,6 @@ function toCardInfo(c: CardRow): TRendererCardInfo {
 /** The project's renderer cards, oldest first. */
 export async function listCards(caller: Caller, projectId: string): Promise<TRendererCardInfo[]> {
   await requireProjectAccess(caller, projectId, "read");
-  const rows = await db().rendererCard.findMany({ where: { projectId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+  const rows = await db().rendererCard.findMany({ where: { projectId, project: visibleProjectsWhere(caller) }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
   return rows.map(toCardInfo);
 }

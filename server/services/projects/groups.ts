@@ -1,7 +1,7 @@
 import type { Caller } from "../../auth/caller.ts";
 import type { TProjectGroupUpsertInput, TTodoGroup } from "../../../lib/schemas/groups.ts";
 import { db, runtime } from "../../runtime.ts";
-import { requireProjectAccess } from "../access.ts";
+import { requireProjectAccess, visibleProjectsWhere } from "../access.ts";
 
 type GroupRow = { id: string; projectId: string; slug: string; name: string; position: number; createdAt: Date; updatedAt: Date };
 
@@ -24,7 +24,7 @@ export function toTodoGroup(g: GroupRow, todoCount: number): TTodoGroup {
 export async function listGroups(caller: Caller, projectId: string): Promise<TTodoGroup[]> {
   await requireProjectAccess(caller, projectId, "read");
   const rows = await db().todoGroup.findMany({
-    where: { projectId },
+    where: { projectId, project: visibleProjectsWhere(caller) },
     include: { _count: { select: { todos: true } } },
     orderBy: [{ position: "asc" }, { createdAt: "asc" }, { id: "asc" }],
   });

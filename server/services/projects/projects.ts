@@ -1,16 +1,19 @@
 import type { Caller } from "../../auth/caller.ts";
 import type { TProjectCreateInput, TProjectFull } from "../../../lib/schemas/projects.ts";
 import { db, runtime } from "../../runtime.ts";
-import { getProjectOrThrow, needToChange, requireProjectAccess, type ProjectRole } from "../access.ts";
+import { callerShare, getProjectOrThrow, needToChange, requireProjectAccess, roleFor, visibleProjectsWhere, type ProjectRole } from "../access.ts";
 import { toProjectFull } from "./serialize.ts";
 
 export async function listProjects(caller: Caller): Promise<TProjectFull[]> {
   const rows = await db().project.findMany({
-    where: { OR: [{ ownerId: caller.userId }, { shares: { some: { userId: caller.userId } } }] },
-    include: { shares: { where: { userId: caller.userId }, select: { role: true } } },
+    where: visibleProjectsWhere(caller),
+    include: { shares: callerShare(caller) },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
   });
-  return rows.map((p) => toProjectFull(p, p.ownerId === caller.userId ? "owner" : (p.shares[0]?.role ?? "viewer")));
+  return rows.flatMap((p) => {
+    const role = roleFor(caller, p);
+    return role ? [toProjectFull(p, role)] : [];
+  });
 }
 
 export async function createProject(caller: Caller, input: Required<TProjectCreateInput>): Promise<TProjectFull> {

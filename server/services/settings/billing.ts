@@ -1,4 +1,5 @@
 import type { TBillingInfo, TBillingInfoInput, TBillingUpdateResult } from "../../../lib/schemas/billing.ts";
+import type { Caller } from "../../auth/caller.ts";
 import { db } from "../../runtime.ts";
 
 /** The stored form: optional fields left empty are left out. */
@@ -14,7 +15,8 @@ export function toBillingInfo(input: TBillingInfoInput, now = Date.now()): TBill
 }
 
 /** Replaces the user's billing address and tax information (a PUT: fields left out are removed). */
-export async function updateBillingInfo(userId: string, input: TBillingInfoInput): Promise<TBillingUpdateResult> {
+export async function updateBillingInfo(caller: Caller, input: TBillingInfoInput): Promise<TBillingUpdateResult> {
+  const { userId } = caller;
   const billingInfo = toBillingInfo(input);
   await db().userSettings.upsert({ where: { userId }, create: { userId, billingInfo }, update: { billingInfo } });
   return { updated: true, billingInfo };

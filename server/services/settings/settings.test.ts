@@ -83,16 +83,16 @@ describe("UserSettingsUpdateInput", () => {
 describe("user settings", () => {
   test("partial updates merge; the profile shows the same object", async () => {
     const user = await createTestUser(t().prisma);
-    assert.deepEqual(await getUserSettings(user.id), { ...DEFAULT_APP_SETTINGS, updatedAt: null });
+    assert.deepEqual(await getUserSettings(callerOf(user)), { ...DEFAULT_APP_SETTINGS, updatedAt: null });
     const before = Date.now();
-    await updateUserSettings(user.id, { theme: "dark" });
-    await updateUserSettings(user.id, { timezone: "Asia/Tokyo", defaultAgent: { provider: "local", model: "gpt-4o-mini" } });
-    const s = await getUserSettings(user.id);
+    await updateUserSettings(callerOf(user), { theme: "dark" });
+    await updateUserSettings(callerOf(user), { timezone: "Asia/Tokyo", defaultAgent: { provider: "local", model: "gpt-4o-mini" } });
+    const s = await getUserSettings(callerOf(user));
     assert.deepEqual({ ...s, updatedAt: 0 }, { theme: "dark", timezone: "Asia/Tokyo", locale: "en", emailNotifications: true, defaultAgent: { provider: "local", model: "gpt-4o-mini" }, updatedAt: 0 });
     assert.ok(s.updatedAt! >= before);
-    assert.deepEqual((await getProfile(user.id)).settings, s);
-    await updateUserSettings(user.id, { defaultAgent: null, emailNotifications: false });
-    const cleared = await getUserSettings(user.id);
+    assert.deepEqual((await getProfile(callerOf(user))).settings, s);
+    await updateUserSettings(callerOf(user), { defaultAgent: null, emailNotifications: false });
+    const cleared = await getUserSettings(callerOf(user));
     assert.equal(cleared.defaultAgent, null);
     assert.equal(cleared.emailNotifications, false);
     assert.equal(cleared.theme, "dark");
@@ -100,9 +100,9 @@ describe("user settings", () => {
 
   test("billing info does not touch the settings, and is replaced as a whole", async () => {
     const user = await createTestUser(t().prisma);
-    await updateUserSettings(user.id, { theme: "light" });
+    await updateUserSettings(callerOf(user), { theme: "light" });
     const first = await updateBillingInfo(
-      user.id,
+      callerOf(user),
       ZBillingInfoInput.parse({ name: "ACME", email: "a@acme.example", address: { line1: "1 Road", line2: "", city: "London", postalCode: "SW1A 1AA", country: "GB" }, taxId: { type: "gb_vat", value: "gb 123 456 789" } }),
     );
     assert.equal(first.updated, true);
@@ -113,11 +113,11 @@ describe("user settings", () => {
       taxId: { type: "gb_vat", value: "GB123456789" },
       updatedAt: 0,
     });
-    const second = await updateBillingInfo(user.id, ZBillingInfoInput.parse({ name: "ACME Ltd", address: { line1: "2 Road", city: "Leeds", postalCode: "LS1", country: "GB" } }));
+    const second = await updateBillingInfo(callerOf(user), ZBillingInfoInput.parse({ name: "ACME Ltd", address: { line1: "2 Road", city: "Leeds", postalCode: "LS1", country: "GB" } }));
     const row = await t().prisma.userSettings.findUniqueOrThrow({ where: { userId: user.id } });
     assert.deepEqual(row.billingInfo, second.billingInfo);
     assert.equal("taxId" in (row.billingInfo as object), false);
-    assert.equal((await getUserSettings(user.id)).theme, "light");
+    assert.equal((await getUserSettings(callerOf(user))).theme, "light");
   });
 });
 
@@ -183,11 +183,11 @@ describe("user preferences", () => {
   test("default project: own or shared; a stranger's is 404 and leaves the old one", async () => {
     const { owner, other: viewer, project } = await projectWith("viewer");
     await setDefaultProject(viewer, project.id);
-    assert.equal((await getProfile(viewer.userId)).defaultProjectId, project.id);
+    assert.equal((await getProfile(viewer)).defaultProjectId, project.id);
     const mine = await t().prisma.project.create({ data: { ownerId: owner.userId, name: "Mine" } });
     await assert.rejects(setDefaultProject(viewer, mine.id), apiError("NOT_FOUND"));
     await assert.rejects(setDefaultProject(viewer, "cmissing"), apiError("NOT_FOUND"));
-    assert.equal((await getProfile(viewer.userId)).defaultProjectId, project.id);
+    assert.equal((await getProfile(viewer)).defaultProjectId, project.id);
   });
 });
 
@@ -199,13 +199,13 @@ describe("on a PostgreSQL server (overlapping updates)", () => {
     if (!pgRt) return ctx.skip(pg.reason());
     const user = await createTestUser(pgRt.prisma);
     await Promise.all([
-      updateUserSettings(user.id, { theme: "dark" }),
-      updateUserSettings(user.id, { timezone: "Europe/Berlin" }),
-      updateUserSettings(user.id, { locale: "fr" }),
-      updateUserSettings(user.id, { emailNotifications: false }),
-      updateUserSettings(user.id, { defaultAgent: { model: "gpt-4o-mini" } }),
+      updateUserSettings(callerOf(user), { theme: "dark" }),
+      updateUserSettings(callerOf(user), { timezone: "Europe/Berlin" }),
+      updateUserSettings(callerOf(user), { locale: "fr" }),
+      updateUserSettings(callerOf(user), { emailNotifications: false }),
+      updateUserSettings(callerOf(user), { defaultAgent: { model: "gpt-4o-mini" } }),
     ]);
-    const s = await getUserSettings(user.id);
+    const s = await getUserSettings(callerOf(user));
     assert.deepEqual({ ...s, updatedAt: 0 }, { theme: "dark", timezone: "Europe/Berlin", locale: "fr", emailNotifications: false, defaultAgent: { model: "gpt-4o-mini" }, updatedAt: 0 });
   });
 

@@ -1,4 +1,5 @@
 import { ZLocale, ZTheme, ZTimezone, type TAppSettings, type TUserSettingsUpdateInput } from "../../../lib/schemas/settings.ts";
+import type { Caller } from "../../auth/caller.ts";
 import type { Prisma } from "../../db/generated/client.ts";
 import { checkAgentSettings } from "../../agent/policy.ts";
 import { db } from "../../runtime.ts";
@@ -28,13 +29,15 @@ export function appSettingsFromStored(raw: unknown): TAppSettings {
   };
 }
 
-export async function getUserSettings(userId: string): Promise<TAppSettings> {
+export async function getUserSettings(caller: Caller): Promise<TAppSettings> {
+  const { userId } = caller;
   const row = await db().userSettings.findUnique({ where: { userId }, select: { settings: true } });
   return appSettingsFromStored(row?.settings);
 }
 
 /** Changes the fields given (at least one, checked by the schema); the others keep their value. */
-export async function updateUserSettings(userId: string, patch: TUserSettingsUpdateInput): Promise<null> {
+export async function updateUserSettings(caller: Caller, patch: TUserSettingsUpdateInput): Promise<null> {
+  const { userId } = caller;
   checkAgentSettings([patch.defaultAgent, "body.defaultAgent"]);
   const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
   await db().$transaction(async (tx) => {

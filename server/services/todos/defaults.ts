@@ -1,4 +1,5 @@
 import type { TAgentSettings } from "../../../lib/schemas/agent.ts";
+import type { Caller } from "../../auth/caller.ts";
 import { db } from "../../runtime.ts";
 import { projectSettingsFromStored } from "../settings/project-settings.ts";
 import { agentSettingsFromStored } from "../settings/stored.ts";
@@ -9,7 +10,8 @@ import { appSettingsFromStored } from "../settings/user-settings.ts";
  * settings from (first that exists) the caller's mapping for this project, the project's agent
  * defaults, then the caller's own default agent.
  */
-export async function todoDefaults(userId: string, projectId: string): Promise<{ groupSlug: string | null; agentSettings: TAgentSettings | null }> {
+export async function todoDefaults(caller: Caller, projectId: string): Promise<{ groupSlug: string | null; agentSettings: TAgentSettings | null }> {
+  const { userId } = caller;
   const [project, mapping, user] = await Promise.all([
     db().project.findUnique({ where: { id: projectId }, select: { settings: true } }),
     db().projectAgentMapping.findUnique({ where: { userId_projectId: { userId, projectId } }, select: { settings: true } }),

@@ -6,7 +6,7 @@ import { checkAgentSettings } from "../../agent/policy.ts";
 import { notFound } from "../../http/errors.ts";
 import { joinRoom } from "../../realtime/sockets.ts";
 import { db, runtime } from "../../runtime.ts";
-import { getTodoOrThrow } from "../access.ts";
+import { getTodoOrThrow, visibleTodosWhere } from "../access.ts";
 import { publishTodo } from "./events.ts";
 import { asObject, toTodoListItem } from "./serialize.ts";
 import { getTodo } from "./todos.ts";
@@ -59,12 +59,12 @@ export async function updateWorkflow(caller: Caller, todoId: string, patch: { co
 export async function pendingTasks(caller: Caller) {
   const [scheduled, proposed] = await Promise.all([
     db().message.findMany({
-      where: { state: "SCHEDULED", todo: { userId: caller.userId } },
+      where: { state: "SCHEDULED", todo: { ...visibleTodosWhere(caller), userId: caller.userId } },
       select: { id: true, todoId: true, scheduledAt: true, createdAt: true, todo: { select: { projectId: true } } },
       orderBy: { scheduledAt: "asc" },
       take: 200,
     }),
-    db().todo.findMany({ where: { userId: caller.userId, status: "PROPOSED" }, select: { id: true, projectId: true, createdAt: true }, orderBy: { createdAt: "asc" }, take: 200 }),
+    db().todo.findMany({ where: { ...visibleTodosWhere(caller), userId: caller.userId, status: "PROPOSED" }, select: { id: true, projectId: true, createdAt: true }, orderBy: { createdAt: "asc" }, take: 200 }),
   ]);
   const tasks = [
     ...scheduled.map((m) => ({ id: `message:${m.id}`, kind: "scheduled_message" as const, todoId: m.todoId, projectId: m.todo.projectId, messageId: m.id, dueAt: epochMsOrNull(m.scheduledAt), createdAt: epochMs(m.createdAt) })),

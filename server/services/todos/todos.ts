@@ -6,7 +6,7 @@ import { epochMs } from "../../../lib/schemas/common.ts";
 import { notFound } from "../../http/errors.ts";
 import type { Prisma } from "../../db/generated/client.ts";
 import { db, runtime } from "../../runtime.ts";
-import { getTodoOrThrow, needToChange, requireProjectAccess } from "../access.ts";
+import { getTodoOrThrow, needToChange, requireProjectAccess, visibleTodosWhere } from "../access.ts";
 import { todoDefaults } from "./defaults.ts";
 import { publishTodo } from "./events.ts";
 import { messagePage } from "./messages.ts";
@@ -37,7 +37,7 @@ type Seed = {
 /** Creates a todo with its first user message, in one transaction, and hands a RUNNING one to the agent. */
 async function insertTodo(caller: Caller, projectId: string, seed: Seed, status: TTodoStatus, scheduledAt: Date | null): Promise<TTodo> {
   await requireProjectAccess(caller, projectId, "write");
-  const defaults = await todoDefaults(caller.userId, projectId);
+  const defaults = await todoDefaults(caller, projectId);
   seed = { ...seed, agentSettings: seed.agentSettings ?? defaults.agentSettings ?? undefined };
   // An explicit group must exist (404); a project default that no longer does is simply skipped.
   const groupId = seed.groupSlug !== undefined ? await groupIdFor(projectId, seed.groupSlug) : await groupIdFor(projectId, defaults.groupSlug).catch(() => null);
@@ -141,6 +141,7 @@ export async function listTodos(caller: Caller, projectId: string, q: z.output<t
   await requireProjectAccess(caller, projectId, "read");
   const status = TODO_STATUSES.find((s) => s === q.search?.toUpperCase());
   const where: Prisma.TodoWhereInput = {
+    ...visibleTodosWhere(caller),
     projectId,
     ...(q.agentSettingsId ? { agentSettingsId: q.agentSettingsId } : {}),
     ...(q.businessContextId ? { businessContextId: q.businessContextId } : {}),

@@ -1,14 +1,16 @@
 import type { TUserProfileFull } from "../../../lib/schemas/users.ts";
+import type { Caller } from "../../auth/caller.ts";
 import { notFound } from "../../http/errors.ts";
 import { db } from "../../runtime.ts";
 import { projectRole } from "../access.ts";
 import { appSettingsFromStored } from "../settings/user-settings.ts";
 
-export async function getProfile(userId: string): Promise<TUserProfileFull> {
+export async function getProfile(caller: Caller): Promise<TUserProfileFull> {
+  const { userId } = caller;
   const user = await db().user.findUnique({ where: { id: userId }, include: { settings: true } });
   if (!user) throw notFound("User");
   // A default project the user lost access to is not offered as a landing place.
-  const defaultProjectId = user.defaultProjectId && (await projectRole(user.defaultProjectId, userId)) ? user.defaultProjectId : null;
+  const defaultProjectId = user.defaultProjectId && (await projectRole(caller, user.defaultProjectId)) ? user.defaultProjectId : null;
   return {
     id: user.id,
     email: user.email,
@@ -36,9 +38,9 @@ export async function ensureUser(email: string, opts: { name?: string; isAdmin?:
 
 /** `npm run user:create`: finds or creates the user and gives them a fresh API key (shown once). */
 export async function createUserWithKey(opts: { email: string; name?: string; admin?: boolean }) {
-  const { createApiKey } = await import("../api-keys/api-keys.ts");
+  const { createKeyForUser } = await import("../api-keys/api-keys.ts");
   const user = await ensureUser(opts.email, { name: opts.name, isAdmin: opts.admin });
   const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\..*/, "").replace("T", "-");
-  const key = await createApiKey(user.id, `cli-${stamp}-${Math.random().toString(36).slice(2, 6)}`);
+  const key = await createKeyForUser(user.id, `cli-${stamp}-${Math.random().toString(36).slice(2, 6)}`);
   return { userId: user.id, email: user.email, isAdmin: user.isAdmin, apiKey: key.key };
 }

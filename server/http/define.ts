@@ -1,7 +1,7 @@
 import type { z } from "zod";
-import type { Caller, Credential } from "../auth/caller.ts";
-import type { ErrorCode } from "../http/errors.ts";
-import type { RatePolicyName } from "../http/rate-limit.ts";
+import { BASE_CREDENTIAL, BASE_PATH, type Base, type Caller, type Credential } from "../auth/caller.ts";
+import type { ErrorCode } from "./errors.ts";
+import type { RatePolicyName } from "./rate-limit.ts";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -76,14 +76,39 @@ export type AnyOperation = OperationDef<
   readonly Credential[] | "none"
 >;
 
+type Input<S> = S extends z.ZodType ? z.input<S> : undefined;
+
+/** An operation's types as a caller sees them: path, query and body as sent, the answer as received. */
+export type OperationTypes = { params: unknown; query: unknown; body: unknown; response: unknown };
+
+/**
+ * What defineOperation returns: the operation, keeping its id and types for typed callers (the
+ * bridge's `call`, server/http/bridge.ts). `~types` exists only in the type system.
+ */
+export type TypedOperation<Id extends string, P, Q, B, R extends z.ZodType> = AnyOperation & {
+  readonly id: Id;
+  readonly "~types"?: { params: Input<P>; query: Input<Q>; body: Input<B>; response: z.output<R> };
+};
+
+/** operationId → OperationTypes, for a union of operations made by defineOperation. */
+export type OperationTypesById<O extends { readonly id: string; readonly "~types"?: OperationTypes }> = {
+  [Op in O as Op["id"]]: NonNullable<Op["~types"]>;
+};
+
 export function defineOperation<
   P extends AnyObject | undefined = undefined,
   Q extends AnyObject | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
   R extends z.ZodType = z.ZodType,
   const Auth extends readonly Credential[] | "none" = readonly Credential[],
->(def: OperationDef<P, Q, B, R, Auth>): AnyOperation {
-  return def as unknown as AnyOperation;
+  const Id extends string = string,
+>(def: OperationDef<P, Q, B, R, Auth> & { id: Id }): TypedOperation<Id, P, Q, B, R> {
+  return def as unknown as TypedOperation<Id, P, Q, B, R>;
+}
+
+/** The bases (and so base paths) that serve an operation: those whose credential it accepts, or all for "none". */
+export function basesOf(op: Pick<AnyOperation, "auth">): Base[] {
+  return (Object.keys(BASE_PATH) as Base[]).filter((b) => op.auth === "none" || op.auth.includes(BASE_CREDENTIAL[b]));
 }
 
 export function changesState(op: Pick<AnyOperation, "method" | "changesState">): boolean {

@@ -1,0 +1,184 @@
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import type { z } from "zod";
+import type { Caller } from "../auth/caller.ts";
+import { resolveApiKey } from "../auth/resolve.ts";
+import { ApiError } from "../http/errors.ts";
+import { setLogLevel } from "../log.ts";
+import { getProjectOrThrow, getTodoOrThrow } from "../services/access.ts";
+import { startTestApp, type TestApp } from "../testing/app.ts";
+import { operations } from "./index.ts";
+
+// Issue 10 item 3: a list never shows what get…OrThrow would hide, and shows what it allows.
+// The list operations are derived from the registry (a GET whose response is an array or has
+// `items`); each has a probe below, so a new list operation fails this test until it has one.
+
+// Parsed JSON answers are navigated freely.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+type Ref = { projectId?: string; todoId?: string; /** The role the list states, checked against getProjectOrThrow's. */ role?: string };
+
+/** List operations whose items belong to the caller alone, not to a project (no project access to agree with). */
+const NOT_PROJECT_DATA: Record<string, string> = { apiKey_list: "the caller's own API keys" };
+
+type World = { P: string; Q: string; todos: Record<string, string> };
+type Probe = {
+  path(w: World): string;
+  /** The get…OrThrow of the object the path names; the list answers its error when it throws. */
+  gate?(caller: Caller, w: World): Promise<unknown>;
+  /** What each listed item refers to, each checked with getProjectOrThrow / getTodoOrThrow. */
+  refs(body: Json, w: World): Ref[];
+  /** Everything that should be listed when get…OrThrow allows it (checks the list is complete). */
+  candidates?(w: World): Ref[];
+};
+
+const PROBES: Record<string, Probe> = {
+  project_list: {
+    path: () => "/projects",
+    refs: (body) => body.map((p: Json) => ({ projectId: p.id, role: p.role })),
+    candidates: (w) => [{ projectId: w.P }, { projectId: w.Q }],
+  },
+  project_groups: {
+    path: (w) => `/projects/${w.P}/groups`,
+    gate: (c, w) => getProjectOrThrow(c, w.P, "read"),
+    refs: (body) => body.map((g: Json) => ({ projectId: g.projectId })),
+  },
+  project_cards: {
+    path: (w) => `/projects/${w.P}/cards`,
+    gate: (c, w) => getProjectOrThrow(c, w.P, "read"),
+    refs: (body) => body.map((card: Json) => ({ projectId: card.projectId })),
+  },
+  todo_list: {
+    path: (w) => `/projects/${w.P}/todos`,
+    gate: (c, w) => getProjectOrThrow(c, w.P, "read"),
+    refs: (body) => body.items.map((t: Json) => ({ projectId: t.projectId, todoId: t.id })),
+    candidates: (w) => Object.values(w.todos).map((todoId) => ({ todoId })),
+  },
+  todo_getMessages: {
+    path: (w) => `/todos/${w.todos.byEditor}/messages`,
+    gate: (c, w) => getTodoOrThrow(c, w.todos.byEditor!, "read"),
+    refs: (body) => body.items.map((m: Json) => ({ todoId: m.todoId })),
+  },
+  task_getPending: {
+    path: () => "/tasks/pending",
+    refs: (body) => body.map((t: Json) => ({ projectId: t.projectId, todoId: t.todoId })),
+  },
+};
+
+function listOperations() {
+  return operations.filter((op) => {
+    if (op.method !== "GET") return false;
+    const def = (op.response as z.ZodType)._zod.def as { type: string; shape?: Record<string, unknown> };
+    return def.type === "array" || (def.type === "object" && def.shape !== undefined && "items" in def.shape);
+  });
+}
+
+/** "ok", or the status get…OrThrow throws. */
+async function outcome(run: () => Promise<unknown>): Promise<string> {
+  try {
+    await run();
+    return "ok";
+  } catch (err) {
+    if (err instanceof ApiError) return String(err.status);
+    throw err;
+  }
+}
+
+let app: TestApp;
+let world: World;
+const users: Record<string, { key: string; caller: Caller }> = {};
+
+before(async () => {
+  setLogLevel("silent");
+  app = await startTestApp();
+  const p = app.rt.prisma;
+  for (const name of ["owner", "editor", "viewer", "stranger"]) {
+    const u = await app.newUser();
+    users[name] = { key: u.apiKey, caller: (await resolveApiKey(u.apiKey))! };
+  }
+  const id = (name: string) => users[name]!.caller.userId;
+  const P = (await p.project.create({ data: { ownerId: id("owner"), name: "Shared" } })).id;
+  const Q = (await p.project.create({ data: { ownerId: id("stranger"), name: "The stranger's own" } })).id;
+  // The stranger was an editor of P and wrote in it; then the owner took the share back.
+  await p.projectShare.createMany({
+    data: [
+      { projectId: P, userId: id("editor"), role: "editor" },
+      { projectId: P, userId: id("viewer"), role: "viewer" },
+      { projectId: P, userId: id("stranger"), role: "editor" },
+    ],
+  });
+  const todos: Record<string, string> = {};
+  const soon = new Date(Date.now() + 3_600_000);
+  for (const [key, author] of [["byOwner", "owner"], ["byEditor", "editor"], ["byViewer", "viewer"], ["byStranger", "stranger"]] as const) {
+    const todo = await p.todo.create({ data: { projectId: P, userId: id(author), content: `by ${author}`, status: "PROPOSED" } });
+    await p.message.create({ data: { todoId: todo.id, role: "user", content: "later", state: "SCHEDULED", scheduledAt: soon } });
+    await p.message.create({ data: { todoId: todo.id, role: "user", content: "hello" } });
+    todos[key] = todo.id;
+  }
+  await p.todoGroup.create({ data: { projectId: P, slug: "inbox", name: "Inbox" } });
+  await p.rendererCard.create({ data: { projectId: P, name: "Card", html: "<p>card</p>" } });
+  const own = await p.todo.create({ data: { projectId: Q, userId: id("stranger"), content: "own", status: "PROPOSED" } });
+  await p.message.create({ data: { todoId: own.id, role: "user", content: "later", state: "SCHEDULED", scheduledAt: soon } });
+  await p.todoGroup.create({ data: { projectId: Q, slug: "mine", name: "Mine" } });
+  await p.projectShare.delete({ where: { projectId_userId: { projectId: P, userId: id("stranger") } } });
+  world = { P, Q, todos };
+});
+after(async () => {
+  await app?.close();
+});
+
+test("every list operation of the registry has a probe", () => {
+  const ids = listOperations().map((op) => op.id);
+  for (const known of ["project_list", "todo_list", "task_getPending", "project_groups", "project_cards"]) assert.ok(ids.includes(known), known);
+  assert.deepEqual(ids.filter((i) => !(i in NOT_PROJECT_DATA)).sort(), Object.keys(PROBES).sort());
+});
+
+test("a list and its get…OrThrow agree for owner, editor, viewer and stranger on every list operation", async () => {
+  const seen: Record<string, string[]> = {};
+  for (const op of listOperations()) {
+    if (op.id in NOT_PROJECT_DATA) continue;
+    const probe = PROBES[op.id]!;
+    for (const [name, { key, caller }] of Object.entries(users)) {
+      const where = `${op.id} as ${name}`;
+      const res = await app.call("GET", probe.path(world), { key });
+      const gate = probe.gate ? await outcome(() => probe.gate!(caller, world)) : "ok";
+      if (gate !== "ok") {
+        assert.equal(String(res.status), gate, `${where}: the list answers what get…OrThrow throws`);
+        (seen[op.id] ??= []).push(`${name}:${res.status}`);
+        continue;
+      }
+      assert.equal(res.status, 200, `${where}: ${res.text}`);
+      const refs = probe.refs(res.json, world);
+      for (const ref of refs) {
+        if (ref.projectId) assert.equal(await outcome(() => getProjectOrThrow(caller, ref.projectId!, "read")), "ok", `${where} lists project ${ref.projectId}`);
+        if (ref.role) assert.equal(ref.role, (await getProjectOrThrow(caller, ref.projectId!, "read")).role, `${where}: the role of ${ref.projectId}`);
+        if (ref.todoId) assert.equal(await outcome(() => getTodoOrThrow(caller, ref.todoId!, "read")), "ok", `${where} lists todo ${ref.todoId}`);
+      }
+      for (const want of probe.candidates?.(world) ?? []) {
+        const allowed = await outcome(() =>
+          want.todoId ? getTodoOrThrow(caller, want.todoId, "read") : getProjectOrThrow(caller, want.projectId!, "read"),
+        );
+        const listed = refs.some((r) => (want.todoId ? r.todoId === want.todoId : r.projectId === want.projectId));
+        assert.equal(listed, allowed === "ok", `${where}: ${JSON.stringify(want)} listed=${listed}, get…OrThrow=${allowed}`);
+      }
+      (seen[op.id] ??= []).push(`${name}:${refs.length}`);
+    }
+  }
+  // The data makes each rule bite: members see P's rows, the stranger sees its own and no more.
+  assert.deepEqual(seen, {
+    project_list: ["owner:1", "editor:1", "viewer:1", "stranger:1"],
+    project_groups: ["owner:1", "editor:1", "viewer:1", "stranger:404"],
+    project_cards: ["owner:1", "editor:1", "viewer:1", "stranger:404"],
+    todo_list: ["owner:4", "editor:4", "viewer:4", "stranger:404"],
+    todo_getMessages: ["owner:2", "editor:2", "viewer:2", "stranger:404"],
+    task_getPending: ["owner:2", "editor:2", "viewer:2", "stranger:2"],
+  });
+});
+
+test("task_getPending no longer lists a todo in a project the caller has left", async () => {
+  const { key, caller } = users.stranger!;
+  const res = await app.call("GET", "/tasks/pending", { key });
+  assert.equal(res.status, 200, res.text);
+  assert.ok(res.json.every((t: Json) => t.projectId === world.Q), JSON.stringify(res.json));
+  assert.equal(await outcome(() => getTodoOrThrow(caller, world.todos.byStranger!, "read")), "404");
+});
