@@ -69,14 +69,24 @@ export type AnyOperation = OperationDef<
   readonly Credential[] | "none"
 >;
 
+/**
+ * What `defineOperation` returns: the registry's `AnyOperation`, plus (types only, nothing at run
+ * time) the operation's id and the shapes of its input and answer, from which the UI's typed
+ * client derives its types (lib/api/types.ts, docs/api.md "Typed client").
+ */
+export type TypedOperation<Id extends string, P, Q, B, R, Auth> = AnyOperation & {
+  readonly "~types"?: { id: Id; params: P; query: Q; body: B; response: R; auth: Auth };
+};
+
 export function defineOperation<
   P extends AnyObject | undefined = undefined,
   Q extends AnyObject | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
   R extends z.ZodType = z.ZodType,
   const Auth extends readonly Credential[] | "none" = readonly Credential[],
->(def: OperationDef<P, Q, B, R, Auth>): AnyOperation {
-  return def as unknown as AnyOperation;
+  const Id extends string = string,
+>(def: OperationDef<P, Q, B, R, Auth> & { id: Id }): TypedOperation<Id, P, Q, B, R, Auth> {
+  return def as unknown as TypedOperation<Id, P, Q, B, R, Auth>;
 }
 
 export function changesState(op: Pick<AnyOperation, "method" | "changesState">): boolean {

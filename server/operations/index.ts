@@ -7,11 +7,11 @@ import { todoOperations } from "./todos/index.ts";
 import { userOperations } from "./users/index.ts";
 
 /** The one operation registry: every operation of every base, declared once (one list per domain). */
-export const operations: readonly AnyOperation[] = [
+export const operations = [
   ...userOperations,
   ...apiKeyOperations,
   ...projectOperations,
   ...todoOperations,
   ...settingsOperations,
   ...metaOperations,
-];
+] satisfies readonly AnyOperation[];

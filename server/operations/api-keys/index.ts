@@ -7,4 +7,4 @@ import apiKeyList from "./api-key-list.ts";
 import apiKeySetDefault from "./api-key-set-default.ts";
 import apiKeyValidate from "./api-key-validate.ts";
 
-export const apiKeyOperations: AnyOperation[] = [apiKeyList, apiKeyCreate, apiKeyGet, apiKeyDelete, apiKeyGetDefault, apiKeySetDefault, apiKeyValidate];
+export const apiKeyOperations = [apiKeyList, apiKeyCreate, apiKeyGet, apiKeyDelete, apiKeyGetDefault, apiKeySetDefault, apiKeyValidate] satisfies AnyOperation[];

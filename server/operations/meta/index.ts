@@ -1,4 +1,4 @@
 import type { AnyOperation } from "../define.ts";
 import openapiGet from "./openapi-get.ts";
 
-export const metaOperations: AnyOperation[] = [openapiGet];
+export const metaOperations = [openapiGet] satisfies AnyOperation[];

@@ -11,7 +11,7 @@ import projectSubscribe from "./project-subscribe.ts";
 import projectUpdate from "./project-update.ts";
 import projectUpsertGroup from "./project-upsert-group.ts";
 
-export const projectOperations: AnyOperation[] = [
+export const projectOperations = [
   projectList,
   projectCreate,
   projectGetBrand,
@@ -23,4 +23,4 @@ export const projectOperations: AnyOperation[] = [
   projectGroups,
   projectCards,
   projectUpsertGroup,
-];
+] satisfies AnyOperation[];

@@ -5,10 +5,10 @@ import settingsUpdateBillingInfo from "./settings-update-billing-info.ts";
 import settingsUpdateProjectSettings from "./settings-update-project-settings.ts";
 import settingsUpdateUserSettings from "./settings-update-user-settings.ts";
 
-export const settingsOperations: AnyOperation[] = [
+export const settingsOperations = [
   settingsGetUserSettings,
   settingsUpdateUserSettings,
   settingsUpdateBillingInfo,
   settingsGetProjectSettings,
   settingsUpdateProjectSettings,
-];
+] satisfies AnyOperation[];

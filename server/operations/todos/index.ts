@@ -20,7 +20,7 @@ import todoGetPublic from "./todo-get-public.ts";
 import taskGetPending from "./task-get-pending.ts";
 import todoReportAiOutput from "./todo-report-ai-output.ts";
 
-export const todoOperations: AnyOperation[] = [
+export const todoOperations = [
   projectCreateTodo,
   todoList,
   projectStartFromTemplate,
@@ -41,4 +41,4 @@ export const todoOperations: AnyOperation[] = [
   todoGetPublic,
   taskGetPending,
   todoReportAiOutput,
-];
+] satisfies AnyOperation[];
