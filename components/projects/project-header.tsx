@@ -2,8 +2,8 @@
 
 import Link from "next/link";
 import { useId, useState, type FormEvent } from "react";
-import { ErrorAlert } from "@/components/common/error-alert";
-import { apiFetch } from "@/lib/api-client";
+import { ErrorAlert } from "@/components/ui/error-alert";
+import { call } from "@/lib/api/client";
 import { ZProjectUpdateInput, type TProjectFull } from "@/lib/schemas/projects";
 import { useFormAction } from "@/lib/ui/use-form-action";
 import type { RealtimeStatus } from "@/lib/realtime-client";
@@ -45,7 +45,7 @@ export function ProjectHeader({
   async function rename(e: FormEvent) {
     e.preventDefault();
     await submit(ZProjectUpdateInput.safeParse({ name }), { name: "Name" }, async (body) => {
-      await apiFetch<null>(`/projects/${encodeURIComponent(project.id)}`, { method: "PUT", body });
+      await call("project_update", { params: { projectId: project.id }, body });
       onRenamed(body.name!);
       setPanel("none");
       void refreshProjects();
@@ -54,7 +54,7 @@ export function ProjectHeader({
 
   async function makeDefault() {
     await run(async () => {
-      await apiFetch<null>("/users/default-project", { method: "POST", body: { projectId: project.id } });
+      await call("user_setDefaultProject", { body: { projectId: project.id } });
       setDefaultProjectId(project.id);
     });
   }
