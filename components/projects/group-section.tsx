@@ -3,6 +3,7 @@
 import { useId, useState, type FormEvent, type ReactNode } from "react";
 import { ErrorAlert } from "@/components/ui/error-alert";
 import { call } from "@/lib/api/client";
+import { RenameInput } from "@/components/ui/rename-input";
 import { ZProjectGroupUpsertInput, type TTodoGroup } from "@/lib/schemas/groups";
 import { useFormAction } from "@/lib/ui/use-form-action";
 
@@ -46,15 +47,7 @@ export function GroupSection({
         <label htmlFor={`${id}-name`} className="visually-hidden">
           Group name
         </label>
-        <input
-          id={`${id}-name`}
-          type="text"
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          autoFocus
-          onKeyDown={(e) => e.key === "Escape" && setEditing(false)}
-          aria-invalid={error ? true : undefined}
-        />
+        <RenameInput id={`${id}-name`} value={name} onChange={setName} onCancel={() => setEditing(false)} invalid={Boolean(error)} />
         <button type="submit" disabled={busy}>
           Save
         </button>

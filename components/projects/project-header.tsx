@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useId, useState, type FormEvent } from "react";
 import { ErrorAlert } from "@/components/ui/error-alert";
 import { call } from "@/lib/api/client";
+import { RenameInput } from "@/components/ui/rename-input";
 import { ZProjectUpdateInput, type TProjectFull } from "@/lib/schemas/projects";
 import { useFormAction } from "@/lib/ui/use-form-action";
 import type { RealtimeStatus } from "@/lib/realtime-client";
@@ -101,15 +102,7 @@ export function ProjectHeader({
         <form className="panel" onSubmit={rename} noValidate aria-label="Rename project">
           <label htmlFor={`${id}-name`}>Project name</label>
           <div className="inline-fields">
-            <input
-              id={`${id}-name`}
-              type="text"
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-              autoFocus
-              aria-invalid={error ? true : undefined}
-              onKeyDown={(e) => e.key === "Escape" && setPanel("none")}
-            />
+            <RenameInput id={`${id}-name`} value={name} onChange={setName} onCancel={() => setPanel("none")} invalid={Boolean(error)} />
             <button type="submit" disabled={busy}>
               Save
             </button>
