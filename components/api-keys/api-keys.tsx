@@ -1,12 +1,13 @@
 "use client";
 
 import { useRef, useState } from "react";
-import { apiFetch } from "@/lib/api-client";
+import { call } from "@/lib/api/client";
+import { useOperation } from "@/lib/api/swr";
 import { errorMessage } from "@/lib/ui/form-issues";
 import type { TApiKey } from "@/lib/schemas/api-keys";
-import { LoadError, Loading, useLoad } from "@/components/settings/load-state";
-import { Section } from "@/components/settings/form-parts";
-import { ErrorAlert } from "@/components/common/error-alert";
+import { LoadError, Loading } from "@/components/ui/load-state";
+import { Section } from "@/components/ui/form";
+import { ErrorAlert } from "@/components/ui/error-alert";
 import { CreateKeyForm } from "./create-key-form";
 import { DeleteKeyDialog } from "./delete-key-dialog";
 import { KeyList } from "./key-list";
@@ -14,13 +15,9 @@ import { NewKeyPanel } from "./new-key-panel";
 import settingsStyles from "@/components/settings/settings.module.css";
 import styles from "./api-keys.module.css";
 
-const listKeys = () => apiFetch<TApiKey[]>("/apikeys");
-const keyPath = (name: string) => `/apikeys/${encodeURIComponent(name)}`;
-
 export function ApiKeys() {
-  const [state, retry] = useLoad(listKeys);
-  // After a change the list is fetched again; until the first change the loaded list is shown.
-  const [keys, setKeys] = useState<TApiKey[] | null>(null);
+  // The list is read through the data layer; after a change it is fetched again.
+  const keys = useOperation("apiKey_list", {});
   const [created, setCreated] = useState<TApiKey | null>(null);
   const [pendingDelete, setPendingDelete] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
@@ -30,8 +27,9 @@ export function ApiKeys() {
   const nameRef = useRef<HTMLInputElement>(null);
   const listHeadingRef = useRef<HTMLHeadingElement>(null);
 
+  // A failed reload keeps the list shown and puts the API's message in the list's alert.
   async function refresh() {
-    setKeys(await listKeys());
+    await keys.mutate();
   }
 
   async function onCreated(key: TApiKey) {
@@ -45,7 +43,7 @@ export function ApiKeys() {
     setListError(null);
     setNotice("");
     try {
-      await apiFetch<null>(`${keyPath(name)}/default`, { method: "PUT", body: { name } });
+      await call("apiKey_setDefault", { params: { name }, body: { name } });
       await refresh();
       setNotice(`“${name}” is now your default key.`);
     } catch (err) {
@@ -66,7 +64,7 @@ export function ApiKeys() {
     setBusy(name);
     setDeleteError(null);
     try {
-      await apiFetch<null>(keyPath(name), { method: "DELETE", body: { name } });
+      await call("apiKey_delete", { params: { name }, body: { name } });
       setPendingDelete(null);
       if (created?.name === name) setCreated(null);
       await refresh().catch((err: unknown) => setListError(errorMessage(err)));
@@ -79,7 +77,7 @@ export function ApiKeys() {
     }
   }
 
-  const shown = keys ?? (state.kind === "ready" ? state.data : null);
+  const shown = keys.data ?? null;
 
   return (
     <>
@@ -102,11 +100,11 @@ export function ApiKeys() {
         <p role="status" className={styles.notice}>
           {notice}
         </p>
-        <ErrorAlert message={listError} />
+        <ErrorAlert message={listError ?? (keys.data && keys.error ? keys.error.message : null)} />
         {shown ? (
           <KeyList keys={shown} busyName={busy} onMakeDefault={makeDefault} onDelete={askDelete} />
-        ) : state.kind === "error" ? (
-          <LoadError what="your API keys" message={state.message} onRetry={retry} inline />
+        ) : keys.error && !keys.isValidating ? (
+          <LoadError what="your API keys" message={keys.error.message} onRetry={() => void keys.mutate()} inline />
         ) : (
           <Loading label="Loading your API keys…" inline />
         )}

@@ -1,9 +1,9 @@
 "use client";
 
 import { useState, type FormEvent, type RefObject } from "react";
-import { apiFetch } from "@/lib/api-client";
+import { call } from "@/lib/api/client";
 import { ZApiKeyNameInput, type TApiKey } from "@/lib/schemas/api-keys";
-import { Field, SaveBar, fieldAria, useSubmit } from "@/components/settings/form-parts";
+import { Field, SaveBar, fieldAria, useSubmit } from "@/components/ui/form";
 import settingsStyles from "@/components/settings/settings.module.css";
 import styles from "./api-keys.module.css";
 
@@ -15,7 +15,7 @@ export function CreateKeyForm({ onCreated, inputRef }: { onCreated: (key: TApiKe
 
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
     const ok = await submit(e, ZApiKeyNameInput.safeParse({ name }), async (body) => {
-      onCreated(await apiFetch<TApiKey>("/apikeys", { method: "POST", body }));
+      onCreated(await call("apiKey_create", { body }));
     });
     if (ok) setName("");
   }

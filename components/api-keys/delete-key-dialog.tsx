@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef } from "react";
-import { ErrorAlert } from "@/components/common/error-alert";
+import { ErrorAlert } from "@/components/ui/error-alert";
 import styles from "./api-keys.module.css";
 
 type Props = { name: string; busy: boolean; error: string | null; onCancel: () => void; onConfirm: () => void };

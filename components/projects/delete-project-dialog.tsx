@@ -1,8 +1,8 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import { ErrorAlert } from "@/components/common/error-alert";
-import { apiFetch } from "@/lib/api-client";
+import { ErrorAlert } from "@/components/ui/error-alert";
+import { call } from "@/lib/api/client";
 import { errorMessage } from "@/lib/ui/form-issues";
 
 /** A native modal <dialog> (focus stays inside, Escape closes) that confirms deleting a project. */
@@ -22,7 +22,7 @@ export function DeleteProjectDialog({ projectId, name, open, onClose, onDeleted 
     setBusy(true);
     setError(null);
     try {
-      await apiFetch<null>(`/projects/${encodeURIComponent(projectId)}`, { method: "DELETE", body: { projectId } });
+      await call("project_delete", { params: { projectId }, body: { projectId } });
       onDeleted();
     } catch (err) {
       setError(errorMessage(err));

@@ -1,8 +1,9 @@
 "use client";
 
 import { useId, useState, type FormEvent, type ReactNode } from "react";
-import { ErrorAlert } from "@/components/common/error-alert";
-import { apiFetch } from "@/lib/api-client";
+import { ErrorAlert } from "@/components/ui/error-alert";
+import { call } from "@/lib/api/client";
+import { RenameInput } from "@/components/ui/rename-input";
 import { ZProjectGroupUpsertInput, type TTodoGroup } from "@/lib/schemas/groups";
 import { useFormAction } from "@/lib/ui/use-form-action";
 
@@ -34,10 +35,7 @@ export function GroupSection({
     e.preventDefault();
     if (!group) return;
     await submit(ZProjectGroupUpsertInput.safeParse({ name }), { name: "Name" }, async (data) => {
-      const saved = await apiFetch<TTodoGroup>(`/projects/${encodeURIComponent(projectId)}/groups/${encodeURIComponent(group.slug)}`, {
-        method: "PUT",
-        body: { name: data.name },
-      });
+      const saved = await call("project_upsertGroup", { params: { projectId, slug: group.slug }, body: { name: data.name } });
       onRenamed?.(saved);
       setEditing(false);
     });
@@ -49,15 +47,7 @@ export function GroupSection({
         <label htmlFor={`${id}-name`} className="visually-hidden">
           Group name
         </label>
-        <input
-          id={`${id}-name`}
-          type="text"
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          autoFocus
-          onKeyDown={(e) => e.key === "Escape" && setEditing(false)}
-          aria-invalid={error ? true : undefined}
-        />
+        <RenameInput id={`${id}-name`} value={name} onChange={setName} onCancel={() => setEditing(false)} invalid={Boolean(error)} />
         <button type="submit" disabled={busy}>
           Save
         </button>

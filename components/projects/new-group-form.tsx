@@ -1,8 +1,8 @@
 "use client";
 
 import { useId, useState, type FormEvent } from "react";
-import { ErrorAlert } from "@/components/common/error-alert";
-import { apiFetch } from "@/lib/api-client";
+import { ErrorAlert } from "@/components/ui/error-alert";
+import { call } from "@/lib/api/client";
 import { ZGroupSlug, ZProjectGroupUpsertInput, type TTodoGroup } from "@/lib/schemas/groups";
 import { slugify } from "@/lib/ui/format";
 import { useFormAction } from "@/lib/ui/use-form-action";
@@ -27,7 +27,7 @@ export function NewGroupForm({ projectId, groups, onCreated }: { projectId: stri
       return;
     }
     await run(async () => {
-      const group = await apiFetch<TTodoGroup>(`/projects/${encodeURIComponent(projectId)}/groups/${slug.data}`, { method: "PUT", body: { name: data.name } });
+      const group = await call("project_upsertGroup", { params: { projectId, slug: slug.data }, body: { name: data.name } });
       setName("");
       onCreated(group);
     });

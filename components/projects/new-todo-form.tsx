@@ -1,8 +1,8 @@
 "use client";
 
 import { useId, useState, type FormEvent } from "react";
-import { ErrorAlert } from "@/components/common/error-alert";
-import { apiFetch } from "@/lib/api-client";
+import { ErrorAlert } from "@/components/ui/error-alert";
+import { call } from "@/lib/api/client";
 import { ZCreateTodoInput, type TTodo } from "@/lib/schemas/todos";
 import type { TTodoGroup } from "@/lib/schemas/groups";
 import { useFormAction } from "@/lib/ui/use-form-action";
@@ -19,7 +19,7 @@ export function NewTodoForm({ projectId, groups, onCreated }: { projectId: strin
     e.preventDefault();
     const parsed = ZCreateTodoInput.safeParse({ content, groupSlug: groupSlug || undefined, startProcessing: start });
     await send(parsed, { content: "Todo", groupSlug: "Group" }, async (body) => {
-      const todo = await apiFetch<TTodo>(`/projects/${encodeURIComponent(projectId)}/todos`, { method: "POST", body });
+      const todo = await call("project_createTodo", { params: { projectId }, body });
       setContent("");
       setStart(false);
       onCreated(todo);

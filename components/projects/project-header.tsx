@@ -2,8 +2,9 @@
 
 import Link from "next/link";
 import { useId, useState, type FormEvent } from "react";
-import { ErrorAlert } from "@/components/common/error-alert";
-import { apiFetch } from "@/lib/api-client";
+import { ErrorAlert } from "@/components/ui/error-alert";
+import { call } from "@/lib/api/client";
+import { RenameInput } from "@/components/ui/rename-input";
 import { ZProjectUpdateInput, type TProjectFull } from "@/lib/schemas/projects";
 import { useFormAction } from "@/lib/ui/use-form-action";
 import type { RealtimeStatus } from "@/lib/realtime-client";
@@ -45,7 +46,7 @@ export function ProjectHeader({
   async function rename(e: FormEvent) {
     e.preventDefault();
     await submit(ZProjectUpdateInput.safeParse({ name }), { name: "Name" }, async (body) => {
-      await apiFetch<null>(`/projects/${encodeURIComponent(project.id)}`, { method: "PUT", body });
+      await call("project_update", { params: { projectId: project.id }, body });
       onRenamed(body.name!);
       setPanel("none");
       void refreshProjects();
@@ -54,7 +55,7 @@ export function ProjectHeader({
 
   async function makeDefault() {
     await run(async () => {
-      await apiFetch<null>("/users/default-project", { method: "POST", body: { projectId: project.id } });
+      await call("user_setDefaultProject", { body: { projectId: project.id } });
       setDefaultProjectId(project.id);
     });
   }
@@ -101,15 +102,7 @@ export function ProjectHeader({
         <form className="panel" onSubmit={rename} noValidate aria-label="Rename project">
           <label htmlFor={`${id}-name`}>Project name</label>
           <div className="inline-fields">
-            <input
-              id={`${id}-name`}
-              type="text"
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-              autoFocus
-              aria-invalid={error ? true : undefined}
-              onKeyDown={(e) => e.key === "Escape" && setPanel("none")}
-            />
+            <RenameInput id={`${id}-name`} value={name} onChange={setName} onCancel={() => setPanel("none")} invalid={Boolean(error)} />
             <button type="submit" disabled={busy}>
               Save
             </button>

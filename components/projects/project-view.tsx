@@ -3,11 +3,11 @@
 import Link from "next/link";
 import { useCallback, useEffect, useReducer, useRef, useState, type ReactNode } from "react";
 import { useRouter } from "next/navigation";
-import { ApiClientError, apiFetch } from "@/lib/api-client";
+import { ApiClientError, call } from "@/lib/api/client";
 import { useRealtime, type RealtimeEvent } from "@/lib/realtime-client";
 import type { TProjectFull } from "@/lib/schemas/projects";
 import type { TTodoGroup } from "@/lib/schemas/groups";
-import type { TTodo, TTodoListItem, TTodoStatus } from "@/lib/schemas/todos";
+import type { TTodoListItem, TTodoStatus } from "@/lib/schemas/todos";
 import { errorMessage } from "@/lib/ui/form-issues";
 import { useCoalesced } from "@/lib/ui/use-coalesced";
 import { useShell } from "@/components/shell/shell-context";
@@ -58,7 +58,7 @@ export function ProjectView({ projectId }: { projectId: string }) {
   const loadProject = useCallback(async () => {
     const mine = ++projectGen.current;
     try {
-      const p = await apiFetch<TProjectFull>(`/projects/${encodeURIComponent(projectId)}`);
+      const p = await call("project_get", { params: { projectId } });
       if (mine === projectGen.current) setProject((prev) => (prev.phase === "deleted" ? prev : { phase: "ready", project: p }));
     } catch (err) {
       if (mine !== projectGen.current) return;
@@ -70,7 +70,7 @@ export function ProjectView({ projectId }: { projectId: string }) {
   const loadGroups = useCallback(async () => {
     const mine = ++groupsGen.current;
     try {
-      const list = await apiFetch<TTodoGroup[]>(`/projects/${encodeURIComponent(projectId)}/groups`);
+      const list = await call("project_groups", { params: { projectId } });
       if (mine === groupsGen.current) setGroups({ phase: "ready", list: [...list].sort(byPosition) });
     } catch (err) {
       if (mine === groupsGen.current) setGroups((prev) => (prev.phase === "ready" ? prev : { phase: "error", message: errorMessage(err) }));
@@ -123,7 +123,7 @@ export function ProjectView({ projectId }: { projectId: string }) {
         return;
       }
       inflight.current.set(id, false);
-      apiFetch<TTodo>(`/todos/${encodeURIComponent(id)}?messageLimit=1`)
+      call("todo_get", { params: { todoId: id }, query: { messageLimit: 1 } })
         .then((todo) => upsert(toListItem(todo)))
         .catch((err: unknown) => {
           if (err instanceof ApiClientError && err.status === 404) remove(id);

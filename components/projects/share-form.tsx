@@ -1,9 +1,9 @@
 "use client";
 
 import { useId, useState, type FormEvent } from "react";
-import { ErrorAlert } from "@/components/common/error-alert";
-import { apiFetch } from "@/lib/api-client";
-import { ZShareProjectInput, type TProject } from "@/lib/schemas/projects";
+import { ErrorAlert } from "@/components/ui/error-alert";
+import { call } from "@/lib/api/client";
+import { ZShareProjectInput } from "@/lib/schemas/projects";
 import { useFormAction } from "@/lib/ui/use-form-action";
 
 /** Shares the project with another account by email, as editor or viewer (owner only). */
@@ -18,7 +18,7 @@ export function ShareForm({ projectId, onDone }: { projectId: string; onDone(): 
     e.preventDefault();
     setDone(null);
     await send(ZShareProjectInput.safeParse({ email, role }), { email: "Email", role: "Role" }, async (body) => {
-      await apiFetch<TProject>(`/projects/${encodeURIComponent(projectId)}/share`, { method: "POST", body });
+      await call("project_share", { params: { projectId }, body });
       setDone(`Shared with ${body.email} as ${body.role}.`);
       setEmail("");
     });

@@ -2,8 +2,8 @@
 
 import Link from "next/link";
 import { useState } from "react";
-import { ErrorAlert } from "@/components/common/error-alert";
-import { apiFetch } from "@/lib/api-client";
+import { ErrorAlert } from "@/components/ui/error-alert";
+import { call } from "@/lib/api/client";
 import { ZTodoStatusUpdateInput, type TStatusAction, type TTodoListItem } from "@/lib/schemas/todos";
 import { formatDateTime, formatRelative, truncate } from "@/lib/ui/format";
 import { errorMessage } from "@/lib/ui/form-issues";
@@ -29,7 +29,7 @@ export function TodoRow({ todo, canWrite, onChanged }: { todo: TTodoListItem; ca
     setBusy(action);
     setError(null);
     try {
-      await apiFetch<null>(`/todos/${encodeURIComponent(todo.id)}/status`, { method: "PATCH", body });
+      await call("todo_updateStatus", { params: { todoId: todo.id }, body });
       onChanged(todo.id);
     } catch (err) {
       setError(errorMessage(err));

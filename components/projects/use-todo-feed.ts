@@ -1,14 +1,15 @@
 "use client";
 
 import { useCallback, useEffect, useReducer, useRef } from "react";
-import { apiFetch } from "@/lib/api-client";
+import { call } from "@/lib/api/client";
+import type { OperationResult } from "@/lib/api/types";
 import type { TTodo, TTodoListItem, TTodoStatus } from "@/lib/schemas/todos";
 import { errorMessage } from "@/lib/ui/form-issues";
 
 // One project's todos, newest activity first, paged with todo_list's cursor and kept current by
 // live events. Items are held by id, so a todo that arrives both live and in a page shows once.
 
-type Page = { items: TTodoListItem[]; nextCursor: number | null };
+type Page = OperationResult<"todo_list">;
 
 type FeedState = {
   /** projectId + search of the data held; a different key means the data is stale. */
@@ -98,10 +99,7 @@ export function byActivity(a: TTodoListItem, b: TTodoListItem): number {
 }
 
 function fetchPage(projectId: string, search: string, limit: number, cursor?: number): Promise<Page> {
-  const q = new URLSearchParams({ limit: String(limit) });
-  if (search) q.set("search", search);
-  if (cursor !== undefined) q.set("cursor", String(cursor));
-  return apiFetch<Page>(`/projects/${encodeURIComponent(projectId)}/todos?${q}`);
+  return call("todo_list", { params: { projectId }, query: { limit, search: search || undefined, cursor } });
 }
 
 export type TodoFeed = {

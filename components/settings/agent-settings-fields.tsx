@@ -2,7 +2,7 @@
 
 import type { TAgentSettings } from "@/lib/schemas/agent";
 import type { FieldErrors } from "@/lib/ui/form-issues";
-import { Field, fieldAria } from "./form-parts";
+import { Field, fieldAria } from "@/components/ui/form";
 import styles from "./settings.module.css";
 
 /** The form's view of AgentSettings: every field a string, empty meaning "not set". */

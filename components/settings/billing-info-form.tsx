@@ -1,9 +1,9 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
-import { apiFetch } from "@/lib/api-client";
-import { TAX_ID_TYPES, ZBillingInfoInput, type TBillingInfo, type TBillingUpdateResult } from "@/lib/schemas/billing";
-import { Field, SaveBar, Section, fieldAria, useSubmit } from "./form-parts";
+import { call } from "@/lib/api/client";
+import { TAX_ID_TYPES, ZBillingInfoInput, type TBillingInfo } from "@/lib/schemas/billing";
+import { Field, SaveBar, Section, fieldAria, useSubmit } from "@/components/ui/form";
 import styles from "./settings.module.css";
 
 const TAX_ID_LABELS: Record<(typeof TAX_ID_TYPES)[number], string> = {
@@ -62,7 +62,7 @@ export function BillingInfoForm() {
       taxId: form.taxType ? { type: form.taxType, value: form.taxValue } : undefined,
     });
     await submit(e, parsed, async (body) => {
-      const res = await apiFetch<TBillingUpdateResult>("/settings/user/billing", { method: "PUT", body });
+      const res = await call("settings_updateBillingInfo", { body });
       setForm(formFrom(res.billingInfo));
       setSavedAt(res.billingInfo.updatedAt);
     });

@@ -2,9 +2,10 @@
 
 import Link from "next/link";
 import { useState, type FormEvent } from "react";
-import { apiFetch } from "@/lib/api-client";
+import { call } from "@/lib/api/client";
+import { revalidateOperations } from "@/lib/api/swr";
 import { ZProjectIdInput, type TProjectFull } from "@/lib/schemas/projects";
-import { Field, SaveBar, Section, fieldAria, useSubmit } from "./form-parts";
+import { Field, SaveBar, Section, fieldAria, useSubmit } from "@/components/ui/form";
 import styles from "./settings.module.css";
 
 /** user_setDefaultProject: the project the user lands on at `/`, any project they can read. */
@@ -14,7 +15,8 @@ export function DefaultProjectForm({ projects, initial }: { projects: TProjectFu
 
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
     await submit(e, ZProjectIdInput.safeParse({ projectId }), async (body) => {
-      await apiFetch<null>("/users/default-project", { method: "POST", body });
+      await call("user_setDefaultProject", { body });
+      void revalidateOperations(["user_profile"]);
     });
   }
 

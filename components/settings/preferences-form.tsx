@@ -1,11 +1,11 @@
 "use client";
 
 import { useMemo, useState, type FormEvent } from "react";
-import { apiFetch } from "@/lib/api-client";
+import { call } from "@/lib/api/client";
 import { ZUserSettingsUpdateInput, type TAppSettings } from "@/lib/schemas/settings";
 import { applyTheme } from "@/lib/ui/theme";
 import { AgentSettingsFields, agentFormFrom, agentSettingsFromForm, type AgentForm } from "./agent-settings-fields";
-import { Field, SaveBar, Section, fieldAria, useSubmit } from "./form-parts";
+import { Field, SaveBar, Section, fieldAria, useSubmit } from "@/components/ui/form";
 import styles from "./settings.module.css";
 
 type Form = { theme: string; timezone: string; locale: string; emailNotifications: boolean; defaultAgent: AgentForm };
@@ -29,9 +29,9 @@ export function PreferencesForm({ initial }: { initial: TAppSettings }) {
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
     const parsed = ZUserSettingsUpdateInput.safeParse({ ...form, defaultAgent: agentSettingsFromForm(form.defaultAgent) });
     await submit(e, parsed, async (body) => {
-      await apiFetch<null>("/settings/user", { method: "PUT", body });
+      await call("settings_updateUserSettings", { body });
       // Read back what was stored (time zone and locale in their canonical spelling).
-      const saved = await apiFetch<TAppSettings>("/settings/user");
+      const saved = await call("settings_getUserSettings");
       setForm(formFrom(saved));
       setUpdatedAt(saved.updatedAt);
       // The new theme shows at once, here and on every page after (lib/ui/theme.ts).

@@ -1,5 +1,5 @@
 import type { TUserProfileFull } from "@/lib/schemas/users";
-import { Section } from "./form-parts";
+import { Section } from "@/components/ui/form";
 import styles from "./settings.module.css";
 
 export function ProfileCard({ profile }: { profile: TUserProfileFull }) {

@@ -1,11 +1,11 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
-import { apiFetch } from "@/lib/api-client";
+import { call } from "@/lib/api/client";
 import type { TAgentSettings } from "@/lib/schemas/agent";
 import { ZProjectAgentSelectionInput } from "@/lib/schemas/settings";
 import { AgentSettingsFields, agentFormFrom, agentSettingsFromForm } from "./agent-settings-fields";
-import { SaveBar, Section, useSubmit } from "./form-parts";
+import { SaveBar, Section, useSubmit } from "@/components/ui/form";
 
 /** user_updateProjectAgentMapping: the caller's own agent defaults for new todos in this project. */
 export function ProjectAgentMappingForm({ projectId, initial }: { projectId: string; initial: TAgentSettings | null }) {
@@ -15,7 +15,7 @@ export function ProjectAgentMappingForm({ projectId, initial }: { projectId: str
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
     const parsed = ZProjectAgentSelectionInput.safeParse({ projectId, agentSettings: agentSettingsFromForm(form) });
     await submit(e, parsed, async (body) => {
-      await apiFetch<null>("/users/project-agent-mapping", { method: "POST", body });
+      await call("user_updateProjectAgentMapping", { body });
     });
   }
 

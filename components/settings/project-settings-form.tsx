@@ -1,11 +1,11 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
-import { apiFetch } from "@/lib/api-client";
+import { call } from "@/lib/api/client";
 import type { TTodoGroup } from "@/lib/schemas/groups";
 import { ZProjectSettingsUpdateInput, type TProjectSettingsFull } from "@/lib/schemas/settings";
 import { AgentSettingsFields, agentFormFrom, agentSettingsFromForm, type AgentForm } from "./agent-settings-fields";
-import { Field, SaveBar, Section, fieldAria, useSubmit } from "./form-parts";
+import { Field, SaveBar, Section, fieldAria, useSubmit } from "@/components/ui/form";
 import styles from "./settings.module.css";
 
 type Form = { defaultGroupSlug: string; brandMarkdown: string; agentDefaults: AgentForm };
@@ -41,8 +41,8 @@ export function ProjectSettingsForm({ projectId, initial, groups, canEdit, canEd
       ...(canEditAgentDefaults ? { agentDefaults: agentSettingsFromForm(form.agentDefaults) } : {}),
     });
     await submit(e, parsed, async (body) => {
-      await apiFetch<null>(`/settings/projects/${encodeURIComponent(projectId)}`, { method: "PUT", body });
-      const saved = await apiFetch<TProjectSettingsFull>(`/settings/projects/${encodeURIComponent(projectId)}`);
+      await call("settings_updateProjectSettings", { params: { projectId }, body });
+      const saved = await call("settings_getProjectSettings", { params: { projectId } });
       setForm(formFrom(saved));
       onSaved(saved);
     });

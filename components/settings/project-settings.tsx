@@ -2,24 +2,11 @@
 
 import Link from "next/link";
 import { useState } from "react";
-import { apiFetch } from "@/lib/api-client";
-import type { TTodoGroup } from "@/lib/schemas/groups";
-import type { TProjectFull } from "@/lib/schemas/projects";
-import type { TProjectSettingsFull } from "@/lib/schemas/settings";
-import { LoadError, Loading, useLoad } from "./load-state";
+import { useOperation } from "@/lib/api/swr";
+import { LoadError, Loading } from "@/components/ui/load-state";
 import { ProjectAgentMappingForm } from "./project-agent-mapping-form";
 import { ProjectSettingsForm } from "./project-settings-form";
 import styles from "./settings.module.css";
-
-async function loadProject(projectId: string) {
-  const id = encodeURIComponent(projectId);
-  const [project, settings, groups] = await Promise.all([
-    apiFetch<TProjectFull>(`/projects/${id}`),
-    apiFetch<TProjectSettingsFull>(`/settings/projects/${id}`),
-    apiFetch<TTodoGroup[]>(`/projects/${id}/groups`),
-  ]);
-  return { project, settings, groups };
-}
 
 function NotFound() {
   return (
@@ -34,14 +21,17 @@ function NotFound() {
 }
 
 export function ProjectSettings({ projectId }: { projectId: string }) {
-  const [state, retry] = useLoad(() => loadProject(projectId));
+  const input = { params: { projectId } };
+  const reads = [useOperation("project_get", input), useOperation("settings_getProjectSettings", input), useOperation("project_groups", input)] as const;
   const [updatedAt, setUpdatedAt] = useState<number | null>(null);
 
-  if (state.kind === "loading") return <Loading label="Loading project settings…" />;
-  if (state.kind === "error") {
-    return state.status === 404 ? <NotFound /> : <LoadError what="the project settings" message={state.message} onRetry={retry} />;
+  const [project, settings, groups] = [reads[0].data, reads[1].data, reads[2].data];
+  if (!project || !settings || !groups) {
+    const error = reads.find((r) => r.error)?.error;
+    if (!error || reads.some((r) => r.isValidating)) return <Loading label="Loading project settings…" />;
+    const retry = () => void Promise.all(reads.map((r) => r.mutate()));
+    return error.status === 404 ? <NotFound /> : <LoadError what="the project settings" message={error.message} onRetry={retry} />;
   }
-  const { project, settings, groups } = state.data;
   const changed = updatedAt ?? settings.updatedAt;
   return (
     <>

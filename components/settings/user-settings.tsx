@@ -1,30 +1,28 @@
 "use client";
 
-import { apiFetch } from "@/lib/api-client";
-import type { TProjectFull } from "@/lib/schemas/projects";
-import type { TUserProfileFull } from "@/lib/schemas/users";
+import { useOperation } from "@/lib/api/swr";
+import { LoadError, Loading } from "@/components/ui/load-state";
 import { BillingInfoForm } from "./billing-info-form";
 import { DefaultProjectForm } from "./default-project-form";
-import { LoadError, Loading, useLoad } from "./load-state";
 import { PreferencesForm } from "./preferences-form";
 import { ProfileCard } from "./profile-card";
 
-async function loadAll() {
-  const [profile, projects] = await Promise.all([apiFetch<TUserProfileFull>("/users/profile"), apiFetch<TProjectFull[]>("/projects")]);
-  return { profile, projects };
-}
-
 export function UserSettings() {
-  const [state, retry] = useLoad(loadAll);
-  if (state.kind === "loading") return <Loading label="Loading your settings…" />;
-  if (state.kind === "error") return <LoadError what="your settings" message={state.message} onRetry={retry} />;
-  const { profile, projects } = state.data;
-  return (
-    <>
-      <ProfileCard profile={profile} />
-      <PreferencesForm initial={profile.settings} />
-      <DefaultProjectForm projects={projects} initial={profile.defaultProjectId} />
-      <BillingInfoForm />
-    </>
-  );
+  // The same cache entries as the shell's sidebar: one request each, shared.
+  const profile = useOperation("user_profile", {});
+  const projects = useOperation("project_list", {});
+  const error = profile.error ?? projects.error;
+  const retry = () => void Promise.all([profile.mutate(), projects.mutate()]);
+  if (profile.data && projects.data) {
+    return (
+      <>
+        <ProfileCard profile={profile.data} />
+        <PreferencesForm initial={profile.data.settings} />
+        <DefaultProjectForm projects={projects.data} initial={profile.data.defaultProjectId} />
+        <BillingInfoForm />
+      </>
+    );
+  }
+  if (error && !profile.isValidating && !projects.isValidating) return <LoadError what="your settings" message={error.message} onRetry={retry} />;
+  return <Loading label="Loading your settings…" />;
 }

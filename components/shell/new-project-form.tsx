@@ -1,10 +1,10 @@
 "use client";
 
 import { useId, useState, type FormEvent } from "react";
-import { ErrorAlert } from "@/components/common/error-alert";
+import { ErrorAlert } from "@/components/ui/error-alert";
 import { useRouter } from "next/navigation";
-import { apiFetch } from "@/lib/api-client";
-import { ZProjectCreateInput, type TProjectFull } from "@/lib/schemas/projects";
+import { call } from "@/lib/api/client";
+import { ZProjectCreateInput } from "@/lib/schemas/projects";
 import { useFormAction } from "@/lib/ui/use-form-action";
 import { useShell } from "./shell-context";
 
@@ -19,7 +19,7 @@ export function NewProjectForm({ label = "New project name", submitLabel = "Add 
   async function submit(e: FormEvent) {
     e.preventDefault();
     await send(ZProjectCreateInput.safeParse({ name }), { name: "Name" }, async (body) => {
-      const project = await apiFetch<TProjectFull>("/projects", { method: "POST", body });
+      const project = await call("project_create", { body });
       setName("");
       await refreshProjects();
       router.push(`/projects/${project.id}`);

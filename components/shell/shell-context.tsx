@@ -1,13 +1,9 @@
 "use client";
 
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
-import { apiFetch } from "@/lib/api-client";
+import { createContext, useCallback, useContext, useMemo, type ReactNode } from "react";
+import { useLiveOperations, useOperation } from "@/lib/api/swr";
 import type { TProjectFull } from "@/lib/schemas/projects";
-import type { TUserProfileFull } from "@/lib/schemas/users";
-import { errorMessage } from "@/lib/ui/form-issues";
-import { useCoalesced } from "@/lib/ui/use-coalesced";
 import type { RealtimeEvent } from "@/lib/realtime-client";
-import { useSocketEvents } from "./use-socket-events";
 
 export type ProjectsState = { phase: "loading" } | { phase: "error"; message: string } | { phase: "ready"; list: TProjectFull[] };
 
@@ -42,41 +38,35 @@ function changesProjectList(event: RealtimeEvent): boolean {
 }
 
 export function ShellProvider({ email, children }: { email: string; children: ReactNode }) {
-  const [projects, setProjects] = useState<ProjectsState>({ phase: "loading" });
-  const [defaultProjectId, setDefaultProjectId] = useState<string | null>(null);
-  const generation = useRef(0);
+  // The sidebar's list and the default project are read through the data layer, so a page that
+  // reads them too shares the answer, and events keep them current.
+  const list = useOperation("project_list", {});
+  const profile = useOperation("user_profile", {});
+  const { mutate: mutateList } = list;
+  const { mutate: mutateProfile } = profile;
 
   const refreshProjects = useCallback(async () => {
-    const mine = ++generation.current;
-    try {
-      const list = await apiFetch<TProjectFull[]>("/projects");
-      if (mine === generation.current) setProjects({ phase: "ready", list });
-    } catch (err) {
-      if (mine === generation.current) setProjects((prev) => (prev.phase === "ready" ? prev : { phase: "error", message: errorMessage(err) }));
-    }
-  }, []);
-
-  useEffect(() => {
-    void refreshProjects();
-    apiFetch<TUserProfileFull>("/users/profile")
-      .then((profile) => setDefaultProjectId(profile.defaultProjectId))
-      .catch(() => undefined);
-  }, [refreshProjects]);
-
-  // Several events often arrive together (rename + settings); one reload serves them all.
-  const reload = useCallback(() => void refreshProjects(), [refreshProjects]);
-  const scheduleRefresh = useCoalesced(reload, 50);
-
-  useSocketEvents(
-    (event) => {
-      if (changesProjectList(event)) scheduleRefresh();
-    },
-    scheduleRefresh,
+    await mutateList();
+  }, [mutateList]);
+  const setDefaultProjectId = useCallback(
+    (id: string | null) => void mutateProfile((p) => (p ? { ...p, defaultProjectId: id } : p), { revalidate: false }),
+    [mutateProfile],
   );
 
+  // Reconnecting reloads the list, since events may have been missed meanwhile.
+  useLiveOperations((event) => (changesProjectList(event) ? ["project_list"] : []), ["project_list"]);
+
+  const projects: ProjectsState = list.data
+    ? { phase: "ready", list: list.data }
+    : list.error
+      ? { phase: "error", message: list.error.message }
+      : { phase: "loading" };
+  const defaultProjectId = profile.data?.defaultProjectId ?? null;
   const value = useMemo<Shell>(
     () => ({ email, projects, defaultProjectId, refreshProjects, setDefaultProjectId }),
-    [email, projects, defaultProjectId, refreshProjects],
+    // `projects` is rebuilt each render from the cached list; its parts are the dependencies.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [email, list.data, list.error, defaultProjectId, refreshProjects, setDefaultProjectId],
   );
   return <ShellContext.Provider value={value}>{children}</ShellContext.Provider>;
 }

@@ -1,11 +1,11 @@
 "use client";
 
 import { useId, useState } from "react";
-import { apiFetch } from "@/lib/api-client";
+import { call } from "@/lib/api/client";
 import { errorMessage } from "@/lib/ui/form-issues";
 import type { TMessage } from "@/lib/schemas/todos";
 import { toLocalInput, validateNewMessage } from "./form-validation";
-import { IssueList } from "./issue-list";
+import { IssueList } from "@/components/ui/issue-list";
 import styles from "./todo.module.css";
 
 type Props = {
@@ -35,7 +35,7 @@ export function Composer({ todoId, closedReason, onSent }: Props) {
     setIssues([]);
     setBusy(true);
     try {
-      const message = await apiFetch<TMessage>(`/todos/${encodeURIComponent(todoId)}/messages`, { method: "POST", body: parsed.value });
+      const message = await call("todo_addMessage", { params: { todoId }, body: parsed.value });
       onSent(message);
       setContent("");
       if (schedule) {

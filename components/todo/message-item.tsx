@@ -1,13 +1,13 @@
 "use client";
 
 import { useId, useState } from "react";
-import { apiFetch } from "@/lib/api-client";
+import { call } from "@/lib/api/client";
 import { errorMessage } from "@/lib/ui/form-issues";
 import type { TBlock, TMessage } from "@/lib/schemas/todos";
 import { BlockList } from "./block-list";
 import { formatDateTime } from "@/lib/ui/format";
 import { toLocalInput, validateMessageEdit } from "./form-validation";
-import { IssueList } from "./issue-list";
+import { IssueList } from "@/components/ui/issue-list";
 import styles from "./todo.module.css";
 
 export const ROLE_LABEL: Record<TMessage["role"], string> = { user: "You", assistant: "Agent", system: "System", tool: "Tool" };
@@ -37,7 +37,7 @@ export function MessageItem({ message, agentName, projectId, onCheck, onChanged,
     setBusy(true);
     setError(null);
     try {
-      await apiFetch<null>(`/todos/${encodeURIComponent(message.todoId)}/update-start`, { method: "POST", body: { messageId: message.messageId, content: message.content } });
+      await call("todo_updateAndStart", { params: { todoId: message.todoId }, body: { messageId: message.messageId, content: message.content } });
       onChanged?.();
     } catch (err) {
       setError(errorMessage(err));
@@ -126,7 +126,7 @@ function EditScheduled({ message, onDone, onFailed }: EditProps) {
     setIssues([]);
     onFailed(null);
     try {
-      await apiFetch<null>(`/todos/${encodeURIComponent(message.todoId)}/messages/${encodeURIComponent(message.messageId)}`, { method: "PATCH", body: parsed.value });
+      await call("todo_updateMessage", { params: { todoId: message.todoId, messageId: message.messageId }, body: parsed.value });
       onDone(true);
     } catch (err) {
       // A 409 means the message started meanwhile: the API's message says so. It is shown by the

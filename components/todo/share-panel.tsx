@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { useOptionalShell } from "@/components/shell/shell-context";
-import { apiFetch } from "@/lib/api-client";
+import { call } from "@/lib/api/client";
 import type { TProjectFull } from "@/lib/schemas/projects";
 import { ZTodoUpdateInput } from "@/lib/schemas/todos";
 import type { TodoMeta } from "@/lib/ui/todo-chat-state";
@@ -44,7 +44,7 @@ export function SharePanel({ todo }: { todo: TodoMeta }) {
     const parsed = ZTodoUpdateInput.safeParse(body);
     if (!parsed.success) return setError(issueMessages(parsed.error).join("; "));
     await run(async () => {
-      await apiFetch<null>(`/todos/${encodeURIComponent(todo.id)}`, { method: "PUT", body: parsed.data });
+      await call("todo_update", { params: { todoId: todo.id }, body: parsed.data });
       setIsPublic(body.isPublic);
       resetCopied();
     });

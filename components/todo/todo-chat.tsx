@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect } from "react";
-import { apiFetch } from "@/lib/api-client";
+import { call } from "@/lib/api/client";
 import type { TBlock } from "@/lib/schemas/todos";
 import { Composer } from "./composer";
 import { MessageList } from "./message-list";
@@ -28,7 +28,7 @@ export function TodoChat({ projectId, todoId }: { projectId: string; todoId: str
     async (block: TBlock, checked: boolean) => {
       setBlockChecked(block.messageId, block.blockId, checked);
       try {
-        await apiFetch<null>(`/todos/${encodeURIComponent(block.todoId)}/blocks/${encodeURIComponent(block.blockId)}/checked`, { method: "POST", body: { checked } });
+        await call("todo_toggleBlockChecked", { params: { todoId: block.todoId, blockId: block.blockId }, body: { checked } });
       } catch (err) {
         setBlockChecked(block.messageId, block.blockId, !checked);
         throw err;

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useState } from "react";
-import { apiFetch } from "@/lib/api-client";
+import { call } from "@/lib/api/client";
 import { errorMessage } from "@/lib/ui/form-issues";
 import type { RealtimeStatus } from "@/lib/realtime-client";
 import type { TStatusAction } from "@/lib/schemas/todos";
@@ -23,7 +23,7 @@ export function TodoHeader({ todo, projectId, live, onChanged }: { todo: TodoMet
     setBusy(action);
     setError(null);
     try {
-      await apiFetch<null>(`/todos/${encodeURIComponent(todo.id)}/status`, { method: "PATCH", body: { action } });
+      await call("todo_updateStatus", { params: { todoId: todo.id }, body: { action } });
       onChanged();
     } catch (err) {
       setError(`${ACTION_LABEL[action]} failed: ${errorMessage(err)}`);

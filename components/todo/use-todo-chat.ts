@@ -1,16 +1,14 @@
 "use client";
 
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
-import { ApiClientError, apiFetch } from "@/lib/api-client";
+import { ApiClientError, call } from "@/lib/api/client";
 import { errorMessage } from "@/lib/ui/form-issues";
 import { useRealtime, type RealtimeEvent, type RealtimeStatus } from "@/lib/realtime-client";
-import type { TMessage, TTodo } from "@/lib/schemas/todos";
+import type { TMessage } from "@/lib/schemas/todos";
 import { chatReducer, eventNeedsRefetch, initialChatState, type ChatState } from "@/lib/ui/todo-chat-state";
 
 /** Messages per load: the first via todo_get `messageLimit`, older ones via todo_getMessages `before`. */
 export const MESSAGE_PAGE = 30;
-
-type MessagesPage = { items: TMessage[]; nextCursor: string | null };
 
 export type LoadState = { kind: "loading" } | { kind: "ready" } | { kind: "notfound" } | { kind: "error"; message: string; status?: number };
 
@@ -27,8 +25,6 @@ export type TodoChat = {
   upsertMessage: (message: TMessage) => void;
   setBlockChecked: (messageId: string, blockId: string, checked: boolean) => void;
 };
-
-const enc = encodeURIComponent;
 
 export function useTodoChat(todoId: string): TodoChat {
   const [state, dispatch] = useReducer(chatReducer, initialChatState);
@@ -47,7 +43,7 @@ export function useTodoChat(todoId: string): TodoChat {
   const fetchTodo = useCallback(() => {
     // The newest answer wins: an older request that returns late is dropped.
     const mine = ++latest.current;
-    return apiFetch<TTodo>(`/todos/${enc(todoId)}?messageLimit=${MESSAGE_PAGE}`).then(
+    return call("todo_get", { params: { todoId }, query: { messageLimit: MESSAGE_PAGE } }).then(
       (todo) => {
         if (mine !== latest.current) return;
         loadedOnce.current = true;
@@ -100,7 +96,7 @@ export function useTodoChat(todoId: string): TodoChat {
     setLoadingOlder(true);
     setOlderError(null);
     try {
-      const page = await apiFetch<MessagesPage>(`/todos/${enc(todoId)}/messages?before=${enc(oldest.messageId)}&limit=${MESSAGE_PAGE}`);
+      const page = await call("todo_getMessages", { params: { todoId }, query: { before: oldest.messageId, limit: MESSAGE_PAGE } });
       dispatch({ type: "older", items: page.items, nextCursor: page.nextCursor });
     } catch (err) {
       setOlderError(errorMessage(err));

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { ApiClientError } from "../api-client.ts";
+import { ApiClientError } from "../api/client.ts";
 import { apiFieldErrors, errorMessage, issueMessages, issueSummary, zodFieldErrors } from "./form-issues.ts";
 
 const schema = z.object({ name: z.string().min(1, "must not be empty"), agent: z.object({ temperature: z.number().max(2, "at most 2") }) });

@@ -2,7 +2,7 @@
 // The same field keys come from the shared zod schemas (checked before sending) and from the
 // API's 400 `data.issues` (paths start with `body.`), so a field shows its message whichever
 // side found the problem.
-import { ApiClientError } from "../api-client.ts";
+import { ApiClientError } from "../api/client.ts";
 
 /** What a zod issue (or an API issue) carries that a message needs. */
 export type Issue = { readonly path: readonly PropertyKey[]; readonly message: string };
@@ -54,7 +54,7 @@ export function apiFieldErrors(err: unknown): FieldErrors | null {
   return out;
 }
 
-/** The message of anything thrown by apiFetch (ApiClientError carries the API's own message). */
+/** The message of anything thrown by `call` (ApiClientError carries the API's own message). */
 export function errorMessage(err: unknown): string {
   return err instanceof Error && err.message ? err.message : "Something went wrong. Please try again.";
 }

@@ -7,7 +7,7 @@ import { errorMessage, issueSummary, type IssueLabels } from "./form-issues.ts";
 /**
  * The submit cycle of a small form with one error paragraph: check the input with the shared
  * schema (its issues become the error), then send it while `busy`; a failed request shows the
- * API's message. Forms that show errors beside each field use `useSubmit` (components/settings).
+ * API's message. Forms that show errors beside each field use `useSubmit` (components/ui/form.tsx).
  */
 export function useFormAction() {
   const [busy, setBusy] = useState(false);

@@ -77,22 +77,31 @@ export type AnyOperation = OperationDef<
 >;
 
 type Input<S> = S extends z.ZodType ? z.input<S> : undefined;
+type Output<S> = S extends z.ZodType ? z.output<S> : never;
 
 /** An operation's types as a caller sees them: path, query and body as sent, the answer as received. */
 export type OperationTypes = { params: unknown; query: unknown; body: unknown; response: unknown };
 
 /**
- * What defineOperation returns: the operation, keeping its id and types for typed callers (the
- * bridge's `call`, server/http/bridge.ts). `~types` exists only in the type system.
+ * What defineOperation returns: the registry's `AnyOperation`, keeping (types only, nothing at run
+ * time) its id, zod schemas and credentials. Typed callers read them back: the bridge's `call`
+ * (server/http/bridge.ts, through OperationTypesById) and the UI's client (lib/api/types.ts).
  */
-export type TypedOperation<Id extends string, P, Q, B, R extends z.ZodType> = AnyOperation & {
+export type TypedOperation<Id extends string, P, Q, B, R, Auth> = AnyOperation & {
   readonly id: Id;
-  readonly "~types"?: { params: Input<P>; query: Input<Q>; body: Input<B>; response: z.output<R> };
+  readonly "~types"?: { id: Id; params: P; query: Q; body: B; response: R; auth: Auth };
 };
 
+type Carried = { params: unknown; query: unknown; body: unknown; response: unknown };
+
 /** operationId → OperationTypes, for a union of operations made by defineOperation. */
-export type OperationTypesById<O extends { readonly id: string; readonly "~types"?: OperationTypes }> = {
-  [Op in O as Op["id"]]: NonNullable<Op["~types"]>;
+export type OperationTypesById<O extends { readonly id: string; readonly "~types"?: Carried }> = {
+  [Op in O as Op["id"]]: {
+    params: Input<NonNullable<Op["~types"]>["params"]>;
+    query: Input<NonNullable<Op["~types"]>["query"]>;
+    body: Input<NonNullable<Op["~types"]>["body"]>;
+    response: Output<NonNullable<Op["~types"]>["response"]>;
+  };
 };
 
 export function defineOperation<
@@ -102,8 +111,8 @@ export function defineOperation<
   R extends z.ZodType = z.ZodType,
   const Auth extends readonly Credential[] | "none" = readonly Credential[],
   const Id extends string = string,
->(def: OperationDef<P, Q, B, R, Auth> & { id: Id }): TypedOperation<Id, P, Q, B, R> {
-  return def as unknown as TypedOperation<Id, P, Q, B, R>;
+>(def: OperationDef<P, Q, B, R, Auth> & { id: Id }): TypedOperation<Id, P, Q, B, R, Auth> {
+  return def as unknown as TypedOperation<Id, P, Q, B, R, Auth>;
 }
 
 /** The bases (and so base paths) that serve an operation: those whose credential it accepts, or all for "none". */

@@ -16,14 +16,21 @@ export const operations: readonly AnyOperation[] = [
   ...metaOperations(() => operations),
 ];
 
-/** operationId → params, query, body and response types, for the bridge's typed `call`. */
-type RegistryTypes = OperationTypesById<
+/**
+ * Every operation with its types (read from the domain lists: `operations` itself refers to
+ * itself through meta_openapi, so its element type is not inferred). Typed callers read their types from this union: the bridge's `call`
+ * (below) and the UI's client (lib/api/types.ts).
+ */
+export type TypedRegistryOperation =
   | (typeof userOperations)[number]
   | (typeof apiKeyOperations)[number]
   | (typeof projectOperations)[number]
   | (typeof todoOperations)[number]
   | (typeof settingsOperations)[number]
->;
+  | ReturnType<typeof metaOperations>[number];
+
+/** operationId → params, query, body and response types, for the bridge's typed `call`. */
+type RegistryTypes = OperationTypesById<TypedRegistryOperation>;
 
 declare module "../http/bridge.ts" {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type

@@ -6,7 +6,7 @@ import { defineOperation, type AnyOperation } from "../../http/define.ts";
  * `meta_openapi` for a registry. The registry hands itself in (`registry` is read on the first
  * request, once the list exists), so this file does not import the registry that lists it.
  */
-export function openapiGet(registry: () => readonly AnyOperation[]): AnyOperation {
+export function openapiGet(registry: () => readonly AnyOperation[]) {
   let cached: Record<string, unknown> | undefined;
   return defineOperation({
     id: "meta_openapi",

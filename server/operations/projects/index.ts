@@ -1,3 +1,4 @@
+import type { AnyOperation } from "../../http/define.ts";
 import projectCards from "./project-cards.ts";
 import projectCreate from "./project-create.ts";
 import projectDelete from "./project-delete.ts";
@@ -22,4 +23,4 @@ export const projectOperations = [
   projectGroups,
   projectCards,
   projectUpsertGroup,
-];
+] satisfies AnyOperation[];

@@ -1,3 +1,4 @@
+import type { AnyOperation } from "../../http/define.ts";
 import settingsGetProjectSettings from "./settings-get-project-settings.ts";
 import settingsGetUserSettings from "./settings-get-user-settings.ts";
 import settingsUpdateBillingInfo from "./settings-update-billing-info.ts";
@@ -10,4 +11,4 @@ export const settingsOperations = [
   settingsUpdateBillingInfo,
   settingsGetProjectSettings,
   settingsUpdateProjectSettings,
-];
+] satisfies AnyOperation[];

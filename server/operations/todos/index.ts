@@ -1,3 +1,4 @@
+import type { AnyOperation } from "../../http/define.ts";
 import projectCreateTodo from "./project-create-todo.ts";
 import todoList from "./todo-list.ts";
 import projectStartFromTemplate from "./project-start-from-template.ts";
@@ -40,4 +41,4 @@ export const todoOperations = [
   todoGetPublic,
   taskGetPending,
   todoReportAiOutput,
-];
+] satisfies AnyOperation[];

@@ -1,4 +1,4 @@
-import styles from "./todo.module.css";
+import styles from "./ui.module.css";
 
 /** A chat form's validation issues (or the API's refusal), one a line, announced when they appear. */
 export function IssueList({ issues }: { issues: string[] }) {

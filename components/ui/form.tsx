@@ -3,7 +3,7 @@
 import { useState, type FormEvent, type ReactNode } from "react";
 import type { z } from "zod";
 import { apiFieldErrors, errorMessage, zodFieldErrors, type FieldErrors } from "@/lib/ui/form-issues";
-import styles from "./settings.module.css";
+import styles from "./ui.module.css";
 
 /** ARIA wiring of a control to its hint and error paragraphs (rendered by Field). */
 export function fieldAria(id: string, error: string | undefined, hint?: ReactNode | boolean) {

@@ -1,0 +1,86 @@
+"use client";
+
+// The UI's one data layer: SWR, keyed by operation. A key is `[operationId, input]`, so every page
+// reading `project_list` shares one cache entry, and Socket.IO events revalidate entries by
+// operation (useLiveOperations). Writes go through `call` and then revalidate what they changed.
+import { useEffect, useRef } from "react";
+import useSWR, { mutate as mutateCache, type SWRConfiguration, type SWRResponse } from "swr";
+import { realtimeSocket, type RealtimeEvent } from "@/lib/realtime-client";
+import { ApiClientError, call } from "./client";
+import type { InputArgs, OperationId, OperationInput, OperationResult } from "./types";
+
+export type OperationKey<Id extends OperationId = OperationId> = readonly [Id, OperationInput<Id>];
+
+/** The cache key of one operation call. */
+export function operationKey<Id extends OperationId>(id: Id, input: OperationInput<Id>): OperationKey<Id> {
+  return [id, input];
+}
+
+async function fetchOperation([id, input]: OperationKey): Promise<unknown> {
+  return call(id, ...([input] as InputArgs<typeof id>));
+}
+
+/** Pages show their own error state with a "Try again" button, so failed reads are not retried behind it. */
+const DEFAULTS: SWRConfiguration = { shouldRetryOnError: false, revalidateOnFocus: false };
+
+/**
+ * Reads an operation through the cache. `input` null skips the request (e.g. until an id is known).
+ * `error` is the API's error (ApiClientError: message, code, status, data).
+ */
+export function useOperation<Id extends OperationId>(
+  id: Id,
+  input: OperationInput<Id> | null,
+  config?: SWRConfiguration<OperationResult<Id>, ApiClientError>,
+): SWRResponse<OperationResult<Id>, ApiClientError> {
+  return useSWR<OperationResult<Id>, ApiClientError>(input === null ? null : operationKey(id, input), fetchOperation as never, { ...DEFAULTS, ...config });
+}
+
+/** Whether a cache key belongs to one of these operations (and, optionally, matches its input). */
+export function keyMatches(key: unknown, ids: readonly OperationId[], where?: (input: Record<string, unknown>) => boolean): boolean {
+  if (!Array.isArray(key) || key.length !== 2 || !ids.includes(key[0] as OperationId)) return false;
+  return where ? where((key[1] ?? {}) as Record<string, unknown>) : true;
+}
+
+/** Fetches again every cached call of these operations (those on screen re-render with the answer). */
+export function revalidateOperations(ids: readonly OperationId[], where?: (input: Record<string, unknown>) => boolean): Promise<unknown> {
+  return mutateCache((key) => keyMatches(key, ids, where));
+}
+
+/**
+ * Keeps the cache in step with the browser's Socket.IO connection: for each event, `affected`
+ * names the operations whose cached answers it changes, and those are fetched again (coalesced
+ * over `delayMs`, as several events often arrive together). After each (re)connect, `onConnect`
+ * operations are fetched again, since events may have been missed while offline.
+ */
+export function useLiveOperations(affected: (event: RealtimeEvent) => readonly OperationId[], onConnect: readonly OperationId[] = [], delayMs = 50): void {
+  const handlers = useRef({ affected, onConnect });
+  useEffect(() => {
+    handlers.current = { affected, onConnect };
+  });
+  useEffect(() => {
+    const socket = realtimeSocket();
+    const pending = new Set<OperationId>();
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const schedule = (ids: readonly OperationId[]) => {
+      ids.forEach((id) => pending.add(id));
+      if (timer || pending.size === 0) return;
+      timer = setTimeout(() => {
+        timer = null;
+        const ids = [...pending];
+        pending.clear();
+        void revalidateOperations(ids);
+      }, delayMs);
+    };
+    const onAny = (_name: string, event: RealtimeEvent) => {
+      if (event && typeof event === "object") schedule(handlers.current.affected(event));
+    };
+    const connected = () => schedule(handlers.current.onConnect);
+    socket.onAny(onAny);
+    socket.on("connect", connected);
+    return () => {
+      if (timer) clearTimeout(timer);
+      socket.offAny(onAny);
+      socket.off("connect", connected);
+    };
+  }, [delayMs]);
+}
