@@ -3,7 +3,8 @@ import { createClient } from "redis";
 import { log } from "../log.ts";
 import { db } from "../runtime.ts";
 import type { AgentRunner } from "./runner.ts";
-import { leaseIsLive, TURN_LOST_TWICE, type TurnRunner } from "./turn-runner.ts";
+import { leaseIsLive, TURN_LOST_TWICE } from "./turn-lease.ts";
+import type { TurnRunner } from "./turn-runner.ts";
 
 const QUEUE = "agent-turns";
 

@@ -10,6 +10,7 @@ import { getTodoOrThrow } from "../access.ts";
 import { publishTodo } from "./events.ts";
 import { asObject, toTodoListItem } from "./serialize.ts";
 import { getTodo } from "./todos.ts";
+import { lockRow } from "../../db/lock.ts";
 
 /** Joins the caller's connection to the todo's room first, then reads: no event can slip between. */
 export async function subscribeTodo(caller: Caller, todoId: string, socketId: string | undefined) {
@@ -47,7 +48,7 @@ export async function getWorkflow(caller: Caller, todoId: string) {
 export async function updateWorkflow(caller: Caller, todoId: string, patch: { contextSummaryUsed?: boolean; contextSummary?: string | null }): Promise<null> {
   await getTodoOrThrow(caller, todoId, "write");
   await db().$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT 1 FROM "Todo" WHERE "id" = ${todoId} FOR UPDATE`;
+    await lockRow(tx, "Todo", todoId);
     const { workflow } = await tx.todo.findUniqueOrThrow({ where: { id: todoId }, select: { workflow: true } });
     const next = { ...asObject(workflow), ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
     await tx.todo.update({ where: { id: todoId }, data: { workflow: next as Prisma.InputJsonValue } });
