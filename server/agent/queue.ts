@@ -124,7 +124,7 @@ export class QueuedRunner implements AgentRunner {
 
 /** RUNNING with no live lease: nobody works on it. */
 async function waitsForTurn(todoId: string): Promise<boolean> {
-  const todo = await db().todo.findUnique({ where: { id: todoId }, select: { status: true, workflow: true } });
-  return todo?.status === "RUNNING" && !leaseIsLive(todo.workflow);
+  const todo = await db().todo.findUnique({ where: { id: todoId }, select: { status: true, leaseUntil: true } });
+  return todo?.status === "RUNNING" && !leaseIsLive(todo);
 }
 

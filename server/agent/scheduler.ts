@@ -3,7 +3,7 @@ import { db, runtime } from "../runtime.ts";
 import { changeTodo, setStatus } from "../services/todos/lifecycle.ts";
 import { onDue } from "../../lib/todo-lifecycle.ts";
 import { messageWithBlocks, toMessage } from "../services/todos/serialize.ts";
-import { leaseIsLive } from "./turn-lease.ts";
+import { leaseIsLive, voidLeases } from "./turn-lease.ts";
 
 /**
  * Fires scheduled messages when they are due: the message becomes PENDING and the todo starts a
@@ -53,22 +53,12 @@ async function fire(messageId: string, todoId: string) {
  * picks up what a crash or restart left RUNNING, so nothing stays RUNNING forever.
  */
 async function recoverTurns() {
-  const running = await db().todo.findMany({ where: { status: "RUNNING" }, select: { id: true, workflow: true }, take: 500 });
+  const running = await db().todo.findMany({ where: { status: "RUNNING" }, select: { id: true, leaseUntil: true }, take: 500 });
   const now = Date.now();
   for (const todo of running) {
-    if (!leaseIsLive(todo.workflow, now)) runtime().agent.start(todo.id);
+    if (!leaseIsLive(todo, now)) runtime().agent.start(todo.id);
   }
 }
 
-/**
- * The embedded database has one process: leases left by the previous one are void at start. They
- * are marked lapsed rather than removed, so taking such a turn over still counts as a recovery.
- */
-export async function releaseLeases() {
-  const running = await db().todo.findMany({ where: { status: "RUNNING" }, select: { id: true, workflow: true } });
-  for (const todo of running) {
-    const workflow = (todo.workflow ?? {}) as { lease?: { owner: string; until: number } } & Record<string, unknown>;
-    if (!workflow.lease) continue;
-    await db().todo.update({ where: { id: todo.id }, data: { workflow: { ...workflow, lease: { ...workflow.lease, until: 0 } } } });
-  }
-}
+/** At start on the embedded database: see voidLeases. */
+export const releaseLeases = voidLeases;

@@ -5,7 +5,7 @@ import { db } from "../runtime.ts";
 import { asObject } from "../services/todos/serialize.ts";
 import type { AgentProvider } from "./provider.ts";
 import type { AgentRunner } from "./runner.ts";
-import { takeLease, updateWorkflow } from "./turn-lease.ts";
+import { dropLease, takeLease } from "./turn-lease.ts";
 import { failTurn, finishTurn, openTurn } from "./turn-store.ts";
 import { streamTurn } from "./turn-stream.ts";
 
@@ -31,7 +31,7 @@ export type RunOutcome = "done" | "busy";
 /**
  * Runs agent turns in this process. The todo's status in the database is the control: the runner
  * looks at it at every step, so pause, complete and cancel from any process take effect at the
- * next step. A lease in the todo's workflow keeps two processes from running one todo; a turn
+ * next step. A lease (the todo's leaseOwner, leaseUntil) keeps two processes from running one todo; a turn
  * whose process died is taken over (and resumed) once its lease ran out.
  */
 export class TurnRunner implements AgentRunner {
@@ -164,7 +164,7 @@ export class TurnRunner implements AgentRunner {
 
     const turn = await openTurn(todo);
     if (turn === "stopped") {
-      await updateWorkflow(todoId, (w) => ({ ...w, lease: undefined }));
+      await dropLease(todoId);
       return false;
     }
     if (!turn) return finishTurn(todo, null, provider, settings, "", null);

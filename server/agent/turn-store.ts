@@ -9,7 +9,7 @@ import { changeTodo, setStatus, type TodoRef } from "../services/todos/lifecycle
 import { asObject, messageWithBlocks, toBlock, toMessage } from "../services/todos/serialize.ts";
 import { countTokens } from "./local-reply.ts";
 import type { AgentProvider, ChatMessage, TurnUsage } from "./provider.ts";
-import { updateWorkflow, type Turn, type Workflow } from "./turn-lease.ts";
+import { dropLease, NO_LEASE, type Turn, type Workflow } from "./turn-lease.ts";
 
 /** The conversation before this turn's reply, with a pending context summary first. */
 export async function history(todoId: string, replyId: string): Promise<ChatMessage[]> {
@@ -50,10 +50,10 @@ export async function interrupted(todo: TodoRef, turn: Turn, written: string, pr
   if (status && status !== "PAUSED" && status !== "RUNNING") {
     const usage = { provider: providerName, tokensIn: countTokens(turn.userMessages.join("\n")), tokensOut: countTokens(written), costCents: 0, durationMs: Date.now() - turn.startedAt, interrupted: true };
     const message = await db().message.update({ where: { id: turn.messageId }, data: { content: written, state: "DONE", usage }, include: messageWithBlocks });
-    await updateWorkflow(todo.id, (w) => ({ ...w, currentTurn: undefined, lease: undefined, state: "idle" }));
+    await dropLease(todo.id, (w) => ({ ...w, currentTurn: undefined, state: "idle" }));
     publishTodo("message.updated", todo, toMessage(message));
   } else {
-    await updateWorkflow(todo.id, (w) => ({ ...w, lease: undefined, state: status === "PAUSED" ? "paused" : "idle" }));
+    await dropLease(todo.id, (w) => ({ ...w, state: status === "PAUSED" ? "paused" : "idle" }));
   }
   return false;
 }
@@ -76,12 +76,12 @@ export async function finishTurn(todo: TodoRef, turn: Turn | null, provider: Age
       tx.message.count({ where: { todoId: todo.id, role: "user", state: "PENDING" } }),
       tx.message.count({ where: { todoId: todo.id, state: "SCHEDULED" } }),
     ]);
-    const { currentTurn: _t, lease: _l, ...rest } = w;
+    const { currentTurn: _t, ...rest } = w;
     const usedSummary = turn && w.contextSummary && !w.contextSummaryUsed ? { contextSummaryUsed: true } : {};
     // Only a turn that is still RUNNING moves on; a pause or cancel that came in first stands.
     const next = current.status === "RUNNING" ? afterTurn({ pendingInput: pending > 0, hasScheduled: scheduled > 0 }) : current.status;
     // A next turn is run by this runner's loop, not started again.
-    await setStatus(tx, current, fx, next, { workflow: { ...rest, ...usedSummary, state: "idle" } as Prisma.InputJsonValue }, { continued: true });
+    await setStatus(tx, current, fx, next, { ...NO_LEASE, workflow: { ...rest, ...usedSummary, state: "idle" } as Prisma.InputJsonValue }, { continued: true });
     return next;
   });
   return next === "RUNNING";
@@ -93,9 +93,9 @@ export async function failTurn(todoId: string, err: unknown): Promise<void> {
   await changeTodo(todoId, async (tx, todo, fx) => {
     const replies = await tx.message.findMany({ where: { todoId, role: "assistant", state: "PROCESSING" }, select: { id: true } });
     await tx.message.updateMany({ where: { id: { in: replies.map((r) => r.id) } }, data: { state: "ERROR", usage: { error: reason } } });
-    const { currentTurn: _t, lease: _l, ...rest } = asObject(todo.workflow) as Workflow;
+    const { currentTurn: _t, ...rest } = asObject(todo.workflow) as Workflow;
     const metadata = { ...asObject(todo.metadata), error: reason } as Prisma.InputJsonValue;
-    await setStatus(tx, todo, fx, "ERROR", { metadata, workflow: { ...rest, state: "error" } as Prisma.InputJsonValue });
+    await setStatus(tx, todo, fx, "ERROR", { ...NO_LEASE, metadata, workflow: { ...rest, state: "error" } as Prisma.InputJsonValue });
     const messages = await tx.message.findMany({ where: { id: { in: replies.map((r) => r.id) } }, include: messageWithBlocks });
     for (const m of messages) fx.emit("message.updated", toMessage(m));
   });

@@ -11,6 +11,7 @@ import { publishTodo } from "./events.ts";
 import { asObject, toTodoListItem } from "./serialize.ts";
 import { getTodo } from "./todos.ts";
 import { lockRow } from "../../db/lock.ts";
+import type { Workflow } from "../../agent/turn-lease.ts";
 
 /** Joins the caller's connection to the todo's room first, then reads: no event can slip between. */
 export async function subscribeTodo(caller: Caller, todoId: string, socketId: string | undefined) {
@@ -30,8 +31,6 @@ export async function updateAgentMapping(caller: Caller, todoId: string, agentSe
   publishTodo("todo.updated", todo, toTodoListItem(todo));
   return null;
 }
-
-type Workflow = { contextSummaryUsed?: boolean; contextSummary?: string | null; turn?: number; state?: string };
 
 export async function getWorkflow(caller: Caller, todoId: string) {
   const { todo } = await getTodoOrThrow(caller, todoId, "read");

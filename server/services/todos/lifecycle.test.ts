@@ -82,14 +82,15 @@ function sources(dir: string): string[] {
     return e.name.endsWith(".ts") && !e.name.endsWith(".test.ts") ? [p] : [];
   });
 }
-/** The argument text of each `.todo.<write>(…)` call (balanced parentheses). */
+/** What each `.todo.<write>(…)` call writes: its argument text from `data:` on (balanced parentheses). */
 function todoWrites(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(/\.todo\.(?:create|createMany|update|updateMany|upsert)\(/g)) {
     let depth = 1;
     let i = m.index + m[0].length;
     for (; i < text.length && depth > 0; i++) depth += text[i] === "(" ? 1 : text[i] === ")" ? -1 : 0;
-    out.push(text.slice(m.index, i));
+    const call = text.slice(m.index, i);
+    out.push(call.slice(Math.max(0, call.indexOf("data:"))));
   }
   return out;
 }
