@@ -1,13 +1,10 @@
 import { randomUUID } from "node:crypto";
-import type { TAgentSettings } from "../../lib/schemas/agent.ts";
 import { log } from "../log.ts";
 import { db } from "../runtime.ts";
-import { asObject } from "../services/todos/serialize.ts";
 import type { AgentProvider } from "./provider.ts";
 import type { AgentRunner } from "./runner.ts";
-import { dropLease, takeLease } from "./turn-lease.ts";
-import { failTurn, finishTurn, openTurn } from "./turn-store.ts";
-import { streamTurn } from "./turn-stream.ts";
+import { failTurn } from "./turn-store.ts";
+import { runTurn } from "./turn-stream.ts";
 
 export { leaseIsLive, MAX_RECOVERIES, TURN_LOST_TWICE } from "./turn-lease.ts";
 
@@ -150,25 +147,10 @@ export class TurnRunner implements AgentRunner {
     setTimeout(() => this.start(todoId), this.busyRetryMs).unref();
   }
 
-  /** One turn, or its continuation after a pause or a restart. True when another turn should follow. */
-  private async turn(todoId: string): Promise<boolean | "busy"> {
-    const todo = await db().todo.findUnique({ where: { id: todoId }, select: { id: true, projectId: true, status: true, agentSettings: true } });
-    if (!todo || todo.status !== "RUNNING") return false;
-    const holder = { owner: this.owner, leaseMs: this.leaseMs, maxPerUser: this.opts.maxPerUser };
-    const leased = await takeLease(holder, todoId);
-    if (leased !== "ok") return leased === "busy" ? "busy" : false;
-    const settings = asObject(todo.agentSettings) as TAgentSettings;
-    const providerName = settings.provider ?? this.opts.defaultProvider;
-    const provider = this.opts.providers[providerName];
-    if (!provider) throw new Error(`Agent provider "${providerName}" is not configured on this server`);
-
-    const turn = await openTurn(todo);
-    if (turn === "stopped") {
-      await dropLease(todoId);
-      return false;
-    }
-    if (!turn) return finishTurn(todo, null, provider, settings, "", null);
-    return streamTurn({ ...holder, flushMs: this.flushMs, stopping: () => this.stopping }, todo, turn, provider, settings);
+  /** One turn, or its continuation after a pause or a restart (runTurn). */
+  private turn(todoId: string): Promise<boolean | "busy"> {
+    const ctx = { ...this.opts, owner: this.owner, leaseMs: this.leaseMs, flushMs: this.flushMs, stopping: () => this.stopping };
+    return runTurn(ctx, todoId);
   }
 
   /** A turn that throws leaves the todo ERROR with the reason in its metadata; the partial reply is kept. */

@@ -1,14 +1,37 @@
-// The streaming loop of one turn: the provider's deltas are appended to the reply at most every
-// flushMs (a "step": each also checks that the todo still runs), while a heartbeat renews the lease.
+// One turn: take the lease, open (or resume) the turn, then the streaming loop: the provider's
+// deltas are appended to the reply at most every flushMs (a "step": each also checks that the todo
+// still runs), while a heartbeat renews the lease.
 import type { TAgentSettings } from "../../lib/schemas/agent.ts";
 import { db } from "../runtime.ts";
 import { publishTodo } from "../services/todos/events.ts";
 import type { TodoRef } from "../services/todos/lifecycle.ts";
+import { asObject } from "../services/todos/serialize.ts";
 import type { AgentProvider } from "./provider.ts";
-import { takeLease, type LeaseHolder, type Turn } from "./turn-lease.ts";
-import { finishTurn, history, interrupted } from "./turn-store.ts";
+import { dropLease, takeLease, type LeaseHolder, type Turn } from "./turn-lease.ts";
+import { finishTurn, history, interrupted, openTurn } from "./turn-store.ts";
 
 export type StreamContext = LeaseHolder & { flushMs: number; stopping(): boolean };
+export type TurnContext = StreamContext & { providers: Record<string, AgentProvider>; defaultProvider: string };
+
+/** One turn of a RUNNING todo, or its continuation after a pause or a restart. True when another turn should follow. */
+export async function runTurn(ctx: TurnContext, todoId: string): Promise<boolean | "busy"> {
+  const todo = await db().todo.findUnique({ where: { id: todoId }, select: { id: true, projectId: true, status: true, agentSettings: true } });
+  if (!todo || todo.status !== "RUNNING") return false;
+  const leased = await takeLease(ctx, todoId);
+  if (leased !== "ok") return leased === "busy" ? "busy" : false;
+  const settings = asObject(todo.agentSettings) as TAgentSettings;
+  const providerName = settings.provider ?? ctx.defaultProvider;
+  const provider = ctx.providers[providerName];
+  if (!provider) throw new Error(`Agent provider "${providerName}" is not configured on this server`);
+
+  const turn = await openTurn(todo);
+  if (turn === "stopped") {
+    await dropLease(todoId);
+    return false;
+  }
+  if (!turn) return finishTurn(todo, null, provider, settings, "", null);
+  return streamTurn(ctx, todo, turn, provider, settings);
+}
 
 /** Streams the turn's reply and ends it; true when another turn should follow. */
 export async function streamTurn(ctx: StreamContext, todo: TodoRef, turn: Turn, provider: AgentProvider, settings: TAgentSettings): Promise<boolean> {
