@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { TODO_STATUSES, type TStatusAction } from "./schemas/todos.ts";
-import { afterTurn, allowedActions, nextStatus, turnCutByPause } from "./todo-lifecycle.ts";
+import { afterTurn, allowedActions, initialStatus, nextStatus, onDue, onInput, onStartNow, turnCutByPause } from "./todo-lifecycle.ts";
 
 const none = { turnInterrupted: false, hasScheduled: false };
 
@@ -54,4 +54,26 @@ test("allowedActions lists what the table allows, in a fixed order", () => {
   assert.deepEqual(allowedActions("PROPOSED"), ["complete", "cancel", "accept", "dismiss"]);
   assert.deepEqual(allowedActions("DONE"), []);
   assert.deepEqual(allowedActions("CANCELLED"), []);
+});
+
+test("new input: STARTABLE todos start or schedule, busy ones wait, closed ones refuse", () => {
+  const row = (mode: "now" | "scheduled" | "later") => Object.fromEntries(TODO_STATUSES.map((s) => [s, onInput(s, mode) ?? "-"]));
+  assert.deepEqual(row("now"), { PROPOSED: "-", TODO: "RUNNING", SCHEDULED: "SCHEDULED", RUNNING: "RUNNING", PAUSED: "PAUSED", READY: "RUNNING", DONE: "RUNNING", ERROR: "RUNNING", CANCELLED: "-" });
+  assert.deepEqual(row("scheduled"), { PROPOSED: "-", TODO: "SCHEDULED", SCHEDULED: "SCHEDULED", RUNNING: "RUNNING", PAUSED: "PAUSED", READY: "SCHEDULED", DONE: "SCHEDULED", ERROR: "SCHEDULED", CANCELLED: "-" });
+  assert.deepEqual(row("later"), { PROPOSED: "-", TODO: "TODO", SCHEDULED: "SCHEDULED", RUNNING: "RUNNING", PAUSED: "PAUSED", READY: "READY", DONE: "DONE", ERROR: "ERROR", CANCELLED: "-" });
+});
+
+test("a due scheduled message runs a SCHEDULED or STARTABLE todo; an explicit start runs anything not closed", () => {
+  assert.deepEqual(Object.fromEntries(TODO_STATUSES.map((s) => [s, onDue(s)])), {
+    PROPOSED: "PROPOSED", TODO: "RUNNING", SCHEDULED: "RUNNING", RUNNING: "RUNNING", PAUSED: "PAUSED", READY: "RUNNING", DONE: "RUNNING", ERROR: "RUNNING", CANCELLED: "CANCELLED",
+  });
+  assert.deepEqual(TODO_STATUSES.filter((s) => onStartNow(s) === null), ["PROPOSED", "CANCELLED"]);
+  assert.ok(TODO_STATUSES.every((s) => onStartNow(s) === null || onStartNow(s) === "RUNNING"));
+});
+
+test("a new todo starts PROPOSED, SCHEDULED, RUNNING or TODO", () => {
+  assert.equal(initialStatus({ propose: true, startProcessing: true }), "PROPOSED");
+  assert.equal(initialStatus({ scheduled: true, startProcessing: true }), "SCHEDULED");
+  assert.equal(initialStatus({ startProcessing: true }), "RUNNING");
+  assert.equal(initialStatus({ startProcessing: false }), "TODO");
 });

@@ -8,6 +8,33 @@ export const STARTABLE: ReadonlySet<TTodoStatus> = new Set(["TODO", "READY", "DO
 /** Statuses in which a new message waits (PENDING) for the next turn. */
 export const WAITING: ReadonlySet<TTodoStatus> = new Set(["RUNNING", "SCHEDULED", "PAUSED"]);
 const FINAL: ReadonlySet<TTodoStatus> = new Set(["DONE", "CANCELLED"]);
+/** Statuses that take no new user input (409). */
+export const CLOSED: ReadonlySet<TTodoStatus> = new Set(["CANCELLED", "PROPOSED"]);
+
+/** How a new user message is to be processed: at once, at its scheduledAt, or not at all. */
+export type InputMode = "now" | "scheduled" | "later";
+
+/** The status after a user message arrives (null: closed, 409). A STARTABLE todo starts or schedules; others wait. */
+export function onInput(from: TTodoStatus, mode: InputMode): TTodoStatus | null {
+  if (CLOSED.has(from)) return null;
+  if (mode === "later" || !STARTABLE.has(from)) return from;
+  return mode === "now" ? "RUNNING" : "SCHEDULED";
+}
+
+/** A scheduled message came due: a SCHEDULED or STARTABLE todo runs; a RUNNING or PAUSED one (or a closed one) stays. */
+export function onDue(from: TTodoStatus): TTodoStatus {
+  return from === "SCHEDULED" || STARTABLE.has(from) ? "RUNNING" : from;
+}
+
+/** An explicit "update and start" of a message: runs from anything not closed (also SCHEDULED, PAUSED). */
+export function onStartNow(from: TTodoStatus): TTodoStatus | null {
+  return CLOSED.has(from) ? null : "RUNNING";
+}
+
+/** The status a new todo is created in. */
+export function initialStatus(o: { propose?: boolean; scheduled?: boolean; startProcessing?: boolean }): TTodoStatus {
+  return o.propose ? "PROPOSED" : o.scheduled ? "SCHEDULED" : o.startProcessing ? "RUNNING" : "TODO";
+}
 
 export type ResumeContext = {
   /** A turn was cut by the pause (see `turnCutByPause`). */

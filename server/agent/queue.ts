@@ -3,7 +3,8 @@ import { createClient } from "redis";
 import { log } from "../log.ts";
 import { db } from "../runtime.ts";
 import type { AgentRunner } from "./runner.ts";
-import { leaseIsLive, TURN_LOST_TWICE, type TurnRunner } from "./turn-runner.ts";
+import { leaseIsLive, TURN_LOST_TWICE } from "./turn-lease.ts";
+import type { TurnRunner } from "./turn-runner.ts";
 
 const QUEUE = "agent-turns";
 
@@ -123,7 +124,7 @@ export class QueuedRunner implements AgentRunner {
 
 /** RUNNING with no live lease: nobody works on it. */
 async function waitsForTurn(todoId: string): Promise<boolean> {
-  const todo = await db().todo.findUnique({ where: { id: todoId }, select: { status: true, workflow: true } });
-  return todo?.status === "RUNNING" && !leaseIsLive(todo.workflow);
+  const todo = await db().todo.findUnique({ where: { id: todoId }, select: { status: true, leaseUntil: true } });
+  return todo?.status === "RUNNING" && !leaseIsLive(todo);
 }
 

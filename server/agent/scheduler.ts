@@ -1,8 +1,9 @@
 import { log } from "../log.ts";
 import { db, runtime } from "../runtime.ts";
-import { publishStatus, publishTodo } from "../services/todos/events.ts";
+import { changeTodo, setStatus } from "../services/todos/lifecycle.ts";
+import { onDue } from "../../lib/todo-lifecycle.ts";
 import { messageWithBlocks, toMessage } from "../services/todos/serialize.ts";
-import { leaseIsLive } from "./turn-runner.ts";
+import { leaseIsLive, voidLeases } from "./turn-lease.ts";
 
 /**
  * Fires scheduled messages when they are due: the message becomes PENDING and the todo starts a
@@ -38,20 +39,12 @@ export function startScheduler(everyMs = 500, recoverEvery = 10): { stop(): void
 }
 
 async function fire(messageId: string, todoId: string) {
-  const result = await db().$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT 1 FROM "Todo" WHERE "id" = ${todoId} FOR UPDATE`;
+  await changeTodo(todoId, async (tx, todo, fx) => {
     const { count } = await tx.message.updateMany({ where: { id: messageId, state: "SCHEDULED" }, data: { state: "PENDING" } });
-    if (count === 0) return null; // edited away or taken by another process
-    const todo = await tx.todo.findUniqueOrThrow({ where: { id: todoId }, select: { id: true, projectId: true, status: true } });
-    const next = todo.status === "SCHEDULED" || todo.status === "TODO" || todo.status === "READY" || todo.status === "DONE" || todo.status === "ERROR" ? "RUNNING" : todo.status;
-    await tx.todo.update({ where: { id: todoId }, data: { status: next, lastActivityAt: new Date() } });
+    if (count === 0) return; // edited away or taken by another process
     const message = await tx.message.findUniqueOrThrow({ where: { id: messageId }, include: messageWithBlocks });
-    return { todo, next, message };
+    await setStatus(tx, todo, fx.emit("message.updated", toMessage(message)), onDue(todo.status));
   });
-  if (!result) return;
-  publishTodo("message.updated", result.todo, toMessage(result.message));
-  publishStatus(result.todo, result.next, result.todo.status);
-  if (result.next === "RUNNING") runtime().agent.start(todoId);
 }
 
 /**
@@ -60,22 +53,12 @@ async function fire(messageId: string, todoId: string) {
  * picks up what a crash or restart left RUNNING, so nothing stays RUNNING forever.
  */
 async function recoverTurns() {
-  const running = await db().todo.findMany({ where: { status: "RUNNING" }, select: { id: true, workflow: true }, take: 500 });
+  const running = await db().todo.findMany({ where: { status: "RUNNING" }, select: { id: true, leaseUntil: true }, take: 500 });
   const now = Date.now();
   for (const todo of running) {
-    if (!leaseIsLive(todo.workflow, now)) runtime().agent.start(todo.id);
+    if (!leaseIsLive(todo, now)) runtime().agent.start(todo.id);
   }
 }
 
-/**
- * The embedded database has one process: leases left by the previous one are void at start. They
- * are marked lapsed rather than removed, so taking such a turn over still counts as a recovery.
- */
-export async function releaseLeases() {
-  const running = await db().todo.findMany({ where: { status: "RUNNING" }, select: { id: true, workflow: true } });
-  for (const todo of running) {
-    const workflow = (todo.workflow ?? {}) as { lease?: { owner: string; until: number } } & Record<string, unknown>;
-    if (!workflow.lease) continue;
-    await db().todo.update({ where: { id: todo.id }, data: { workflow: { ...workflow, lease: { ...workflow.lease, until: 0 } } } });
-  }
-}
+/** At start on the embedded database: see voidLeases. */
+export const releaseLeases = voidLeases;

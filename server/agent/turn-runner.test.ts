@@ -158,9 +158,9 @@ test("a turn whose process died is taken over after its lease ran out, and resum
   await first.stop(); // a clean stop releases the lease; a crash would not, as written here:
   const mid = await t.prisma.message.findFirstOrThrow({ where: { todoId: todo.id, role: "assistant" } });
   assert.equal(mid.state, "PROCESSING");
-  const { workflow } = await t.prisma.todo.findUniqueOrThrow({ where: { id: todo.id } });
-  assert.equal((workflow as { lease?: unknown }).lease, undefined);
-  await t.prisma.todo.update({ where: { id: todo.id }, data: { workflow: { ...(workflow as object), lease: { owner: "dead-process", until: Date.now() + 200 } } } });
+  const stopped = await t.prisma.todo.findUniqueOrThrow({ where: { id: todo.id } });
+  assert.deepEqual([stopped.leaseOwner, stopped.leaseUntil], [null, null]);
+  await t.prisma.todo.update({ where: { id: todo.id }, data: { leaseOwner: "dead-process", leaseUntil: new Date(Date.now() + 200) } });
 
   const second = runnerWith(fakeProvider({ pieces }), { leaseMs: 200 });
   second.start(todo.id); // lease still held by the dead process: nothing happens yet
@@ -185,7 +185,7 @@ test("a turn taken over once already is not taken over again: a second death end
   const w = workflow as { currentTurn: { recoveries?: number } };
   assert.equal(w.currentTurn.recoveries, undefined, "started normally: no recovery yet");
   // As a process that died after it had already taken this turn over once would leave it:
-  await t.prisma.todo.update({ where: { id: todo.id }, data: { workflow: { ...w, currentTurn: { ...w.currentTurn, recoveries: 1 }, lease: { owner: "dead-process", until: Date.now() - 1 } } } });
+  await t.prisma.todo.update({ where: { id: todo.id }, data: { workflow: { ...w, currentTurn: { ...w.currentTurn, recoveries: 1 } }, leaseOwner: "dead-process", leaseUntil: new Date(Date.now() - 1) } });
   const second = runnerWith(fakeProvider());
   second.start(todo.id);
   await second.idle();
@@ -208,9 +208,9 @@ test("the per-user limit holds across processes: two runners on one database nev
   let sampling = true;
   const sampler = (async () => {
     while (sampling) {
-      const live = await t.prisma.todo.findMany({ where: { id: { in: ids }, status: "RUNNING" }, select: { workflow: true } });
+      const live = await t.prisma.todo.findMany({ where: { id: { in: ids }, status: "RUNNING" }, select: { leaseUntil: true } });
       const now = Date.now();
-      peak = Math.max(peak, live.filter((r) => ((r.workflow as { lease?: { until: number } }).lease?.until ?? 0) > now).length);
+      peak = Math.max(peak, live.filter((r) => (r.leaseUntil?.getTime() ?? 0) > now).length);
       await new Promise((r) => setTimeout(r, 3));
     }
   })();

@@ -4,6 +4,7 @@ import { maskKey, newApiKey, sha256 } from "../../auth/tokens.ts";
 import { ApiError, notFound } from "../../http/errors.ts";
 import { db, runtime } from "../../runtime.ts";
 import type { Prisma } from "../../db/generated/client.ts";
+import { lockRow } from "../../db/lock.ts";
 
 /** The name the automatically created default key gets; people cannot take it for their own keys. */
 export const DEFAULT_KEY_NAME = "default";
@@ -25,7 +26,7 @@ type Tx = Prisma.TransactionClient;
 
 /** Serialises key changes of one user (default flag, unique names) on the user's row. */
 async function lockUser(tx: Tx, userId: string): Promise<void> {
-  await tx.$executeRaw`SELECT 1 FROM "User" WHERE "id" = ${userId} FOR UPDATE`;
+  await lockRow(tx, "User", userId);
 }
 
 async function insertKey(tx: Tx, userId: string, name: string, makeDefault: boolean): Promise<TApiKey> {

@@ -8,6 +8,7 @@ import { ApiError, notFound } from "../../http/errors.ts";
 import { db, runtime } from "../../runtime.ts";
 import { getProjectOrThrow, needToChange, requireProjectAccess } from "../access.ts";
 import { agentSettingsFromStored, isRecord } from "./stored.ts";
+import { lockRow } from "../../db/lock.ts";
 
 /** The settings kept in Project.settings, each at its default (null) when missing or invalid. */
 export function projectSettingsFromStored(raw: unknown): { defaultGroupSlug: string | null; agentDefaults: TAgentSettings | null } {
@@ -40,7 +41,7 @@ export async function updateProjectSettings(caller: Caller, projectId: string, p
   await requireProjectAccess(caller, projectId, needToChange("projectSettings", patch));
   await db().$transaction(async (tx) => {
     // Serialises concurrent partial updates of the project's settings JSON.
-    await tx.$executeRaw`SELECT 1 FROM "Project" WHERE "id" = ${projectId} FOR UPDATE`;
+    await lockRow(tx, "Project", projectId);
     const row = await tx.project.findUnique({ where: { id: projectId }, select: { settings: true } });
     if (!row) throw notFound("Project");
     if (patch.defaultGroupSlug) {

@@ -4,6 +4,7 @@ import type { Prisma } from "../../db/generated/client.ts";
 import { checkAgentSettings } from "../../agent/policy.ts";
 import { db } from "../../runtime.ts";
 import { agentSettingsFromStored, isRecord } from "./stored.ts";
+import { lockRow } from "../../db/lock.ts";
 
 export const DEFAULT_APP_SETTINGS: Omit<TAppSettings, "updatedAt"> = {
   theme: "system",
@@ -42,7 +43,7 @@ export async function updateUserSettings(caller: Caller, patch: TUserSettingsUpd
   const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
   await db().$transaction(async (tx) => {
     // Serialises concurrent partial updates of one user, so neither loses the other's fields.
-    await tx.$executeRaw`SELECT 1 FROM "User" WHERE "id" = ${userId} FOR UPDATE`;
+    await lockRow(tx, "User", userId);
     const row = await tx.userSettings.findUnique({ where: { userId }, select: { settings: true } });
     const settings = { ...(isRecord(row?.settings) ? row.settings : {}), ...changes, updatedAt: Date.now() } as Prisma.InputJsonObject;
     await tx.userSettings.upsert({ where: { userId }, create: { userId, settings }, update: { settings } });

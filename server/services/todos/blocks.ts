@@ -4,6 +4,7 @@ import { db } from "../../runtime.ts";
 import { getTodoOrThrow } from "../access.ts";
 import { publishTodo } from "./events.ts";
 import { toBlock } from "./serialize.ts";
+import { lockRow } from "../../db/lock.ts";
 
 async function blockOf(todoId: string, blockId: string) {
   const block = await db().block.findFirst({ where: { id: blockId, todoId } });
@@ -19,7 +20,7 @@ export async function linkSubTodos(caller: Caller, todoId: string, blockId: stri
   // Each linked todo must be one the caller can read: checked before anything is written.
   for (const id of wanted) await getTodoOrThrow({ ...caller, todoScope: null }, id, "read");
   const block = await db().$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT 1 FROM "Block" WHERE "id" = ${blockId} FOR UPDATE`;
+    await lockRow(tx, "Block", blockId);
     const current = await tx.block.findUniqueOrThrow({ where: { id: blockId }, select: { subTodoIds: true } });
     const merged = [...current.subTodoIds, ...wanted.filter((id) => !current.subTodoIds.includes(id))];
     return tx.block.update({ where: { id: blockId }, data: { subTodoIds: merged } });
@@ -34,7 +35,7 @@ export async function toggleChecked(caller: Caller, todoId: string, blockId: str
   const existing = await blockOf(todoId, blockId);
   if (!existing.actionable) throw new ApiError("CONFLICT", "This block is not actionable");
   const block = await db().$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT 1 FROM "Block" WHERE "id" = ${blockId} FOR UPDATE`;
+    await lockRow(tx, "Block", blockId);
     const current = await tx.block.findUniqueOrThrow({ where: { id: blockId }, select: { checked: true } });
     return tx.block.update({ where: { id: blockId }, data: { checked: checked ?? !current.checked } });
   });

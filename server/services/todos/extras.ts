@@ -10,6 +10,8 @@ import { getTodoOrThrow, visibleTodosWhere } from "../access.ts";
 import { publishTodo } from "./events.ts";
 import { asObject, toTodoListItem } from "./serialize.ts";
 import { getTodo } from "./todos.ts";
+import { lockRow } from "../../db/lock.ts";
+import type { Workflow } from "../../agent/turn-lease.ts";
 
 /** Joins the caller's connection to the todo's room first, then reads: no event can slip between. */
 export async function subscribeTodo(caller: Caller, todoId: string, socketId: string | undefined) {
@@ -30,8 +32,6 @@ export async function updateAgentMapping(caller: Caller, todoId: string, agentSe
   return null;
 }
 
-type Workflow = { contextSummaryUsed?: boolean; contextSummary?: string | null; turn?: number; state?: string };
-
 export async function getWorkflow(caller: Caller, todoId: string) {
   const { todo } = await getTodoOrThrow(caller, todoId, "read");
   const w = asObject(todo.workflow) as Workflow;
@@ -47,7 +47,7 @@ export async function getWorkflow(caller: Caller, todoId: string) {
 export async function updateWorkflow(caller: Caller, todoId: string, patch: { contextSummaryUsed?: boolean; contextSummary?: string | null }): Promise<null> {
   await getTodoOrThrow(caller, todoId, "write");
   await db().$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT 1 FROM "Todo" WHERE "id" = ${todoId} FOR UPDATE`;
+    await lockRow(tx, "Todo", todoId);
     const { workflow } = await tx.todo.findUniqueOrThrow({ where: { id: todoId }, select: { workflow: true } });
     const next = { ...asObject(workflow), ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
     await tx.todo.update({ where: { id: todoId }, data: { workflow: next as Prisma.InputJsonValue } });

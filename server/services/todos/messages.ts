@@ -1,15 +1,14 @@
 import type { z } from "zod";
 import type { Caller } from "../../auth/caller.ts";
-import type { ZAddMessageInput, ZMessagesQuery, ZUpdateMessageInput, TMessage, TTodoStatus } from "../../../lib/schemas/todos.ts";
+import type { ZAddMessageInput, ZMessagesQuery, ZUpdateMessageInput, TMessage } from "../../../lib/schemas/todos.ts";
 import { MESSAGE_PAGE_DEFAULT, MESSAGE_PAGE_MAX, MESSAGE_PAGE_MAX_CHARS } from "../../../lib/schemas/todos.ts";
 import { ApiError, badRequest, notFound } from "../../http/errors.ts";
-import { db, runtime } from "../../runtime.ts";
+import { db } from "../../runtime.ts";
 import { getTodoOrThrow } from "../access.ts";
-import { publishStatus, publishTodo } from "./events.ts";
-import { STARTABLE } from "../../../lib/todo-lifecycle.ts";
+import { publishTodo } from "./events.ts";
+import { changeTodo, setStatus } from "./lifecycle.ts";
+import { onInput, onStartNow } from "../../../lib/todo-lifecycle.ts";
 import { messageWithBlocks, toMessage } from "./serialize.ts";
-
-const CLOSED: ReadonlySet<TTodoStatus> = new Set(["CANCELLED", "PROPOSED"]);
 
 /**
  * One page of a todo's messages in chat order, the one way every read pages them (todo_get,
@@ -54,33 +53,20 @@ export async function getMessages(caller: Caller, todoId: string, q: z.output<ty
  * and waits (PENDING) behind a RUNNING, SCHEDULED or PAUSED one; a future scheduledAt schedules it.
  */
 export async function addMessage(caller: Caller, todoId: string, input: z.output<typeof ZAddMessageInput>): Promise<TMessage> {
-  const { todo } = await getTodoOrThrow(caller, todoId, "write");
+  await getTodoOrThrow(caller, todoId, "write");
   const scheduledAt = input.scheduledAt !== undefined && input.scheduledAt > Date.now() ? new Date(input.scheduledAt) : null;
-  const result = await db().$transaction(async (tx) => {
-    // Re-read under a row lock: a concurrent status change must not be lost.
-    await tx.$executeRaw`SELECT 1 FROM "Todo" WHERE "id" = ${todoId} FOR UPDATE`;
-    const current = await tx.todo.findUniqueOrThrow({ where: { id: todoId }, select: { status: true, scheduledAt: true } });
-    if (CLOSED.has(current.status)) throw new ApiError("CONFLICT", `A ${current.status} todo takes no new messages`);
-    let status = current.status;
-    let state: TMessage["state"];
-    if (scheduledAt) {
-      state = "SCHEDULED";
-      if (STARTABLE.has(status)) status = "SCHEDULED";
-    } else if (input.startProcessing) {
-      state = "PENDING";
-      if (STARTABLE.has(status)) status = "RUNNING";
-    } else {
-      state = "DONE";
-    }
-    const message = await tx.message.create({ data: { todoId, role: "user", content: input.content, state, scheduledAt }, include: messageWithBlocks });
+  // Under the todo's row lock: a concurrent status change must not be lost.
+  const message = await changeTodo(todoId, async (tx, current, fx) => {
+    const status = onInput(current.status, scheduledAt ? "scheduled" : input.startProcessing ? "now" : "later");
+    if (!status) throw new ApiError("CONFLICT", `A ${current.status} todo takes no new messages`);
+    const state: TMessage["state"] = scheduledAt ? "SCHEDULED" : input.startProcessing ? "PENDING" : "DONE";
+    const message = toMessage(await tx.message.create({ data: { todoId, role: "user", content: input.content, state, scheduledAt }, include: messageWithBlocks }));
     const nextScheduled = scheduledAt && (!current.scheduledAt || current.scheduledAt > scheduledAt || current.scheduledAt < new Date()) ? scheduledAt : undefined;
-    await tx.todo.update({ where: { id: todoId }, data: { status, lastActivityAt: new Date(), ...(nextScheduled ? { scheduledAt: nextScheduled } : {}) } });
-    return { message, status, previous: current.status };
+    await setStatus(tx, current, fx.emit("message.created", message), status, nextScheduled ? { scheduledAt: nextScheduled } : {});
+    return message;
   });
-  publishTodo("message.created", todo, toMessage(result.message));
-  publishStatus(todo, result.status, result.previous);
-  if (result.status === "RUNNING") runtime().agent.start(todoId);
-  return toMessage(result.message);
+  if (!message) throw notFound("Todo");
+  return message;
 }
 
 async function scheduledMessageOrThrow(todoId: string, messageId: string) {
@@ -108,24 +94,21 @@ export async function updateMessage(caller: Caller, todoId: string, messageId: s
 
 /** Edits a user message that has not run yet and starts a turn with it at once. */
 export async function updateAndStart(caller: Caller, todoId: string, messageId: string, content: string): Promise<null> {
-  const { todo } = await getTodoOrThrow(caller, todoId, "write");
+  await getTodoOrThrow(caller, todoId, "write");
   await scheduledMessageOrThrow(todoId, messageId);
-  const result = await db().$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT 1 FROM "Todo" WHERE "id" = ${todoId} FOR UPDATE`;
-    const current = await tx.todo.findUniqueOrThrow({ where: { id: todoId }, select: { status: true } });
-    if (CLOSED.has(current.status)) throw new ApiError("CONFLICT", `A ${current.status} todo cannot start`);
+  const changed = await changeTodo(todoId, async (tx, current, fx) => {
+    // An explicit start: also out of SCHEDULED or PAUSED.
+    const status = onStartNow(current.status);
+    if (!status) throw new ApiError("CONFLICT", `A ${current.status} todo cannot start`);
     const { count } = await tx.message.updateMany({
       where: { id: messageId, todoId, role: "user", state: { in: ["SCHEDULED", "PENDING"] } },
       data: { content, state: "PENDING", scheduledAt: null },
     });
     if (count === 0) throw new ApiError("CONFLICT", "Only a user message that has not started can be updated and started");
-    // An explicit start: also out of SCHEDULED or PAUSED.
-    await tx.todo.update({ where: { id: todoId }, data: { status: "RUNNING", lastActivityAt: new Date() } });
     const message = await tx.message.findUniqueOrThrow({ where: { id: messageId }, include: messageWithBlocks });
-    return { message, previous: current.status };
+    await setStatus(tx, current, fx.emit("message.updated", toMessage(message)), status);
+    return true;
   });
-  publishTodo("message.updated", todo, toMessage(result.message));
-  publishStatus(todo, "RUNNING", result.previous);
-  runtime().agent.start(todoId);
+  if (!changed) throw notFound("Todo");
   return null;
 }

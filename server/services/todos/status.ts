@@ -1,19 +1,18 @@
 import type { Caller } from "../../auth/caller.ts";
 import type { TStatusAction, TTodoStatus } from "../../../lib/schemas/todos.ts";
 import type { Prisma } from "../../db/generated/client.ts";
-import { ApiError } from "../../http/errors.ts";
-import { db, runtime } from "../../runtime.ts";
+import { ApiError, notFound } from "../../http/errors.ts";
 import { getTodoOrThrow } from "../access.ts";
-import { publishStatus } from "./events.ts";
+import { changeTodo, setStatus } from "./lifecycle.ts";
 import { nextStatus, turnCutByPause } from "../../../lib/todo-lifecycle.ts";
 import { asObject } from "./serialize.ts";
 
 /** PATCH /todos/{todoId}/status: the lifecycle table, under a row lock so no change is lost. */
 export async function updateStatus(caller: Caller, todoId: string, action: TStatusAction): Promise<null> {
-  const { todo } = await getTodoOrThrow(caller, todoId, "write");
-  const { from, to } = await db().$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT 1 FROM "Todo" WHERE "id" = ${todoId} FOR UPDATE`;
-    const current = await tx.todo.findUniqueOrThrow({ where: { id: todoId }, select: { status: true, workflow: true } });
+  await getTodoOrThrow(caller, todoId, "write");
+  // accept and resume hand the todo (back) to the agent (the lifecycle starts the turn); pause,
+  // complete and cancel are seen by the running turn at its next step.
+  const changed = await changeTodo(todoId, async (tx, current, fx) => {
     const [replies, pending, due, scheduled] = await Promise.all([
       tx.message.count({ where: { todoId, role: "assistant", state: "PROCESSING" } }),
       tx.message.count({ where: { todoId, role: "user", state: "PENDING" } }),
@@ -26,12 +25,9 @@ export async function updateStatus(caller: Caller, todoId: string, action: TStat
     const to = nextStatus(current.status, action, { turnInterrupted: cut, hasScheduled: scheduled > 0 });
     if (!to) throw new ApiError("CONFLICT", `Cannot ${action} a ${current.status} todo`, { status: current.status, action });
     const nextWorkflow = to === "PAUSED" ? { ...workflow, pausedFrom: current.status } : workflow;
-    await tx.todo.update({ where: { id: todoId }, data: { status: to, lastActivityAt: new Date(), workflow: nextWorkflow as Prisma.InputJsonValue } });
-    return { from: current.status, to };
+    await setStatus(tx, current, fx, to, { workflow: nextWorkflow as Prisma.InputJsonValue });
+    return true;
   });
-  publishStatus(todo, to, from);
-  // accept and resume hand the todo (back) to the agent; pause, complete and cancel are seen by
-  // the running turn at its next step.
-  if (to === "RUNNING") runtime().agent.start(todoId);
+  if (!changed) throw notFound("Todo");
   return null;
 }

@@ -5,10 +5,12 @@ import { TODO_STATUSES } from "../../../lib/schemas/todos.ts";
 import { epochMs } from "../../../lib/schemas/common.ts";
 import { notFound } from "../../http/errors.ts";
 import type { Prisma } from "../../db/generated/client.ts";
-import { db, runtime } from "../../runtime.ts";
+import { db } from "../../runtime.ts";
 import { getTodoOrThrow, needToChange, requireProjectAccess, visibleTodosWhere } from "../access.ts";
 import { todoDefaults } from "./defaults.ts";
 import { publishTodo } from "./events.ts";
+import { createTodoRow, runEffects } from "./lifecycle.ts";
+import { initialStatus } from "../../../lib/todo-lifecycle.ts";
 import { messagePage } from "./messages.ts";
 import { messageWithBlocks, toMessage, toPublicTodo, toTodo, toTodoListItem } from "./serialize.ts";
 import { checkAgentSettings } from "../../agent/policy.ts";
@@ -42,14 +44,14 @@ async function insertTodo(caller: Caller, projectId: string, seed: Seed, status:
   // An explicit group must exist (404); a project default that no longer does is simply skipped.
   const groupId = seed.groupSlug !== undefined ? await groupIdFor(projectId, seed.groupSlug) : await groupIdFor(projectId, defaults.groupSlug).catch(() => null);
   const now = new Date();
-  const { todo, message } = await db().$transaction(async (tx) => {
-    const todo = await tx.todo.create({
-      data: {
+  const { todo, message, fx } = await db().$transaction(async (tx) => {
+    const { todo, fx } = await createTodoRow(
+      tx,
+      {
         projectId,
         userId: caller.userId,
         groupId: groupId ?? null,
         content: seed.content,
-        status,
         scheduledAt,
         assignedAgent: seed.assignedAgent ?? null,
         agentSettingsId: seed.agentSettingsId ?? seed.agentSettings?.agentSettingsId?.toString() ?? null,
@@ -58,25 +60,24 @@ async function insertTodo(caller: Caller, projectId: string, seed: Seed, status:
         metadata: (seed.metadata ?? {}) as Prisma.InputJsonValue,
         lastActivityAt: now,
       },
-      include: withGroup,
-    });
+      status,
+      withGroup,
+    );
     const message = await tx.message.create({
       data: { todoId: todo.id, role: "user", content: seed.content, state: scheduledAt ? "SCHEDULED" : "PENDING", scheduledAt },
       include: messageWithBlocks,
     });
-    return { todo, message };
+    fx.emit("todo.created", toTodoListItem(todo)).emit("message.created", toMessage(message));
+    return { todo, message, fx };
   });
-  publishTodo("todo.created", todo, toTodoListItem(todo));
-  publishTodo("message.created", todo, toMessage(message));
-  if (status === "RUNNING") runtime().agent.start(todo.id);
+  runEffects(fx);
   return toTodo(todo, [message], false);
 }
 
 export async function createTodo(caller: Caller, projectId: string, input: z.output<typeof ZCreateTodoInput>): Promise<TTodo> {
   checkAgentSettings([input.agentSettings, "body.agentSettings"]);
   const scheduledAt = input.scheduledAt !== undefined && input.scheduledAt > Date.now() ? new Date(input.scheduledAt) : null;
-  const status: TTodoStatus = scheduledAt ? "SCHEDULED" : input.startProcessing ? "RUNNING" : "TODO";
-  return insertTodo(caller, projectId, input, status, scheduledAt);
+  return insertTodo(caller, projectId, input, initialStatus({ scheduled: scheduledAt !== null, startProcessing: input.startProcessing }), scheduledAt);
 }
 
 /** The single accept path: a spec with overrides on top, or from scratch; PROPOSED when asked. */
@@ -85,7 +86,7 @@ export async function startFromTemplate(caller: Caller, projectId: string, input
   const seed = { ...base, ...Object.fromEntries(Object.entries(input.overrides ?? {}).filter(([, v]) => v !== undefined)) } as Seed;
   if (input.content !== undefined && !input.spec) seed.content = input.content;
   checkAgentSettings([seed.agentSettings as TAgentSettings | undefined, input.overrides?.agentSettings ? "body.overrides.agentSettings" : "body.spec.agentSettings"]);
-  return insertTodo(caller, projectId, seed, input.propose ? "PROPOSED" : "RUNNING", null);
+  return insertTodo(caller, projectId, seed, initialStatus({ propose: input.propose, startProcessing: true }), null);
 }
 
 /** A todo with the newest page of its messages (messagePage: default 50, at most 200). */

@@ -1,0 +1,82 @@
+// The turn's lease: which process works on a RUNNING todo, until when. It lives in the todo's
+// typed columns `leaseOwner` and `leaseUntil` (null: nobody); the turn in progress (`currentTurn`,
+// with its recoveries) stays in the workflow JSON, whose one declaration is `Workflow` here.
+import type { Prisma } from "../db/generated/client.ts";
+import { lockRow } from "../db/lock.ts";
+import { db } from "../runtime.ts";
+import { asObject } from "../services/todos/serialize.ts";
+
+/** The agent's turn in progress, recorded in the workflow so another process can resume it. */
+export type Turn = { messageId: string; startedAt: number; userMessages: string[]; /** times a process took this turn over from one that died */ recoveries?: number };
+/** The todo's workflow JSON as the agent reads it (the one declaration; extras.ts shows a part of it). */
+export type Workflow = Record<string, unknown> & { currentTurn?: Turn; contextSummary?: string | null; contextSummaryUsed?: boolean; turn?: number; state?: string };
+/** The todo's columns that hold the lease. */
+export type Lease = { leaseOwner: string | null; leaseUntil: Date | null };
+/** Written with a turn's end: nobody holds the todo any more. */
+export const NO_LEASE = { leaseOwner: null, leaseUntil: null } as const;
+
+/** A turn whose process died is taken over (and resumed) this many times; once more, it ends in ERROR. */
+export const MAX_RECOVERIES = 1;
+export const TURN_LOST_TWICE = "The agent turn was interrupted twice by a server failure (a crash or a kill) and was not retried again";
+
+/** Whether a live process holds the todo's turn (a lease that has not run out). */
+export function leaseIsLive(todo: Pick<Lease, "leaseUntil">, now = Date.now()): boolean {
+  return todo.leaseUntil !== null && todo.leaseUntil.getTime() > now;
+}
+
+/** What taking the lease found: ours now, another live process's, or the user's limit reached. */
+export type LeaseResult = "ok" | "held" | "busy";
+
+/** Who asks for a lease: the process (owner), how long it holds one, the per-user limit. */
+export type LeaseHolder = { owner: string; leaseMs: number; maxPerUser: number };
+
+/**
+ * Takes the holder's lease on the todo, or with `renew` only extends the one it holds. Taking it
+ * counts the user's other live leases (in every process, under a per-user advisory lock), so the
+ * per-user limit holds across processes. Taking over the lapsed lease of a process that died
+ * mid-turn counts a recovery; past MAX_RECOVERIES the turn fails (throws TURN_LOST_TWICE).
+ */
+export async function takeLease(holder: LeaseHolder, todoId: string, renew = false): Promise<LeaseResult> {
+  return db().$transaction(async (tx) => {
+    if (!(await lockRow(tx, "Todo", todoId))) return "held";
+    const row = await tx.todo.findUniqueOrThrow({ where: { id: todoId }, select: { userId: true, workflow: true, leaseOwner: true, leaseUntil: true } });
+    const w = asObject(row.workflow) as Workflow;
+    const now = Date.now();
+    const mine = row.leaseOwner === holder.owner;
+    if (renew && !mine) return "held";
+    if (!mine && leaseIsLive(row, now)) return "held";
+    let turn = w.currentTurn;
+    if (!mine) {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`agent-user:${row.userId}`}))`;
+      const n = await tx.todo.count({ where: { userId: row.userId, id: { not: todoId }, status: "RUNNING", leaseUntil: { gt: new Date(now) } } });
+      if (n >= holder.maxPerUser) return "busy";
+      // A lease left behind (lapsed, or voided at start) means its process died mid-turn.
+      if (row.leaseOwner !== null && turn) {
+        const recoveries = (turn.recoveries ?? 0) + 1;
+        if (recoveries > MAX_RECOVERIES) throw new Error(TURN_LOST_TWICE);
+        turn = { ...turn, recoveries };
+      }
+    }
+    const workflow = turn === w.currentTurn ? {} : { workflow: { ...w, currentTurn: turn } as Prisma.InputJsonValue };
+    await tx.todo.update({ where: { id: todoId }, data: { ...workflow, leaseOwner: holder.owner, leaseUntil: new Date(now + holder.leaseMs) } });
+    return "ok";
+  });
+}
+
+/** Gives the lease up (the turn stopped here), changing the workflow with it, under the row lock. */
+export async function dropLease(todoId: string, change: (w: Workflow) => Workflow = (w) => w): Promise<void> {
+  await db().$transaction(async (tx) => {
+    if (!(await lockRow(tx, "Todo", todoId))) return;
+    const row = await tx.todo.findUniqueOrThrow({ where: { id: todoId }, select: { workflow: true } });
+    const workflow = JSON.parse(JSON.stringify(change(asObject(row.workflow) as Workflow))) as Prisma.InputJsonValue;
+    await tx.todo.update({ where: { id: todoId }, data: { workflow, ...NO_LEASE } });
+  });
+}
+
+/**
+ * The embedded database has one process: leases left by the previous one are void at start. They
+ * are marked lapsed rather than removed, so taking such a turn over still counts as a recovery.
+ */
+export async function voidLeases(): Promise<void> {
+  await db().todo.updateMany({ where: { status: "RUNNING", leaseOwner: { not: null } }, data: { leaseUntil: new Date(0) } });
+}

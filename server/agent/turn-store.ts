@@ -1,0 +1,102 @@
+// What a turn writes: its reply message, the turn record, and at the end the todo's next status
+// (through the lifecycle, the one writer of Todo.status).
+import type { TAgentSettings } from "../../lib/schemas/agent.ts";
+import { afterTurn } from "../../lib/todo-lifecycle.ts";
+import type { Prisma } from "../db/generated/client.ts";
+import { db } from "../runtime.ts";
+import { publishTodo } from "../services/todos/events.ts";
+import { changeTodo, setStatus, type TodoRef } from "../services/todos/lifecycle.ts";
+import { asObject, messageWithBlocks, toBlock, toMessage } from "../services/todos/serialize.ts";
+import { countTokens } from "./local-reply.ts";
+import type { AgentProvider, ChatMessage, TurnUsage } from "./provider.ts";
+import { dropLease, NO_LEASE, type Turn, type Workflow } from "./turn-lease.ts";
+
+/** The conversation before this turn's reply, with a pending context summary first. */
+export async function history(todoId: string, replyId: string): Promise<ChatMessage[]> {
+  const [rows, todo] = await Promise.all([
+    db().message.findMany({ where: { todoId, id: { not: replyId }, state: "DONE", role: { in: ["user", "assistant", "system"] } }, orderBy: { seq: "asc" }, select: { role: true, content: true } }),
+    db().todo.findUniqueOrThrow({ where: { id: todoId }, select: { workflow: true } }),
+  ]);
+  const w = asObject(todo.workflow) as Workflow;
+  const summary = w.contextSummary && !w.contextSummaryUsed ? [{ role: "system" as const, content: `Summary of the conversation so far:\n${w.contextSummary}` }] : [];
+  return [...summary, ...rows.map((r) => ({ role: r.role as ChatMessage["role"], content: r.content }))];
+}
+
+/** The turn in progress, or a new one over the user messages that wait for it; "stopped" when the todo no longer runs. */
+export async function openTurn(todo: TodoRef): Promise<Turn | null | "stopped"> {
+  // Under the row lock: a pause or cancel that committed a moment ago must not get a reply started.
+  const opened = await changeTodo(todo.id, async (tx, current, fx) => {
+    if (current.status !== "RUNNING") return "stopped" as const;
+    const w = asObject(current.workflow) as Workflow;
+    if (w.currentTurn) {
+      const open = await tx.message.findFirst({ where: { id: w.currentTurn.messageId, state: "PROCESSING" }, select: { id: true } });
+      if (open) return w.currentTurn;
+    }
+    const waiting = await tx.message.findMany({ where: { todoId: todo.id, role: "user", state: "PENDING" }, orderBy: { seq: "asc" } });
+    if (waiting.length === 0) return null;
+    await tx.message.updateMany({ where: { id: { in: waiting.map((m) => m.id) } }, data: { state: "DONE" } });
+    const message = await tx.message.create({ data: { todoId: todo.id, role: "assistant", content: "", state: "PROCESSING" }, include: messageWithBlocks });
+    const turn: Turn = { messageId: message.id, startedAt: Date.now(), userMessages: waiting.map((m) => m.content) };
+    await tx.todo.update({ where: { id: todo.id }, data: { workflow: { ...w, currentTurn: turn, state: "running", turn: Number(w.turn ?? 0) + 1 } as Prisma.InputJsonValue } });
+    fx.emit("message.created", toMessage(message));
+    return turn;
+  });
+  return opened;
+}
+
+/** Paused: the reply stays PROCESSING for resume. Completed or cancelled: the reply ends here. */
+export async function interrupted(todo: TodoRef, turn: Turn, written: string, providerName: string): Promise<false> {
+  const status = (await db().todo.findUnique({ where: { id: todo.id }, select: { status: true } }))?.status;
+  if (status && status !== "PAUSED" && status !== "RUNNING") {
+    const usage = { provider: providerName, tokensIn: countTokens(turn.userMessages.join("\n")), tokensOut: countTokens(written), costCents: 0, durationMs: Date.now() - turn.startedAt, interrupted: true };
+    const message = await db().message.update({ where: { id: turn.messageId }, data: { content: written, state: "DONE", usage }, include: messageWithBlocks });
+    await dropLease(todo.id, (w) => ({ ...w, currentTurn: undefined, state: "idle" }));
+    publishTodo("message.updated", todo, toMessage(message));
+  } else {
+    await dropLease(todo.id, (w) => ({ ...w, state: status === "PAUSED" ? "paused" : "idle" }));
+  }
+  return false;
+}
+
+/** Ends the turn: reply DONE with usage and blocks, todo READY (or SCHEDULED, or on to the next turn: true). */
+export async function finishTurn(todo: TodoRef, turn: Turn | null, provider: AgentProvider, settings: TAgentSettings, text: string, reported: TurnUsage | null): Promise<boolean> {
+  // Worked out before the transaction: reading user content may take a while (and yields).
+  const blocks = turn ? await provider.blocksFor(text, turn.userMessages) : [];
+  const next = await changeTodo(todo.id, async (tx, current, fx) => {
+    const w = asObject(current.workflow) as Workflow;
+    if (turn) {
+      const counts = reported ?? { tokensIn: countTokens(turn.userMessages.join("\n")), tokensOut: countTokens(text) };
+      const usage = { provider: provider.name, ...(settings.model ? { model: settings.model } : {}), ...counts, costCents: provider.costCents?.(counts, settings) ?? 0, durationMs: Date.now() - turn.startedAt };
+      await tx.block.createMany({ data: blocks.map((b, position) => ({ todoId: todo.id, messageId: turn.messageId, position, type: b.type, actionable: b.actionable, content: b.content as Prisma.InputJsonValue })) });
+      const message = await tx.message.update({ where: { id: turn.messageId }, data: { content: text, state: "DONE", usage }, include: messageWithBlocks });
+      fx.emit("message.updated", toMessage(message));
+      for (const block of message.blocks) fx.emit("block.updated", toBlock(block));
+    }
+    const [pending, scheduled] = await Promise.all([
+      tx.message.count({ where: { todoId: todo.id, role: "user", state: "PENDING" } }),
+      tx.message.count({ where: { todoId: todo.id, state: "SCHEDULED" } }),
+    ]);
+    const { currentTurn: _t, ...rest } = w;
+    const usedSummary = turn && w.contextSummary && !w.contextSummaryUsed ? { contextSummaryUsed: true } : {};
+    // Only a turn that is still RUNNING moves on; a pause or cancel that came in first stands.
+    const next = current.status === "RUNNING" ? afterTurn({ pendingInput: pending > 0, hasScheduled: scheduled > 0 }) : current.status;
+    // A next turn is run by this runner's loop, not started again.
+    await setStatus(tx, current, fx, next, { ...NO_LEASE, workflow: { ...rest, ...usedSummary, state: "idle" } as Prisma.InputJsonValue }, { continued: true });
+    return next;
+  });
+  return next === "RUNNING";
+}
+
+/** A turn that throws leaves the todo ERROR with the reason in its metadata; the partial reply is kept. */
+export async function failTurn(todoId: string, err: unknown): Promise<void> {
+  const reason = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
+  await changeTodo(todoId, async (tx, todo, fx) => {
+    const replies = await tx.message.findMany({ where: { todoId, role: "assistant", state: "PROCESSING" }, select: { id: true } });
+    await tx.message.updateMany({ where: { id: { in: replies.map((r) => r.id) } }, data: { state: "ERROR", usage: { error: reason } } });
+    const { currentTurn: _t, ...rest } = asObject(todo.workflow) as Workflow;
+    const metadata = { ...asObject(todo.metadata), error: reason } as Prisma.InputJsonValue;
+    await setStatus(tx, todo, fx, "ERROR", { ...NO_LEASE, metadata, workflow: { ...rest, state: "error" } as Prisma.InputJsonValue });
+    const messages = await tx.message.findMany({ where: { id: { in: replies.map((r) => r.id) } }, include: messageWithBlocks });
+    for (const m of messages) fx.emit("message.updated", toMessage(m));
+  });
+}

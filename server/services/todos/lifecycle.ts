@@ -1,0 +1,90 @@
+// The one writer of Todo.status. Every status change goes through `changeTodo` (or `createTodoRow`
+// for a new todo): it locks the todo's row, lets the caller pick the next status by the table in
+// lib/todo-lifecycle.ts, writes it with `setStatus`, and after the commit runs the effects the
+// change collected — its events, then "todo.status", then starting a turn when the todo runs.
+import type { TTodoStatus } from "../../../lib/schemas/todos.ts";
+import type { Prisma } from "../../db/generated/client.ts";
+import { lockRow } from "../../db/lock.ts";
+import type { EventType } from "../../realtime/bus.ts";
+import { db, runtime } from "../../runtime.ts";
+import { publishStatus, publishTodo } from "./events.ts";
+
+type Tx = Prisma.TransactionClient;
+export type TodoRef = { id: string; projectId: string };
+/** The todo's row as read under its lock. */
+export type LockedTodo = Prisma.TodoGetPayload<{ select: typeof lockedSelect }>;
+const lockedSelect = { id: true, projectId: true, userId: true, status: true, scheduledAt: true, workflow: true, metadata: true } as const;
+
+/** What runs after the commit: events in order, then the status event, then a turn when asked. */
+export class Effects {
+  readonly events: { type: EventType; data: unknown }[] = [];
+  from?: TTodoStatus;
+  to?: TTodoStatus;
+  /** Whether to hand the todo to the agent after the commit (it is RUNNING and nobody else continues it). */
+  startTurn = false;
+  constructor(readonly todo: TodoRef) {}
+
+  emit(type: EventType, data: unknown): this {
+    this.events.push({ type, data });
+    return this;
+  }
+}
+
+/**
+ * Called before a todo moves into RUNNING from another status, inside the transaction, so throwing
+ * an ApiError refuses the change and rolls it back. Billing's "refuse a new turn with 402 when
+ * nothing is left to spend" goes here; today every turn may start.
+ */
+export async function assertTurnAllowed(_tx: Tx, _who: { userId: string; projectId: string; todoId?: string }): Promise<void> {}
+
+/**
+ * Locks the todo's row, runs `change` with it in one transaction and, once that committed, runs
+ * the effects `change` collected (nothing runs when it throws). Resolves null, running nothing,
+ * when the todo does not exist.
+ */
+export async function changeTodo<T>(todoId: string, change: (tx: Tx, todo: LockedTodo, fx: Effects) => Promise<T>): Promise<T | null> {
+  const done = await db().$transaction(async (tx) => {
+    const todo = await lockTodo(tx, todoId);
+    if (!todo) return null;
+    const fx = new Effects(todo);
+    return { value: await change(tx, todo, fx), fx };
+  });
+  if (!done) return null;
+  runEffects(done.fx);
+  return done.value;
+}
+
+/** The todo's row under its lock (null when there is none), for changes that do not touch the status. */
+export async function lockTodo(tx: Tx, todoId: string): Promise<LockedTodo | null> {
+  if (!(await lockRow(tx, "Todo", todoId))) return null;
+  return tx.todo.findUnique({ where: { id: todoId }, select: lockedSelect });
+}
+
+/**
+ * The only write of Todo.status (with lastActivityAt and whatever else changes with it). Moving
+ * into RUNNING asks `assertTurnAllowed` first and, unless `continued` (the runner goes on with the
+ * next turn itself), starts a turn after the commit.
+ */
+export async function setStatus(tx: Tx, todo: LockedTodo, fx: Effects, to: TTodoStatus, data: Omit<Prisma.TodoUncheckedUpdateInput, "status"> = {}, opts: { continued?: boolean } = {}): Promise<void> {
+  if (to === "RUNNING" && todo.status !== "RUNNING") await assertTurnAllowed(tx, { userId: todo.userId, projectId: todo.projectId, todoId: todo.id });
+  await tx.todo.update({ where: { id: todo.id }, data: { ...data, status: to, lastActivityAt: new Date() } });
+  fx.from ??= todo.status;
+  fx.to = to;
+  fx.startTurn = to === "RUNNING" && !opts.continued;
+}
+
+/** Creates a todo in its first status (initialStatus), inside the caller's transaction; the effects start a RUNNING one. */
+export async function createTodoRow<I extends Prisma.TodoInclude>(tx: Tx, data: Omit<Prisma.TodoUncheckedCreateInput, "status">, status: TTodoStatus, include: I) {
+  if (status === "RUNNING") await assertTurnAllowed(tx, { userId: data.userId, projectId: data.projectId });
+  const todo = await tx.todo.create({ data: { ...data, status }, include });
+  const fx = new Effects(todo);
+  fx.startTurn = status === "RUNNING";
+  return { todo, fx };
+}
+
+/** Runs after the commit: the collected events, "todo.status" when the status changed, then the turn. */
+export function runEffects(fx: Effects): void {
+  for (const e of fx.events) publishTodo(e.type, fx.todo, e.data);
+  if (fx.from && fx.to) publishStatus(fx.todo, fx.to, fx.from);
+  if (fx.startTurn) runtime().agent.start(fx.todo.id);
+}
