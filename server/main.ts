@@ -47,6 +47,10 @@ async function main() {
       res.end(JSON.stringify({ message: "Internal server error", code: "INTERNAL_SERVER_ERROR" }));
     });
   });
+  // Keep idle connections longer than clients and proxies do (Node's agents: 5 s), so the server
+  // never closes a connection at the moment a client reuses it (an ECONNRESET on a good request).
+  httpServer.keepAliveTimeout = 65_000;
+  httpServer.headersTimeout = 66_000;
   httpServer.on("connect", refuseConnect);
   httpServer.on("clientError", answerClientError);
   const upgrade = nextApp.getUpgradeHandler?.();

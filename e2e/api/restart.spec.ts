@@ -4,7 +4,7 @@ import { expect, request as pwRequest, test } from "@playwright/test";
 
 // A server of this test's own (embedded database), killed hard and started again on the same data.
 const run = promisify(execFile);
-const PORT = 3119;
+const PORT = Number(process.env.E2E_PORT_BASE ?? 3100) + 19;
 const BASE = `http://localhost:${PORT}`;
 
 test.describe.configure({ mode: "serial", timeout: 180_000 });

@@ -479,9 +479,20 @@ describe("request schemas", () => {
         assert.ok(d.responses["409"] && d.responses["422"], op.id);
       } else {
         assert.equal(header, undefined, op.id);
-        assert.equal(d.responses["200"].headers, undefined, op.id);
+        assert.equal(d.responses["200"].headers["Idempotent-Replayed"], undefined, op.id);
       }
     }
+  });
+
+  test("every response declares the rate-limit headers the pipeline sends", () => {
+    for (const op of operations) {
+      const d = opDoc(op);
+      for (const [code, response] of Object.entries(d.responses as Record<string, Json>)) {
+        const resolved = response.$ref ? doc.components.responses[String(response.$ref).split("/").pop()!] : response;
+        assert.ok(resolved.headers?.RateLimit && resolved.headers?.["RateLimit-Policy"], `${op.id} ${code}`);
+      }
+    }
+    assert.match(doc.components.headers.RateLimit.description, /r=<remaining>/);
   });
 });
 

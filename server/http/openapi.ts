@@ -5,6 +5,12 @@ import { ERROR_STATUS } from "./errors.ts";
 
 type Json = Record<string, unknown>;
 
+/** Every response of the pipeline carries the rate-limit headers (server/http/rate-limit.ts). */
+const RATE_LIMIT_HEADERS = {
+  RateLimit: { $ref: "#/components/headers/RateLimit" },
+  "RateLimit-Policy": { $ref: "#/components/headers/RateLimit-Policy" },
+} as const;
+
 const SECURITY: Record<Credential, Json[]> = {
   apiKey: [{ ApiKeyHeader: [] }, { ApiKeyBearer: [] }],
   session: [{ SessionCookie: [] }],
@@ -247,9 +253,9 @@ export function buildOpenApi(ops: readonly AnyOperation[]): Json {
   for (const op of ops) {
     const bases = basesOf(op);
     if (!tags.includes(op.tag)) tags.push(op.tag);
-    const responses: Json = { "200": { description: "Success", content: { "application/json": { schema: toSchema(op.response, "output", components) } } } };
+    const responses: Json = { "200": { description: "Success", headers: { ...RATE_LIMIT_HEADERS }, content: { "application/json": { schema: toSchema(op.response, "output", components) } } } };
     if (isIdempotent(op))
-      (responses["200"] as Json).headers = { "Idempotent-Replayed": { description: "`true` when this is the stored answer to an earlier request with the same `Idempotency-Key`", schema: { type: "string", enum: ["true"] } } };
+      ((responses["200"] as Json).headers as Json)["Idempotent-Replayed"] = { description: "`true` when this is the stored answer to an earlier request with the same `Idempotency-Key`", schema: { type: "string", enum: ["true"] } };
     for (const code of declaredStatuses(op)) {
       used.add(code);
       responses[String(code)] = { $ref: `#/components/responses/E${code}` };
@@ -276,7 +282,7 @@ export function buildOpenApi(ops: readonly AnyOperation[]): Json {
       `E${code}`,
       {
         description: ERROR_DESCRIPTIONS[code] ?? `\`${Object.keys(ERROR_STATUS).find((c) => ERROR_STATUS[c as keyof typeof ERROR_STATUS] === code)}\``,
-        ...(code === 429 ? { headers: { "Retry-After": { description: "Seconds to wait before trying again", schema: { type: "integer", minimum: 0 } } } } : {}),
+        headers: { ...RATE_LIMIT_HEADERS, ...(code === 429 ? { "Retry-After": { description: "Seconds to wait before trying again", schema: { type: "integer", minimum: 0 } } } : {}) },
         content: errorContent,
       },
     ]),
@@ -294,9 +300,19 @@ export function buildOpenApi(ops: readonly AnyOperation[]): Json {
     paths,
     components: {
       schemas: components,
+      headers: {
+        RateLimit: {
+          description: 'The budget left in the current window, draft-ietf-httpapi-ratelimit-headers-10: `"<policy>";r=<remaining>;t=<seconds until the window resets>`',
+          schema: { type: "string", examples: ['"default";r=599;t=42'] },
+        },
+        "RateLimit-Policy": {
+          description: 'The policy that counted this request: `"<policy>";q=<requests per window>;w=<window in seconds>` (README "Rate limits")',
+          schema: { type: "string", examples: ['"default";q=600;w=60'] },
+        },
+      },
       responses: {
         ...errorResponses,
-        Error: { description: "Any other error, e.g. `500 INTERNAL_SERVER_ERROR` (the detail is logged under the response's `x-request-id`)", content: errorContent },
+        Error: { description: "Any other error, e.g. `500 INTERNAL_SERVER_ERROR` (the detail is logged under the response's `x-request-id`)", headers: { ...RATE_LIMIT_HEADERS }, content: errorContent },
       },
       securitySchemes: {
         ApiKeyHeader: { type: "apiKey", in: "header", name: "x-api-key", description: "`tsk_` + 40 base62 characters" },
