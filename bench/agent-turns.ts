@@ -16,8 +16,8 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { io as connectSocket, type Socket } from "socket.io-client";
 import { keepAliveAgent, runLoad, summarize, type Reply, type Stats } from "./lib/load.ts";
-import { createPgDatabase, ensureBuild } from "./lib/setup.ts";
-import { cpuMs, exitCleanup, freePort, run, start, waitForHttp, type Child } from "./lib/processes.ts";
+import { createPgDatabase, ensureBuild, startBenchApp } from "./lib/setup.ts";
+import { cpuMs, exitCleanup, type Child } from "./lib/processes.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -139,38 +139,25 @@ async function dbCpu(): Promise<Map<number, number> | undefined> {
 }
 
 async function startApp(dataDir: string, databaseUrl: string | undefined): Promise<App> {
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: "production",
-    NEXT_TELEMETRY_DISABLED: "1",
-    PORT: String(port),
-    HOSTNAME: "127.0.0.1", // the shell's HOSTNAME (the machine's name) must not leak in
-    APP_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: "warn",
-    AUTH_SECRET: "bench-secret-not-for-production-0123456789",
-    DATABASE_URL: databaseUrl ?? "",
-    REDIS_URL: "",
-    AGENT_PROVIDER: "local",
-    AGENT_STEP_MS: String(opts.stepMs),
-    // The runner's limits on turns at once (per process and per user: the bench is one user). Lifted
-    // to --max so the run measures what the process sustains, not the limit; --server-caps keeps them.
-    ...(opts.serverCaps ? {} : { AGENT_MAX_CONCURRENT: String(Math.max(opts.max, 1)), AGENT_MAX_CONCURRENT_PER_USER: String(Math.max(opts.max, 1)) }),
-  };
-  const profArgs = profDir ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : [];
-  const child = start("app", process.execPath, [...profArgs, "--import", "tsx", "server/main.ts"], { cwd: ROOT, env, echoStderr: true, echoRepeats: 1 });
-  const base = `http://127.0.0.1:${port}`;
-  await waitForHttp(`${base}/api/v1/openapi.json`, child, 180_000);
+  const { base, apiKey, child } = await startBenchApp({
+    root: ROOT,
+    dataDir,
+    databaseUrl,
+    email: "bench-agent@bench.invalid",
+    env: {
+      AGENT_PROVIDER: "local",
+      AGENT_STEP_MS: String(opts.stepMs),
+      // The runner's limits on turns at once (per process and per user: the bench is one user). Lifted
+      // to --max so the run measures what the process sustains, not the limit; --server-caps keeps them.
+      ...(opts.serverCaps ? {} : { AGENT_MAX_CONCURRENT: String(Math.max(opts.max, 1)), AGENT_MAX_CONCURRENT_PER_USER: String(Math.max(opts.max, 1)) }),
+    },
+    nodeArgs: profDir ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : [],
+    echoRepeats: 1,
+  });
   void child.exited.then((code) => fail(`the server exited (${code}) during the run:\n${child.tail()}`));
 
-  // The user and key through the real command (it reaches the running server via DATA_DIR/server.json).
-  const out = await run("user:create", "npm", ["run", "user:create", "--", "--email", "bench-agent@bench.invalid", "--name", "Bench"], { cwd: ROOT, env });
-  const line = out.split("\n").reverse().find((l) => l.trim().startsWith("{"));
-  const created = line ? (JSON.parse(line) as { apiKey?: string }) : {};
-  if (!created.apiKey) throw new Error(`user:create printed no API key:\n${out}`);
-  const project = await api<{ id: string }>({ base, apiKey: created.apiKey }, "POST", "/projects", { name: "Bench project", description: "agent turns benchmark" });
-  return { base, apiKey: created.apiKey, projectId: project.id, child };
+  const project = await api<{ id: string }>({ base, apiKey }, "POST", "/projects", { name: "Bench project", description: "agent turns benchmark" });
+  return { base, apiKey, projectId: project.id, child };
 }
 
 /** A JSON request to /api/v1 that must answer 200. */

@@ -10,8 +10,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { keepAliveAgent, median, runLoad, summarize, type Reply, type Stats } from "./lib/load.ts";
-import { createPgDatabase, ensureBuild } from "./lib/setup.ts";
-import { cpuMs, exitCleanup, freePort, run, start, waitForHttp, type Child } from "./lib/processes.ts";
+import { createPgDatabase, ensureBuild, startBenchApp } from "./lib/setup.ts";
+import { cpuMs, exitCleanup, start, type Child } from "./lib/processes.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const TARGET_RATIO = 0.5;
@@ -81,38 +81,16 @@ function checkProject(projectId: string) {
 const nodeArgs = (name: string) => (profDir ? ["--cpu-prof", `--cpu-prof-dir=${path.join(profDir, name)}`] : []);
 
 async function startApp(dataDir: string, databaseUrl: string | undefined): Promise<Target & { child: Child }> {
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: "production",
-    NEXT_TELEMETRY_DISABLED: "1",
-    PORT: String(port),
-    HOSTNAME: "127.0.0.1", // the shell's HOSTNAME (the machine's name) must not leak in
-    APP_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: "warn",
-    AUTH_SECRET: "bench-secret-not-for-production-0123456789",
-    DATABASE_URL: databaseUrl ?? "",
-    REDIS_URL: "",
-  };
-  const child = start("app", process.execPath, [...nodeArgs("app"), "--import", "tsx", "server/main.ts"], { cwd: ROOT, env, echoStderr: true });
-  const url = `http://127.0.0.1:${port}`;
-  await waitForHttp(`${url}/api/v1/openapi.json`, child, 180_000);
-
-  // The user and key through the real command (it reaches the running server via data/server.json).
-  const out = await run("user:create", "npm", ["run", "user:create", "--", "--email", "bench@bench.invalid", "--name", "Bench"], { cwd: ROOT, env });
-  const line = out.split("\n").reverse().find((l) => l.trim().startsWith("{"));
-  const created = line ? (JSON.parse(line) as { apiKey?: string }) : {};
-  if (!created.apiKey) throw new Error(`user:create printed no API key:\n${out}`);
+  const { base: url, apiKey, child } = await startBenchApp({ root: ROOT, dataDir, databaseUrl, email: "bench@bench.invalid", nodeArgs: nodeArgs("app") });
 
   const res = await fetch(`${url}/api/v1/projects`, {
     method: "POST",
-    headers: { "content-type": "application/json", "x-api-key": created.apiKey },
+    headers: { "content-type": "application/json", "x-api-key": apiKey },
     body: JSON.stringify({ name: "Bench project", description: "project_get benchmark" }),
   });
   const project = (await res.json()) as { id?: string };
   if (res.status !== 200 || !project.id) throw new Error(`POST /api/v1/projects answered ${res.status}: ${JSON.stringify(project)}`);
-  return { name: "app", url: `${url}/api/v1/projects/${encodeURIComponent(project.id)}`, apiKey: created.apiKey, projectId: project.id, child };
+  return { name: "app", url: `${url}/api/v1/projects/${encodeURIComponent(project.id)}`, apiKey: apiKey, projectId: project.id, child };
 }
 
 async function startBaseline(pgliteDir: string, databaseUrl: string | undefined): Promise<Target & { child: Child }> {

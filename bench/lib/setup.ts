@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
-import { run } from "./processes.ts";
+import { freePort, run, start, waitForHttp, type Child } from "./processes.ts";
 
 export type Cleanups = (() => Promise<void> | void)[];
 
@@ -39,4 +39,56 @@ export async function createPgDatabase(adminUrl: string, prefix: string, cleanup
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return url.toString();
+}
+
+/** The app server of a bench run and the API key of its one user. */
+export type BenchApp = { base: string; apiKey: string; child: Child };
+
+/**
+ * Starts the production app server (server/main.ts) on a free port with its data in `dataDir`
+ * (PGlite, or `databaseUrl`), waits until it answers, then creates the bench user through the real
+ * `user:create` command (it reaches the running server via DATA_DIR/server.json).
+ */
+export async function startBenchApp(o: {
+  root: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  email: string;
+  /** Extra environment of this bench (agent provider, limits). */
+  env?: Record<string, string>;
+  nodeArgs?: string[];
+  echoRepeats?: number;
+}): Promise<BenchApp> {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "production",
+    NEXT_TELEMETRY_DISABLED: "1",
+    PORT: String(port),
+    HOSTNAME: "127.0.0.1", // the shell's HOSTNAME (the machine's name) must not leak in
+    APP_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: o.dataDir,
+    LOG_LEVEL: "warn",
+    AUTH_SECRET: "bench-secret-not-for-production-0123456789",
+    DATABASE_URL: o.databaseUrl ?? "",
+    REDIS_URL: "",
+    // The limiter still runs on every request (its cost is measured) but never refuses one: a
+    // bench sends thousands a minute with one key, far past the `default` policy's 600.
+    RATE_LIMIT_SCALE: "1000000",
+    ...o.env,
+  };
+  const child = start("app", process.execPath, [...(o.nodeArgs ?? []), "--import", "tsx", "server/main.ts"], {
+    cwd: o.root,
+    env,
+    echoStderr: true,
+    ...(o.echoRepeats !== undefined ? { echoRepeats: o.echoRepeats } : {}),
+  });
+  const base = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${base}/api/v1/openapi.json`, child, 180_000);
+
+  const out = await run("user:create", "npm", ["run", "user:create", "--", "--email", o.email, "--name", "Bench"], { cwd: o.root, env });
+  const line = out.split("\n").reverse().find((l) => l.trim().startsWith("{"));
+  const created = line ? (JSON.parse(line) as { apiKey?: string }) : {};
+  if (!created.apiKey) throw new Error(`user:create printed no API key:\n${out}`);
+  return { base, apiKey: created.apiKey, child };
 }

@@ -3,7 +3,7 @@
 import { useState, type FormEvent, type RefObject } from "react";
 import { call } from "@/lib/api/client";
 import { ZApiKeyNameInput, type TApiKey } from "@/lib/schemas/api-keys";
-import { Field, SaveBar, fieldAria, useSubmit } from "@/components/ui/form";
+import { Field, SaveBar, fieldAria, useForm } from "@/components/ui/form";
 import settingsStyles from "@/components/settings/settings.module.css";
 import styles from "./api-keys.module.css";
 
@@ -11,7 +11,7 @@ const HINT = "Up to 64 letters, digits, spaces, _ . or -, e.g. “ci runner”";
 
 export function CreateKeyForm({ onCreated, inputRef }: { onCreated: (key: TApiKey) => void; inputRef: RefObject<HTMLInputElement | null> }) {
   const [name, setName] = useState("");
-  const { status, errors, alert, submit, edited } = useSubmit();
+  const { status, errors, alert, submit, edited } = useForm();
 
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
     const ok = await submit(e, ZApiKeyNameInput.safeParse({ name }), async (body) => {

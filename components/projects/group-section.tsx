@@ -5,7 +5,7 @@ import { ErrorAlert } from "@/components/ui/error-alert";
 import { call } from "@/lib/api/client";
 import { RenameInput } from "@/components/ui/rename-input";
 import { ZProjectGroupUpsertInput, type TTodoGroup } from "@/lib/schemas/groups";
-import { useFormAction } from "@/lib/ui/use-form-action";
+import { useForm } from "@/components/ui/form";
 
 /** A titled section of the todo list: one todo group (renameable inline), or the ungrouped todos. */
 export function GroupSection({
@@ -29,12 +29,12 @@ export function GroupSection({
   const id = useId();
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(title ?? "");
-  const { busy, error, setError, submit } = useFormAction();
+  const { busy, alert, setAlert, submit } = useForm({ labels: { name: "Name" } });
 
-  async function rename(e: FormEvent) {
+  async function rename(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     if (!group) return;
-    await submit(ZProjectGroupUpsertInput.safeParse({ name }), { name: "Name" }, async (data) => {
+    await submit(e, ZProjectGroupUpsertInput.safeParse({ name }), async (data) => {
       const saved = await call("project_upsertGroup", { params: { projectId, slug: group.slug }, body: { name: data.name } });
       onRenamed?.(saved);
       setEditing(false);
@@ -47,7 +47,7 @@ export function GroupSection({
         <label htmlFor={`${id}-name`} className="visually-hidden">
           Group name
         </label>
-        <RenameInput id={`${id}-name`} value={name} onChange={setName} onCancel={() => setEditing(false)} invalid={Boolean(error)} />
+        <RenameInput id={`${id}-name`} value={name} onChange={setName} onCancel={() => setEditing(false)} invalid={Boolean(alert)} />
         <button type="submit" disabled={busy}>
           Save
         </button>
@@ -67,7 +67,7 @@ export function GroupSection({
             className="link-button"
             onClick={() => {
               setName(title);
-              setError(null);
+              setAlert(null);
               setEditing(true);
             }}
             aria-label={`Rename group ${title}`}
@@ -87,7 +87,7 @@ export function GroupSection({
           {title}
         </h3>
       ) : null}
-      <ErrorAlert message={error} />
+      <ErrorAlert message={alert} />
       {children}
     </section>
   );

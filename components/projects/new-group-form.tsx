@@ -5,25 +5,25 @@ import { ErrorAlert } from "@/components/ui/error-alert";
 import { call } from "@/lib/api/client";
 import { ZGroupSlug, ZProjectGroupUpsertInput, type TTodoGroup } from "@/lib/schemas/groups";
 import { slugify } from "@/lib/ui/format";
-import { useFormAction } from "@/lib/ui/use-form-action";
+import { useForm } from "@/components/ui/form";
 
 /** Adds a todo group; its slug is made from the name (an upsert on an existing slug would rename that group, so it is refused here). */
 export function NewGroupForm({ projectId, groups, onCreated }: { projectId: string; groups: TTodoGroup[]; onCreated(group: TTodoGroup): void }) {
   const id = useId();
   const [name, setName] = useState("");
-  const { busy, error, setError, check, run } = useFormAction();
+  const { busy, alert, setAlert, check, run } = useForm({ labels: { name: "Name" } });
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const data = check(ZProjectGroupUpsertInput.safeParse({ name }), { name: "Name" });
+    const data = check(ZProjectGroupUpsertInput.safeParse({ name }));
     if (data === null) return;
     const slug = ZGroupSlug.safeParse(slugify(data.name));
     if (!slug.success) {
-      setError("Name needs at least one letter or digit (a–z, 0–9)");
+      setAlert("Name needs at least one letter or digit (a–z, 0–9)");
       return;
     }
     if (groups.some((g) => g.slug === slug.data)) {
-      setError(`A group “${groups.find((g) => g.slug === slug.data)!.name}” already exists`);
+      setAlert(`A group “${groups.find((g) => g.slug === slug.data)!.name}” already exists`);
       return;
     }
     await run(async () => {
@@ -37,12 +37,12 @@ export function NewGroupForm({ projectId, groups, onCreated }: { projectId: stri
     <form className="new-group" onSubmit={submit} noValidate aria-label="New group">
       <label htmlFor={`${id}-name`}>New group name</label>
       <div className="inline-fields">
-        <input id={`${id}-name`} type="text" value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" aria-invalid={error ? true : undefined} />
+        <input id={`${id}-name`} type="text" value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" aria-invalid={alert ? true : undefined} />
         <button type="submit" className="secondary" disabled={busy}>
           {busy ? "Adding…" : "Add group"}
         </button>
       </div>
-      <ErrorAlert message={error} />
+      <ErrorAlert message={alert} />
     </form>
   );
 }

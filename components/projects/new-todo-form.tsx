@@ -5,7 +5,7 @@ import { ErrorAlert } from "@/components/ui/error-alert";
 import { call } from "@/lib/api/client";
 import { ZCreateTodoInput, type TTodo } from "@/lib/schemas/todos";
 import type { TTodoGroup } from "@/lib/schemas/groups";
-import { useFormAction } from "@/lib/ui/use-form-action";
+import { useForm } from "@/components/ui/form";
 
 /** Creates a todo: content, optional group, and whether the agent starts on it right away. */
 export function NewTodoForm({ projectId, groups, onCreated }: { projectId: string; groups: TTodoGroup[]; onCreated(todo: TTodo): void }) {
@@ -13,12 +13,11 @@ export function NewTodoForm({ projectId, groups, onCreated }: { projectId: strin
   const [content, setContent] = useState("");
   const [groupSlug, setGroupSlug] = useState("");
   const [start, setStart] = useState(false);
-  const { busy, error, submit: send } = useFormAction();
+  const { busy, alert, submit: send } = useForm({ labels: { content: "Todo", groupSlug: "Group" } });
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
+  async function submit(e: FormEvent<HTMLFormElement>) {
     const parsed = ZCreateTodoInput.safeParse({ content, groupSlug: groupSlug || undefined, startProcessing: start });
-    await send(parsed, { content: "Todo", groupSlug: "Group" }, async (body) => {
+    await send(e, parsed, async (body) => {
       const todo = await call("project_createTodo", { params: { projectId }, body });
       setContent("");
       setStart(false);
@@ -35,7 +34,7 @@ export function NewTodoForm({ projectId, groups, onCreated }: { projectId: strin
         onChange={(e) => setContent(e.target.value)}
         rows={2}
         placeholder="What should the agent work on?"
-        aria-invalid={error ? true : undefined}
+        aria-invalid={alert ? true : undefined}
         onKeyDown={(e) => {
           if (e.key === "Enter" && (e.metaKey || e.ctrlKey)) e.currentTarget.form?.requestSubmit();
         }}
@@ -62,7 +61,7 @@ export function NewTodoForm({ projectId, groups, onCreated }: { projectId: strin
           </button>
         </div>
       </div>
-      <ErrorAlert message={error} />
+      <ErrorAlert message={alert} />
     </form>
   );
 }

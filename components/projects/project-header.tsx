@@ -6,7 +6,7 @@ import { ErrorAlert } from "@/components/ui/error-alert";
 import { call } from "@/lib/api/client";
 import { RenameInput } from "@/components/ui/rename-input";
 import { ZProjectUpdateInput, type TProjectFull } from "@/lib/schemas/projects";
-import { useFormAction } from "@/lib/ui/use-form-action";
+import { useForm } from "@/components/ui/form";
 import type { RealtimeStatus } from "@/lib/realtime-client";
 import { useShell } from "@/components/shell/shell-context";
 import { DeleteProjectDialog } from "./delete-project-dialog";
@@ -31,7 +31,7 @@ export function ProjectHeader({
   const id = useId();
   const [panel, setPanel] = useState<Panel>("none");
   const [name, setName] = useState(project.name);
-  const { busy, error, setError, submit, run } = useFormAction();
+  const { busy, alert, setAlert, submit, run } = useForm({ labels: { name: "Name" } });
   const [confirmDelete, setConfirmDelete] = useState(false);
   const canWrite = project.role !== "viewer";
   const isOwner = project.role === "owner";
@@ -39,13 +39,12 @@ export function ProjectHeader({
 
   function openRename() {
     setName(project.name);
-    setError(null);
+    setAlert(null);
     setPanel("rename");
   }
 
-  async function rename(e: FormEvent) {
-    e.preventDefault();
-    await submit(ZProjectUpdateInput.safeParse({ name }), { name: "Name" }, async (body) => {
+  async function rename(e: FormEvent<HTMLFormElement>) {
+    await submit(e, ZProjectUpdateInput.safeParse({ name }), async (body) => {
       await call("project_update", { params: { projectId: project.id }, body });
       onRenamed(body.name!);
       setPanel("none");
@@ -102,7 +101,7 @@ export function ProjectHeader({
         <form className="panel" onSubmit={rename} noValidate aria-label="Rename project">
           <label htmlFor={`${id}-name`}>Project name</label>
           <div className="inline-fields">
-            <RenameInput id={`${id}-name`} value={name} onChange={setName} onCancel={() => setPanel("none")} invalid={Boolean(error)} />
+            <RenameInput id={`${id}-name`} value={name} onChange={setName} onCancel={() => setPanel("none")} invalid={Boolean(alert)} />
             <button type="submit" disabled={busy}>
               Save
             </button>
@@ -113,7 +112,7 @@ export function ProjectHeader({
         </form>
       ) : null}
       {panel === "share" ? <ShareForm projectId={project.id} onDone={() => setPanel("none")} /> : null}
-      <ErrorAlert message={error} />
+      <ErrorAlert message={alert} />
 
       {isOwner ? (
         <DeleteProjectDialog projectId={project.id} name={project.name} open={confirmDelete} onClose={() => setConfirmDelete(false)} onDeleted={onDeleted} />

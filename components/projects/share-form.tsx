@@ -4,20 +4,19 @@ import { useId, useState, type FormEvent } from "react";
 import { ErrorAlert } from "@/components/ui/error-alert";
 import { call } from "@/lib/api/client";
 import { ZShareProjectInput } from "@/lib/schemas/projects";
-import { useFormAction } from "@/lib/ui/use-form-action";
+import { useForm } from "@/components/ui/form";
 
 /** Shares the project with another account by email, as editor or viewer (owner only). */
 export function ShareForm({ projectId, onDone }: { projectId: string; onDone(): void }) {
   const id = useId();
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<"editor" | "viewer">("editor");
-  const { busy, error, submit: send } = useFormAction();
+  const { busy, alert, submit: send } = useForm({ labels: { email: "Email", role: "Role" } });
   const [done, setDone] = useState<string | null>(null);
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
+  async function submit(e: FormEvent<HTMLFormElement>) {
     setDone(null);
-    await send(ZShareProjectInput.safeParse({ email, role }), { email: "Email", role: "Role" }, async (body) => {
+    await send(e, ZShareProjectInput.safeParse({ email, role }), async (body) => {
       await call("project_share", { params: { projectId }, body });
       setDone(`Shared with ${body.email} as ${body.role}.`);
       setEmail("");
@@ -29,7 +28,7 @@ export function ShareForm({ projectId, onDone }: { projectId: string; onDone(): 
       <div className="field-row">
         <div className="field grow">
           <label htmlFor={`${id}-email`}>Share with (email)</label>
-          <input id={`${id}-email`} type="email" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="off" aria-invalid={error ? true : undefined} />
+          <input id={`${id}-email`} type="email" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="off" aria-invalid={alert ? true : undefined} />
         </div>
         <div className="field">
           <label htmlFor={`${id}-role`}>Role</label>
@@ -47,7 +46,7 @@ export function ShareForm({ projectId, onDone }: { projectId: string; onDone(): 
           Close
         </button>
       </div>
-      <ErrorAlert message={error} />
+      <ErrorAlert message={alert} />
       {done ? (
         <p className="success" role="status">
           {done}

@@ -3,7 +3,7 @@
 import { useState, type FormEvent } from "react";
 import { call } from "@/lib/api/client";
 import { TAX_ID_TYPES, ZBillingInfoInput, type TBillingInfo } from "@/lib/schemas/billing";
-import { Field, SaveBar, Section, fieldAria, useSubmit } from "@/components/ui/form";
+import { Field, SaveBar, Section, fieldAria, useForm } from "@/components/ui/form";
 import styles from "./settings.module.css";
 
 const TAX_ID_LABELS: Record<(typeof TAX_ID_TYPES)[number], string> = {
@@ -40,7 +40,7 @@ function formFrom(b: TBillingInfo): Form {
 export function BillingInfoForm() {
   const [form, setForm] = useState<Form>(EMPTY);
   const [savedAt, setSavedAt] = useState<number | null>(null);
-  const { status, errors, alert, submit, edited } = useSubmit();
+  const { status, errors, alert, submit, edited } = useForm();
 
   const set = (k: keyof Form) => (e: { target: { value: string } }) => {
     edited();

@@ -5,13 +5,13 @@ import { useState, type FormEvent } from "react";
 import { call } from "@/lib/api/client";
 import { revalidateOperations } from "@/lib/api/swr";
 import { ZProjectIdInput, type TProjectFull } from "@/lib/schemas/projects";
-import { Field, SaveBar, Section, fieldAria, useSubmit } from "@/components/ui/form";
+import { Field, SaveBar, Section, fieldAria, useForm } from "@/components/ui/form";
 import styles from "./settings.module.css";
 
 /** user_setDefaultProject: the project the user lands on at `/`, any project they can read. */
 export function DefaultProjectForm({ projects, initial }: { projects: TProjectFull[]; initial: string | null }) {
   const [projectId, setProjectId] = useState(initial && projects.some((p) => p.id === initial) ? initial : "");
-  const { status, errors, alert, submit, edited } = useSubmit();
+  const { status, errors, alert, submit, edited } = useForm();
 
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
     await submit(e, ZProjectIdInput.safeParse({ projectId }), async (body) => {

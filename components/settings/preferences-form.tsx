@@ -5,7 +5,7 @@ import { call } from "@/lib/api/client";
 import { ZUserSettingsUpdateInput, type TAppSettings } from "@/lib/schemas/settings";
 import { applyTheme } from "@/lib/ui/theme";
 import { AgentSettingsFields, agentFormFrom, agentSettingsFromForm, type AgentForm } from "./agent-settings-fields";
-import { Field, SaveBar, Section, fieldAria, useSubmit } from "@/components/ui/form";
+import { Field, SaveBar, Section, fieldAria, useForm } from "@/components/ui/form";
 import styles from "./settings.module.css";
 
 type Form = { theme: string; timezone: string; locale: string; emailNotifications: boolean; defaultAgent: AgentForm };
@@ -18,7 +18,7 @@ function formFrom(s: TAppSettings): Form {
 export function PreferencesForm({ initial }: { initial: TAppSettings }) {
   const [form, setForm] = useState<Form>(() => formFrom(initial));
   const [updatedAt, setUpdatedAt] = useState(initial.updatedAt);
-  const { status, errors, alert, submit, edited } = useSubmit();
+  const { status, errors, alert, submit, edited } = useForm();
   const timeZones = useMemo(() => (typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : []), []);
 
   function change(patch: Partial<Form>) {

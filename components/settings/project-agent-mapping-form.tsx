@@ -5,12 +5,12 @@ import { call } from "@/lib/api/client";
 import type { TAgentSettings } from "@/lib/schemas/agent";
 import { ZProjectAgentSelectionInput } from "@/lib/schemas/settings";
 import { AgentSettingsFields, agentFormFrom, agentSettingsFromForm } from "./agent-settings-fields";
-import { SaveBar, Section, useSubmit } from "@/components/ui/form";
+import { SaveBar, Section, useForm } from "@/components/ui/form";
 
 /** user_updateProjectAgentMapping: the caller's own agent defaults for new todos in this project. */
 export function ProjectAgentMappingForm({ projectId, initial }: { projectId: string; initial: TAgentSettings | null }) {
   const [form, setForm] = useState(() => agentFormFrom(initial));
-  const { status, errors, alert, submit, edited } = useSubmit();
+  const { status, errors, alert, submit, edited } = useForm();
 
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
     const parsed = ZProjectAgentSelectionInput.safeParse({ projectId, agentSettings: agentSettingsFromForm(form) });

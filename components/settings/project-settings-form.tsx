@@ -5,7 +5,7 @@ import { call } from "@/lib/api/client";
 import type { TTodoGroup } from "@/lib/schemas/groups";
 import { ZProjectSettingsUpdateInput, type TProjectSettingsFull } from "@/lib/schemas/settings";
 import { AgentSettingsFields, agentFormFrom, agentSettingsFromForm, type AgentForm } from "./agent-settings-fields";
-import { Field, SaveBar, Section, fieldAria, useSubmit } from "@/components/ui/form";
+import { Field, SaveBar, Section, fieldAria, useForm } from "@/components/ui/form";
 import styles from "./settings.module.css";
 
 type Form = { defaultGroupSlug: string; brandMarkdown: string; agentDefaults: AgentForm };
@@ -27,7 +27,7 @@ type Props = {
 /** settings_updateProjectSettings: shared by everyone on the project; owners and editors change it, the agent defaults only the owner. */
 export function ProjectSettingsForm({ projectId, initial, groups, canEdit, canEditAgentDefaults, onSaved }: Props) {
   const [form, setForm] = useState<Form>(() => formFrom(initial));
-  const { status, errors, alert, submit, edited } = useSubmit();
+  const { status, errors, alert, submit, edited } = useForm();
 
   function change(patch: Partial<Form>) {
     edited();

@@ -5,7 +5,7 @@ import { ErrorAlert } from "@/components/ui/error-alert";
 import { useRouter } from "next/navigation";
 import { call } from "@/lib/api/client";
 import { ZProjectCreateInput } from "@/lib/schemas/projects";
-import { useFormAction } from "@/lib/ui/use-form-action";
+import { useForm } from "@/components/ui/form";
 import { useShell } from "./shell-context";
 
 /** Creates a project (validated with the API's own schema), refreshes the sidebar and opens it. */
@@ -14,11 +14,10 @@ export function NewProjectForm({ label = "New project name", submitLabel = "Add 
   const router = useRouter();
   const id = useId();
   const [name, setName] = useState("");
-  const { busy, error, submit: send } = useFormAction();
+  const { busy, alert, submit: send } = useForm({ labels: { name: "Name" } });
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    await send(ZProjectCreateInput.safeParse({ name }), { name: "Name" }, async (body) => {
+  async function submit(e: FormEvent<HTMLFormElement>) {
+    await send(e, ZProjectCreateInput.safeParse({ name }), async (body) => {
       const project = await call("project_create", { body });
       setName("");
       await refreshProjects();
@@ -30,12 +29,12 @@ export function NewProjectForm({ label = "New project name", submitLabel = "Add 
     <form className={className ?? "stack-form"} onSubmit={submit} noValidate>
       <label htmlFor={id}>{label}</label>
       <div className="inline-fields">
-        <input id={id} type="text" value={name} onChange={(e) => setName(e.target.value)} maxLength={220} autoComplete="off" aria-invalid={error ? true : undefined} />
+        <input id={id} type="text" value={name} onChange={(e) => setName(e.target.value)} maxLength={220} autoComplete="off" aria-invalid={alert ? true : undefined} />
         <button type="submit" disabled={busy}>
           {busy ? "Adding…" : submitLabel}
         </button>
       </div>
-      <ErrorAlert message={error} />
+      <ErrorAlert message={alert} />
     </form>
   );
 }

@@ -7,7 +7,7 @@ import type { TProjectFull } from "@/lib/schemas/projects";
 import { ZTodoUpdateInput } from "@/lib/schemas/todos";
 import type { TodoMeta } from "@/lib/ui/todo-chat-state";
 import { useCopyText } from "@/lib/ui/use-copy-text";
-import { useFormAction } from "@/lib/ui/use-form-action";
+import { useForm } from "@/components/ui/form";
 import { issueMessages } from "./form-validation";
 import styles from "./todo.module.css";
 
@@ -30,7 +30,7 @@ function useProjectRole(projectId: string): TProjectFull["role"] | null {
 export function SharePanel({ todo }: { todo: TodoMeta }) {
   const role = useProjectRole(todo.projectId);
   const [isPublic, setIsPublic] = useState(todo.isPublic);
-  const { busy, error, setError, run } = useFormAction();
+  const { busy, alert, setAlert, run } = useForm();
   const { ref: input, state: copied, copy: copyText, reset: resetCopied } = useCopyText<HTMLInputElement>(4000);
   const [seen, setSeen] = useState(todo.isPublic);
   // Another tab or client may change it: follow the todo as events and refetches bring it.
@@ -42,7 +42,7 @@ export function SharePanel({ todo }: { todo: TodoMeta }) {
   async function toggle() {
     const body = { isPublic: !isPublic };
     const parsed = ZTodoUpdateInput.safeParse(body);
-    if (!parsed.success) return setError(issueMessages(parsed.error).join("; "));
+    if (!parsed.success) return setAlert(issueMessages(parsed.error).join("; "));
     await run(async () => {
       await call("todo_update", { params: { todoId: todo.id }, body: parsed.data });
       setIsPublic(body.isPublic);
@@ -87,9 +87,9 @@ export function SharePanel({ todo }: { todo: TodoMeta }) {
           </span>
         </div>
       ) : null}
-      {error ? (
+      {alert ? (
         <p className="error" role="alert" style={{ margin: 0 }}>
-          Could not change sharing: {error}
+          Could not change sharing: {alert}
         </p>
       ) : null}
     </section>

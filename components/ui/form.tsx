@@ -2,7 +2,7 @@
 
 import { useState, type FormEvent, type ReactNode } from "react";
 import type { z } from "zod";
-import { apiFieldErrors, errorMessage, zodFieldErrors, type FieldErrors } from "@/lib/ui/form-issues";
+import { apiFieldErrors, errorMessage, issueSummary, zodFieldErrors, type FieldErrors, type IssueLabels } from "@/lib/ui/form-issues";
 import styles from "./ui.module.css";
 
 /** ARIA wiring of a control to its hint and error paragraphs (rendered by Field). */
@@ -38,40 +38,61 @@ function focusFirstInvalid(form: HTMLFormElement) {
 }
 
 /**
- * One form's submit cycle: validate with the shared schema, send, then show "Saved", the
- * schema's (or the API's) message beside each field, or the API's error as an alert.
+ * The one submit cycle of a form: validate with the shared schema, send while `busy`, then show
+ * "Saved" (status), the schema's or the API's messages, or the API's error as `alert`.
+ * A form that shows a message beside each field uses `useForm()`: the issues go to `errors` by
+ * field and focus moves to the first invalid field. A form with one error paragraph names its
+ * fields, `useForm({ labels })`: the issues become one line naming each field, in `alert`, and
+ * focus stays. `check` and `run` are the two halves, for a form with its own checks between them.
  */
-export function useSubmit() {
+export function useForm({ labels }: { labels?: IssueLabels } = {}) {
   const [status, setStatus] = useState<Status>("idle");
   const [errors, setErrors] = useState<FieldErrors>({});
   const [alert, setAlert] = useState<string | null>(null);
 
-  /** The form's submit event: the page does not reload, and focus moves to the form's first invalid field. */
-  async function submit<T>(e: FormEvent<HTMLFormElement>, parsed: z.ZodSafeParseResult<T>, send: (data: T) => Promise<void>): Promise<boolean> {
-    e.preventDefault();
-    const form = e.currentTarget;
+  /** The parsed data, or null after showing the schema's issues as one line in `alert`. */
+  function check<T>(parsed: z.ZodSafeParseResult<T>): T | null {
+    if (parsed.success) return parsed.data;
+    setAlert(issueSummary(parsed.error.issues, labels));
+    return null;
+  }
+
+  /** Runs `send` while busy, with old messages cleared; what it throws becomes the alert (and field errors). True when it succeeded. */
+  async function run(send: () => Promise<void>, form?: HTMLFormElement): Promise<boolean> {
     setAlert(null);
-    if (!parsed.success) {
-      const fields = zodFieldErrors(parsed.error);
-      setErrors(fields);
-      setStatus("idle");
-      if (fields[""]) setAlert(fields[""]);
-      focusFirstInvalid(form);
-      return false;
-    }
     setErrors({});
     setStatus("saving");
     try {
-      await send(parsed.data);
+      await send();
       setStatus("saved");
       return true;
     } catch (err) {
       setErrors(apiFieldErrors(err) ?? {});
-      focusFirstInvalid(form);
+      if (form) focusFirstInvalid(form);
       setAlert(errorMessage(err));
       setStatus("idle");
       return false;
     }
+  }
+
+  /** The form's submit event: the page does not reload; then `check` (with labels) or per-field errors, and `run`. */
+  async function submit<T>(e: FormEvent<HTMLFormElement>, parsed: z.ZodSafeParseResult<T>, send: (data: T) => Promise<void>): Promise<boolean> {
+    e.preventDefault();
+    const form = e.currentTarget;
+    if (labels) {
+      const data = check(parsed);
+      return data === null ? false : run(() => send(data));
+    }
+    if (!parsed.success) {
+      const fields = zodFieldErrors(parsed.error);
+      setErrors(fields);
+      setStatus("idle");
+      setAlert(fields[""] ?? null);
+      focusFirstInvalid(form);
+      return false;
+    }
+    const data = parsed.data;
+    return run(() => send(data), form);
   }
 
   /** Any edit after a save hides the old "Saved". */
@@ -79,7 +100,7 @@ export function useSubmit() {
     if (status === "saved") setStatus("idle");
   }
 
-  return { status, errors, alert, submit, edited };
+  return { status, busy: status === "saving", errors, alert, setAlert, check, run, submit, edited };
 }
 
 export function SaveBar({ status, alert, label = "Save" }: { status: Status; alert: string | null; label?: string }) {

@@ -3,13 +3,10 @@ import assert from "node:assert/strict";
 import type { Caller } from "../auth/caller.ts";
 import { ApiError } from "../http/errors.ts";
 import { createTestUser, withTestRuntime } from "../testing/runtime.ts";
+import { callerOf } from "../testing/caller.ts";
 import { allows, getProjectOrThrow, requireProjectAccess, type Need } from "./access.ts";
 
 const testRuntime = withTestRuntime(before, after);
-
-function callerOf(user: { id: string; email: string }): Caller {
-  return { credential: "apiKey", userId: user.id, email: user.email, name: null, isAdmin: false };
-}
 
 async function outcome(caller: Caller, projectId: string, need: Need): Promise<string> {
   try {

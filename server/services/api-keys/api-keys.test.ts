@@ -3,9 +3,8 @@ import assert from "node:assert/strict";
 import type { Caller } from "../../auth/caller.ts";
 import { resolveApiKey } from "../../auth/resolve.ts";
 import { API_KEY_PATTERN, sha256 } from "../../auth/tokens.ts";
-import type { PrismaClient } from "../../db/generated/client.ts";
 import { ApiError } from "../../http/errors.ts";
-import { type TestRuntime, createTestUser, startTestRuntime, withPostgresRuntime } from "../../testing/runtime.ts";
+import { createTestUser, withPostgresRuntime, withTestRuntime } from "../../testing/runtime.ts";
 import {
   createApiKey,
   createKeyForUser,
@@ -18,16 +17,7 @@ import {
   validateApiKey,
 } from "./api-keys.ts";
 
-let t: TestRuntime;
-let prisma: PrismaClient;
-
-before(async () => {
-  t = await startTestRuntime();
-  prisma = t.prisma;
-});
-after(async () => {
-  await t?.close();
-});
+const t = withTestRuntime(before, after);
 
 const MASKED = /^tsk_…[0-9A-Za-z]{4}$/;
 
@@ -46,11 +36,11 @@ function as(userId: string): Caller {
 }
 
 async function newUser() {
-  return (await createTestUser(prisma)).id;
+  return (await createTestUser(t().prisma)).id;
 }
 
 async function defaults(userId: string) {
-  return prisma.apiKey.findMany({ where: { userId, isDefault: true }, select: { name: true } });
+  return t().prisma.apiKey.findMany({ where: { userId, isDefault: true }, select: { name: true } });
 }
 
 describe("createApiKey", () => {
@@ -81,7 +71,7 @@ describe("createApiKey", () => {
     const userId = await newUser();
     await createApiKey(as(userId), "deploy");
     await assert.rejects(createApiKey(as(userId), "deploy"), apiError("CONFLICT", 409));
-    assert.equal(await prisma.apiKey.count({ where: { userId } }), 1);
+    assert.equal(await t().prisma.apiKey.count({ where: { userId } }), 1);
     const other = await newUser();
     const theirs = await createApiKey(as(other), "deploy");
     assert.equal(theirs.isDefault, true);
@@ -96,7 +86,7 @@ describe("createApiKey", () => {
         return true;
       });
     }
-    assert.equal(await prisma.apiKey.count({ where: { userId } }), 0);
+    assert.equal(await t().prisma.apiKey.count({ where: { userId } }), 0);
     const allowed = await createKeyForUser(userId, "default", { allowReservedName: true });
     assert.equal(allowed.name, "default");
     // Only the exact word is reserved.
@@ -105,7 +95,7 @@ describe("createApiKey", () => {
 
   test("for a user that does not exist it fails and stores nothing", async () => {
     await assert.rejects(createApiKey(as("no-such-user"), "x"));
-    assert.equal(await prisma.apiKey.count({ where: { userId: "no-such-user" } }), 0);
+    assert.equal(await t().prisma.apiKey.count({ where: { userId: "no-such-user" } }), 0);
   });
 });
 
@@ -113,7 +103,7 @@ describe("storage", () => {
   test("keys are stored only as a sha256 hash plus the last four characters", async () => {
     const userId = await newUser();
     const created = await createApiKey(as(userId), "stored");
-    const rows = await prisma.$queryRawUnsafe<Record<string, unknown>[]>(`SELECT * FROM "ApiKey" WHERE "id" = $1`, created.id);
+    const rows = await t().prisma.$queryRawUnsafe<Record<string, unknown>[]>(`SELECT * FROM "ApiKey" WHERE "id" = $1`, created.id);
     assert.equal(rows.length, 1);
     const row = rows[0]!;
     assert.equal(row.keyHash, sha256(created.key));
@@ -174,7 +164,7 @@ describe("getDefaultApiKey", () => {
   test("creates exactly one key when called 5× concurrently; only that call gets the full key", async () => {
     const userId = await newUser();
     const results = await Promise.all(Array.from({ length: 5 }, () => getDefaultApiKey(as(userId))));
-    const rows = await prisma.apiKey.findMany({ where: { userId } });
+    const rows = await t().prisma.apiKey.findMany({ where: { userId } });
     assert.equal(rows.length, 1, `created ${rows.length} keys`);
     assert.equal(rows[0]!.isDefault, true);
     assert.equal(rows[0]!.name, DEFAULT_KEY_NAME);
@@ -194,7 +184,7 @@ describe("getDefaultApiKey", () => {
     const def = await getDefaultApiKey(as(userId));
     assert.equal(def.id, b.id);
     assert.match(def.key, MASKED);
-    assert.equal(await prisma.apiKey.count({ where: { userId } }), 2);
+    assert.equal(await t().prisma.apiKey.count({ where: { userId } }), 2);
   });
 
   test("when the default was deleted, a new one is created under a free name", async () => {
@@ -299,7 +289,7 @@ describe("validateApiKey", () => {
   const callerFor = (userId: string, email: string, apiKeyId?: string): Caller => ({ credential: "apiKey", userId, email, name: null, isAdmin: false, apiKeyId });
 
   test("describes the caller's key", async () => {
-    const user = await createTestUser(prisma);
+    const user = await createTestUser(t().prisma);
     const created = await createApiKey(as(user.id), "probe");
     const caller = await resolveApiKey(created.key);
     assert.ok(caller);
@@ -307,7 +297,7 @@ describe("validateApiKey", () => {
   });
 
   test("a caller without a key, or with a deleted key → 401", async () => {
-    const user = await createTestUser(prisma);
+    const user = await createTestUser(t().prisma);
     await assert.rejects(validateApiKey(callerFor(user.id, user.email)), apiError("UNAUTHORIZED", 401));
     const created = await createApiKey(as(user.id), "gone");
     await deleteApiKey(as(user.id), "gone");

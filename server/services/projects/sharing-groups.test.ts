@@ -1,9 +1,9 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import type { Caller } from "../../auth/caller.ts";
 import { ApiError } from "../../http/errors.ts";
 import type { AppEvent } from "../../realtime/bus.ts";
 import { createTestUser, withPostgresRuntime, withTestRuntime } from "../../testing/runtime.ts";
+import { apiError, callerOf } from "../../testing/caller.ts";
 import { requireProjectAccess } from "../access.ts";
 import { getProjectBrand } from "./brand.ts";
 import { listCards } from "./cards.ts";
@@ -11,19 +11,6 @@ import { listGroups, upsertGroup } from "./groups.ts";
 import { shareProject } from "./sharing.ts";
 
 const t = withTestRuntime(before, after);
-
-function callerOf(user: { id: string; email: string }): Caller {
-  return { credential: "apiKey", userId: user.id, email: user.email, name: null, isAdmin: false };
-}
-
-function apiError(code: string, message?: RegExp) {
-  return (err: unknown) => {
-    assert.ok(err instanceof ApiError, `expected an ApiError, got ${String(err)}`);
-    assert.equal(err.code, code);
-    if (message) assert.match(err.message, message);
-    return true;
-  };
-}
 
 async function setup() {
   const owner = await createTestUser(t().prisma);

@@ -1,9 +1,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import type { Caller } from "../../auth/caller.ts";
-import { ApiError } from "../../http/errors.ts";
 import type { AppEvent } from "../../realtime/bus.ts";
 import { createTestUser, withPostgresRuntime, withTestRuntime } from "../../testing/runtime.ts";
+import { apiError, callerOf } from "../../testing/caller.ts";
 import { ZBillingInfoInput } from "../../../lib/schemas/billing.ts";
 import { ZUserSettingsUpdateInput } from "../../../lib/schemas/settings.ts";
 import { getProfile } from "../users/users.ts";
@@ -13,19 +12,6 @@ import { getProjectSettings, projectSettingsFromStored, updateProjectSettings } 
 import { appSettingsFromStored, DEFAULT_APP_SETTINGS, getUserSettings, updateUserSettings } from "./user-settings.ts";
 
 const t = withTestRuntime(before, after);
-
-function callerOf(user: { id: string; email: string }): Caller {
-  return { credential: "apiKey", userId: user.id, email: user.email, name: null, isAdmin: false };
-}
-
-function apiError(code: string, message?: RegExp) {
-  return (err: unknown) => {
-    assert.ok(err instanceof ApiError, `expected an ApiError, got ${String(err)}`);
-    assert.equal(err.code, code);
-    if (message) assert.match(err.message, message);
-    return true;
-  };
-}
 
 async function projectWith(role?: "editor" | "viewer") {
   const owner = await createTestUser(t().prisma);

@@ -1,8 +1,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import type { Caller } from "../../auth/caller.ts";
-import { ApiError } from "../../http/errors.ts";
 import { createTestUser, withTestRuntime } from "../../testing/runtime.ts";
+import { apiError, callerOf } from "../../testing/caller.ts";
 import { MESSAGE_PAGE_MAX_CHARS, ZPublicTodo } from "../../../lib/schemas/todos.ts";
 import { needToChange } from "../access.ts";
 import { updateProjectSettings } from "../settings/project-settings.ts";
@@ -12,18 +11,6 @@ import { getPublicTodo, getTodo, updateTodo } from "./todos.ts";
 
 // Issue 9 A2 (bounded reads), A10 (the public todo), A15 (who may publish).
 const t = withTestRuntime(before, after);
-
-function callerOf(user: { id: string; email: string }): Caller {
-  return { credential: "apiKey", userId: user.id, email: user.email, name: null, isAdmin: false };
-}
-
-function apiError(code: string) {
-  return (err: unknown) => {
-    assert.ok(err instanceof ApiError, `expected an ApiError, got ${String(err)}`);
-    assert.equal(err.code, code);
-    return true;
-  };
-}
 
 /** A project of `owner` shared with an editor and a viewer, and a todo with `n` messages of `size` characters. */
 async function seed(n: number, size = 10) {
