@@ -8,7 +8,6 @@ import { setBridge } from "./http/bridge.ts";
 import { operations } from "./operations/index.ts";
 import { answerClientError, frontDoor, refuseConnect } from "./http/front-door.ts";
 import { answerMalformedApiUrl } from "./http/malformed-url.ts";
-import { CLIENT_IP_HEADER } from "./http/rate-limit.ts";
 import { ensureAuthSecret } from "./auth/secret.ts";
 import { log, setLogLevel } from "./log.ts";
 import { attachSockets } from "./realtime/sockets.ts";
@@ -35,10 +34,6 @@ async function main() {
   const control = config.databaseUrl ? null : writeControlFile(config.dataDir, config.port);
   const httpServer = createServer((req, res) => {
     if (frontDoor(req, res, { dev, trustProxy: config.trustProxy })) return;
-    // The client's address, for per-IP rate limits; overwrites any value a client sent. Behind a
-    // trusted proxy it is the first X-Forwarded-For entry (the front door drops it otherwise).
-    const forwarded = config.trustProxy ? String(req.headers["x-forwarded-for"] ?? "").split(",")[0]!.trim() : "";
-    req.headers[CLIENT_IP_HEADER] = forwarded || req.socket.remoteAddress || "unknown";
     if (control && handleControl(req, res, control.token)) return;
     if (answerMalformedApiUrl(req, res)) return;
     handleNext(req, res).catch((err: unknown) => {

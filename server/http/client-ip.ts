@@ -5,6 +5,12 @@
  */
 export const CLIENT_IP_HEADER = "x-todo-client-ip";
 
+/** The client's address: the peer, or behind a trusted proxy the first X-Forwarded-For entry. */
+export function clientIp(req: { headers: Record<string, string | string[] | undefined>; socket: { remoteAddress?: string } }, trustProxy: boolean): string {
+  const forwarded = trustProxy ? String(req.headers["x-forwarded-for"] ?? "").split(",")[0]!.trim() : "";
+  return forwarded || req.socket.remoteAddress || "unknown";
+}
+
 /** A client's rate-limit key by IP (server/http/rate-limit.ts); here so route bundles need not load the limiter. */
 export function ipKey(ip: string | null | undefined): string {
   return `ip:${ip || "unknown"}`;

@@ -2,6 +2,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, request, type IncomingHttpHeaders, type Server } from "node:http";
 import { listenLocal } from "../testing/listen.ts";
+import { CLIENT_IP_HEADER } from "./client-ip.ts";
 import { contentSecurityPolicy, frontDoor } from "./front-door.ts";
 
 // The front door in front of a stand-in for Next that echoes the headers it was handed.
@@ -41,6 +42,16 @@ describe("frontDoor", () => {
     trustProxy = true;
     const behindProxy = JSON.parse((await call("GET", FORWARDED)).body) as Record<string, string>;
     assert.equal(behindProxy["x-forwarded-host"], "evil.example");
+    trustProxy = false;
+  });
+
+  test("the client's address for rate limits: the peer, never a client's claim; behind a trusted proxy the first X-Forwarded-For", async () => {
+    trustProxy = false;
+    const direct = JSON.parse((await call("GET", { ...FORWARDED, [CLIENT_IP_HEADER]: "1.2.3.4" })).body) as Record<string, string>;
+    assert.match(direct[CLIENT_IP_HEADER]!, /127\.0\.0\.1|::1/);
+    trustProxy = true;
+    const behindProxy = JSON.parse((await call("GET", { "x-forwarded-for": "10.9.8.7, 10.0.0.1" })).body) as Record<string, string>;
+    assert.equal(behindProxy[CLIENT_IP_HEADER], "10.9.8.7");
     trustProxy = false;
   });
 

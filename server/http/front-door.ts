@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
+import { CLIENT_IP_HEADER, clientIp } from "./client-ip.ts";
 import { ApiError } from "./errors.ts";
 
 // What the custom server does to every request before Next (pages and the API) sees it.
@@ -43,12 +44,14 @@ const FORWARDED = ["x-forwarded-host", "x-forwarded-proto", "x-forwarded-port", 
 
 /**
  * Prepares a request for Next: security headers on the response, client-sent X-Forwarded-*
- * dropped unless TRUST_PROXY. Answers (and returns true for) a method nothing serves: 405 in the
+ * dropped unless TRUST_PROXY, the client's address in CLIENT_IP_HEADER for per-IP rate limits
+ * (overwriting any value a client sent). Answers (and returns true for) a method nothing serves: 405 in the
  * API's error shape with `Allow` and `x-request-id`.
  */
 export function frontDoor(req: IncomingMessage, res: ServerResponse, opts: { dev: boolean; trustProxy: boolean }): boolean {
   for (const [name, value] of Object.entries(securityHeaders(opts.dev))) res.setHeader(name, value);
   if (!opts.trustProxy) for (const name of FORWARDED) delete req.headers[name];
+  req.headers[CLIENT_IP_HEADER] = clientIp(req, opts.trustProxy);
   if (req.method && SERVED.has(req.method)) return false;
   const { status, headers, body } = methodNotAllowed(req.method ?? "", req.headers["x-request-id"]);
   // The request's body (if any) is not read: close the connection after answering.

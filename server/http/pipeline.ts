@@ -133,16 +133,16 @@ export function createPipeline(router: Router, resolveCaller: ResolveCaller, app
       const query = op.query ? parseOrThrow(op.query, rawQuery, "query") : undefined;
       let body: unknown;
       let rawBody: unknown;
+      if (op.body) rawBody = await readJsonBody(request);
+      // Without a todoId in the path, the body's names the todo: refused before validation, so a
+      // scoped token learns nothing about another todo's input (validation keeps the id as sent).
+      if (scope && match.params.todoId === undefined) checkTodoScope(op, scope, (rawBody as { todoId?: unknown } | null | undefined)?.todoId);
       if (op.body) {
-        rawBody = await readJsonBody(request);
-        // Refused before validation, so a scoped token learns nothing about another todo's input.
-        if (scope && match.params.todoId === undefined) checkTodoScope(op, scope, (rawBody as { todoId?: unknown } | null)?.todoId);
         guardInput(rawBody, "body");
         const echoed = echoedKeys(op.body, match.params);
         body = parseOrThrow(op.body, fillFromPath(rawBody, echoed, match.params), "body");
         checkEchoes(body, echoed, params as Record<string, unknown>);
       }
-      if (scope && match.params.todoId === undefined) checkTodoScope(op, scope, (body as { todoId?: unknown } | undefined)?.todoId);
       const bodySocketId =
         rawBody && typeof rawBody === "object" && typeof (rawBody as { socketId?: unknown }).socketId === "string"
           ? (rawBody as { socketId: string }).socketId

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import type { Caller } from "../auth/caller.ts";
 import { log } from "../log.ts";
+import { ipKey } from "./client-ip.ts";
 import { ApiError } from "./errors.ts";
 
 // The one limiter module: named policies, each a fixed window of `points` requests per `window`
@@ -33,7 +34,6 @@ export const RATE_POLICIES = {
 export type RatePolicyName = keyof typeof RATE_POLICIES;
 export const RATE_POLICY_NAMES = Object.keys(RATE_POLICIES) as RatePolicyName[];
 
-import { ipKey } from "./client-ip.ts";
 export { CLIENT_IP_HEADER, ipKey } from "./client-ip.ts";
 
 export type RateLimitOverrides = Partial<Record<RatePolicyName, { points: number; window: number }>>;
