@@ -8,6 +8,7 @@ import { log } from "../log.ts";
 import { limitHandshakes } from "./handshake-limit.ts";
 import type { RateLimits } from "../http/rate-limit.ts";
 import { db } from "../runtime.ts";
+import { visibleProjectsWhere, visibleTodosWhere } from "../services/access.ts";
 import { envelopeOf, roomsFor, type ConnectionEffect, type CredentialRef, type EventBus, type Room } from "./bus.ts";
 
 export type SocketData = { userId: string; credential: string; deviceId?: string | null; todoScope?: string | null };
@@ -148,10 +149,10 @@ async function leaveUnreadableRooms(io: Server, userId: string): Promise<void> {
       else if (room.startsWith("todo:")) todoIds.add(room.slice("todo:".length));
     }
   if (projectIds.size === 0 && todoIds.size === 0) return;
-  const readable = { ownerId: userId } as const;
+  const user = { userId };
   const [projects, todos] = await Promise.all([
-    db().project.findMany({ where: { id: { in: [...projectIds] }, OR: [readable, { shares: { some: { userId } } }] }, select: { id: true } }),
-    db().todo.findMany({ where: { id: { in: [...todoIds] }, project: { OR: [readable, { shares: { some: { userId } } }] } }, select: { id: true } }),
+    db().project.findMany({ where: { id: { in: [...projectIds] }, ...visibleProjectsWhere(user) }, select: { id: true } }),
+    db().todo.findMany({ where: { id: { in: [...todoIds] }, ...visibleTodosWhere(user) }, select: { id: true } }),
   ]);
   const keepProjects = new Set(projects.map((p) => p.id));
   const keepTodos = new Set(todos.map((t) => t.id));

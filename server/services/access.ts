@@ -35,12 +35,12 @@ function roleOf(project: { ownerId: string; shares: { role: ProjectRole }[] }, u
  * list query (projects, and through `visibleTodosWhere` todos, tasks and messages), so a list
  * never shows what getProjectOrThrow / getTodoOrThrow would hide.
  */
-export function visibleProjectsWhere(caller: Caller): Prisma.ProjectWhereInput {
+export function visibleProjectsWhere(caller: Pick<Caller, "userId">): Prisma.ProjectWhereInput {
   return { OR: [{ ownerId: caller.userId }, { shares: { some: { userId: caller.userId } } }] };
 }
 
 /** The todos a caller may read: those of visible projects; for a todo-scoped token, only its todo. */
-export function visibleTodosWhere(caller: Caller): Prisma.TodoWhereInput {
+export function visibleTodosWhere(caller: Pick<Caller, "userId" | "todoScope">): Prisma.TodoWhereInput {
   return { project: visibleProjectsWhere(caller), ...(caller.todoScope ? { id: caller.todoScope } : {}) };
 }
 
