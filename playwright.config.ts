@@ -62,7 +62,10 @@ export default defineConfig({
   outputDir: "test-results",
   fullyParallel: true,
   workers: process.env.CI ? 2 : undefined,
-  retries: 0,
+  // CI machines are two slow shared cores: a browser test that fails is run once more and, if it
+  // then passes, reported as "flaky" in the list (a bug to fix, never a pass to forget). A test
+  // that fails twice fails the run. Local runs never retry.
+  retries: process.env.CI ? 1 : 0,
   reporter: process.env.CI ? [["list"], ["html", { open: "never" }]] : "list",
   globalTeardown: "./e2e/global-teardown.ts",
   use: {
