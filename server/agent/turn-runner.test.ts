@@ -160,13 +160,15 @@ test("a turn whose process died is taken over after its lease ran out, and resum
   assert.equal(mid.state, "PROCESSING");
   const stopped = await t.prisma.todo.findUniqueOrThrow({ where: { id: todo.id } });
   assert.deepEqual([stopped.leaseOwner, stopped.leaseUntil], [null, null]);
-  await t.prisma.todo.update({ where: { id: todo.id }, data: { leaseOwner: "dead-process", leaseUntil: new Date(Date.now() + 200) } });
+  // The dead process's lease runs a minute ahead, so however slow this machine is, it is still
+  // held while the second runner first looks; then it runs out (set in the past, not slept on).
+  await t.prisma.todo.update({ where: { id: todo.id }, data: { leaseOwner: "dead-process", leaseUntil: new Date(Date.now() + 60_000) } });
 
   const second = runnerWith(fakeProvider({ pieces }), { leaseMs: 200 });
   second.start(todo.id); // lease still held by the dead process: nothing happens yet
   await second.idle();
   assert.equal((await t.prisma.todo.findUniqueOrThrow({ where: { id: todo.id } })).status, "RUNNING");
-  await new Promise((r) => setTimeout(r, 250));
+  await t.prisma.todo.update({ where: { id: todo.id }, data: { leaseUntil: new Date(Date.now() - 1) } });
   second.start(todo.id);
   await second.idle();
   const done = await t.prisma.message.findFirstOrThrow({ where: { todoId: todo.id, role: "assistant" } });
