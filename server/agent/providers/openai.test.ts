@@ -389,10 +389,9 @@ describe("abort", () => {
     const it = stream.deltas[Symbol.asyncIterator]();
     assert.deepEqual(await it.next(), { value: "w0 ", done: false });
     const pending = it.next();
-    const started = Date.now();
     controller.abort();
-    await assert.rejects(within(pending, 1000, "the pending step"), { name: "AbortError" });
-    assert.ok(Date.now() - started < 300, `stopped after ${Date.now() - started} ms (the next event was due within 400 ms)`);
+    // An AbortError, not the next word (due 400 ms later): the abort ended the pending read.
+    await assert.rejects(within(pending, 5000, "the pending step"), { name: "AbortError" });
     const req = standin.requests[0]!;
     assert.equal(await within(req.closed, 1000, "socket close"), "interrupted");
     const sent = req.sent;
