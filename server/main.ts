@@ -65,8 +65,8 @@ async function main() {
   }
 
   if (!config.databaseUrl) await releaseLeases();
-  const scheduler = startScheduler();
   await app.runtime.jobs?.start();
+  const scheduler = startScheduler();
   await new Promise<void>((resolve, reject) => {
     httpServer.once("error", reject);
     httpServer.listen(config.port, config.hostname, resolve);

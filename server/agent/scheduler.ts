@@ -1,50 +1,62 @@
 import { log } from "../log.ts";
 import { db, runtime } from "../runtime.ts";
-import { changeTodo, setStatus } from "../services/todos/lifecycle.ts";
-import { onDue } from "../../lib/todo-lifecycle.ts";
-import { messageWithBlocks, toMessage } from "../services/todos/serialize.ts";
+import { scheduleMessage } from "./schedule-message.ts";
 import { leaseIsLive, voidLeases } from "./turn-lease.ts";
 
+/** Scheduled messages read per query of a sweep. */
+const SWEEP_PAGE = 500;
+
 /**
- * Fires scheduled messages when they are due: the message becomes PENDING and the todo starts a
- * turn (unless it is paused, running, or closed, where the message waits). State lives in the
- * database, so a restart picks up what came due meanwhile, and the conditional update lets only
- * one process take a message.
+ * Queues the fire job (`message.fire`, server/agent/fire-message-job.ts) of every scheduled message,
+ * due or not. Services queue it after each commit; the sweep repairs what that missed: messages
+ * scheduled before a deploy, a crash between a commit and its enqueue, a Redis that lost its data.
+ * The job's key (message and time) makes it safe to run any number of times. Returns the messages seen.
  */
-export function startScheduler(everyMs = 500, recoverEvery = 10): { stop(): void } {
-  let busy = false;
-  let ticks = 0;
-  const tick = async () => {
-    if (busy) return;
-    busy = true;
-    try {
-      if (ticks++ % recoverEvery === 0) await recoverTurns();
-      const due = await db().message.findMany({
-        where: { state: "SCHEDULED", scheduledAt: { lte: new Date() } },
-        select: { id: true, todoId: true },
-        orderBy: { scheduledAt: "asc" },
-        take: 100,
-      });
-      for (const m of due) await fire(m.id, m.todoId);
-    } catch (err) {
-      log.warn("scheduler tick failed", { error: err instanceof Error ? err.message : String(err) });
-    } finally {
-      busy = false;
-    }
-  };
-  const timer = setInterval(() => void tick(), everyMs);
-  timer.unref();
-  void tick();
-  return { stop: () => clearInterval(timer) };
+export async function sweepScheduled(): Promise<number> {
+  let seen = 0;
+  let cursor: { id: string } | undefined;
+  for (;;) {
+    const page = await db().message.findMany({
+      where: { state: "SCHEDULED", scheduledAt: { not: null } },
+      select: { id: true, scheduledAt: true },
+      orderBy: [{ scheduledAt: "asc" }, { id: "asc" }],
+      take: SWEEP_PAGE,
+      ...(cursor ? { cursor, skip: 1 } : {}),
+    });
+    for (const m of page) await scheduleMessage({ id: m.id, scheduledAt: m.scheduledAt! });
+    seen += page.length;
+    if (page.length < SWEEP_PAGE) return seen;
+    cursor = { id: page.at(-1)!.id };
+  }
 }
 
-async function fire(messageId: string, todoId: string) {
-  await changeTodo(todoId, async (tx, todo, fx) => {
-    const { count } = await tx.message.updateMany({ where: { id: messageId, state: "SCHEDULED" }, data: { state: "PENDING" } });
-    if (count === 0) return; // edited away or taken by another process
-    const message = await tx.message.findUniqueOrThrow({ where: { id: messageId }, include: messageWithBlocks });
-    await setStatus(tx, todo, fx.emit("message.updated", toMessage(message)), onDue(todo.status));
-  });
+/**
+ * The server's two timers: the sweep of scheduled messages (at start, then every `sweepEveryMs`, so
+ * one process on a shared PostgreSQL repairs a lost enqueue without a restart), and the recovery of
+ * turns no live process works on (every `recoverEveryMs`). Messages come due through their jobs, so
+ * the server starts this after the job backend.
+ */
+export function startScheduler(opts: { sweepEveryMs?: number; recoverEveryMs?: number } = {}): { stop(): void } {
+  const every = (ms: number, name: string, fn: () => Promise<unknown>) => {
+    let busy = false;
+    const tick = async () => {
+      if (busy) return;
+      busy = true;
+      try {
+        await fn();
+      } catch (err) {
+        log.warn(`${name} failed`, { error: err instanceof Error ? err.message : String(err) });
+      } finally {
+        busy = false;
+      }
+    };
+    const timer = setInterval(() => void tick(), ms);
+    timer.unref();
+    void tick();
+    return timer;
+  };
+  const timers = [every(opts.sweepEveryMs ?? 60_000, "scheduled-message sweep", sweepScheduled), every(opts.recoverEveryMs ?? 5_000, "turn recovery", recoverTurns)];
+  return { stop: () => timers.forEach(clearInterval) };
 }
 
 /**

@@ -5,6 +5,7 @@
 import type { TTodoStatus } from "../../../lib/schemas/todos.ts";
 import type { Prisma } from "../../db/generated/client.ts";
 import { lockRow } from "../../db/lock.ts";
+import { log } from "../../log.ts";
 import type { EventType } from "../../realtime/bus.ts";
 import { db, runtime } from "../../runtime.ts";
 import { publishStatus, publishTodo } from "./events.ts";
@@ -22,10 +23,18 @@ export class Effects {
   to?: TTodoStatus;
   /** Whether to hand the todo to the agent after the commit (it is RUNNING and nobody else continues it). */
   startTurn = false;
+  /** Work to queue once committed (jobs: a scheduled message's fire job), as closures so this module imports no job. */
+  readonly jobs: (() => Promise<unknown>)[] = [];
   constructor(readonly todo: TodoRef) {}
 
   emit(type: EventType, data: unknown): this {
     this.events.push({ type, data });
+    return this;
+  }
+
+  /** Queues `enqueue` to run after the commit (never inside the transaction: a rollback would leave a job behind). */
+  later(enqueue: () => Promise<unknown>): this {
+    this.jobs.push(enqueue);
     return this;
   }
 }
@@ -50,7 +59,7 @@ export async function changeTodo<T>(todoId: string, change: (tx: Tx, todo: Locke
     return { value: await change(tx, todo, fx), fx };
   });
   if (!done) return null;
-  runEffects(done.fx);
+  await runEffects(done.fx);
   return done.value;
 }
 
@@ -82,9 +91,16 @@ export async function createTodoRow<I extends Prisma.TodoInclude>(tx: Tx, data: 
   return { todo, fx };
 }
 
-/** Runs after the commit: the collected events, "todo.status" when the status changed, then the turn. */
-export function runEffects(fx: Effects): void {
+/**
+ * Runs after the commit: the collected events, "todo.status" when the status changed, the turn,
+ * then the jobs. A job that cannot be queued is logged, not thrown: the change is committed, and the
+ * scheduler's sweep (server/agent/scheduler.ts) queues what is missing.
+ */
+export async function runEffects(fx: Effects): Promise<void> {
   for (const e of fx.events) publishTodo(e.type, fx.todo, e.data);
   if (fx.from && fx.to) publishStatus(fx.todo, fx.to, fx.from);
   if (fx.startTurn) runtime().agent.start(fx.todo.id);
+  for (const job of fx.jobs) {
+    await job().catch((err: unknown) => log.warn("could not queue a job after a todo change", { todoId: fx.todo.id, error: err instanceof Error ? err.message : String(err) }));
+  }
 }

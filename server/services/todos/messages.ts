@@ -2,7 +2,9 @@ import type { z } from "zod";
 import type { Caller } from "../../auth/caller.ts";
 import type { ZAddMessageInput, ZMessagesQuery, ZUpdateMessageInput, TMessage } from "../../../lib/schemas/todos.ts";
 import { MESSAGE_PAGE_DEFAULT, MESSAGE_PAGE_MAX, MESSAGE_PAGE_MAX_CHARS } from "../../../lib/schemas/todos.ts";
+import { scheduleMessage } from "../../agent/schedule-message.ts";
 import { ApiError, badRequest, notFound } from "../../http/errors.ts";
+import { log } from "../../log.ts";
 import { db } from "../../runtime.ts";
 import { getTodoOrThrow } from "../access.ts";
 import { publishTodo } from "./events.ts";
@@ -62,6 +64,7 @@ export async function addMessage(caller: Caller, todoId: string, input: z.output
     const state: TMessage["state"] = scheduledAt ? "SCHEDULED" : input.startProcessing ? "PENDING" : "DONE";
     const message = toMessage(await tx.message.create({ data: { todoId, role: "user", content: input.content, state, scheduledAt }, include: messageWithBlocks }));
     const nextScheduled = scheduledAt && (!current.scheduledAt || current.scheduledAt > scheduledAt || current.scheduledAt < new Date()) ? scheduledAt : undefined;
+    if (scheduledAt) fx.later(() => scheduleMessage({ id: message.id, scheduledAt }));
     await setStatus(tx, current, fx.emit("message.created", message), status, nextScheduled ? { scheduledAt: nextScheduled } : {});
     return message;
   });
@@ -78,7 +81,7 @@ async function scheduledMessageOrThrow(todoId: string, messageId: string) {
 /** Only a scheduled message, before it starts processing, can change. */
 export async function updateMessage(caller: Caller, todoId: string, messageId: string, input: z.output<typeof ZUpdateMessageInput>): Promise<null> {
   const { todo } = await getTodoOrThrow(caller, todoId, "write");
-  await scheduledMessageOrThrow(todoId, messageId);
+  const before = await scheduledMessageOrThrow(todoId, messageId);
   const scheduledAt = input.scheduledAt === undefined ? undefined : new Date(Math.max(input.scheduledAt, Date.now()));
   // Conditional on the state: the scheduler may take the message at this very moment.
   const { count } = await db().message.updateMany({
@@ -89,6 +92,10 @@ export async function updateMessage(caller: Caller, todoId: string, messageId: s
   const message = await db().message.findUniqueOrThrow({ where: { id: messageId }, include: messageWithBlocks });
   if (scheduledAt) await db().todo.update({ where: { id: todoId }, data: { scheduledAt, lastActivityAt: new Date() } });
   publishTodo("message.updated", todo, toMessage(message));
+  // The job of the old time finds the message moved and does nothing; this one fires it at the new time.
+  if (scheduledAt && +scheduledAt !== +(before.scheduledAt ?? 0)) {
+    await scheduleMessage({ id: messageId, scheduledAt }).catch((err: unknown) => log.warn("could not queue a moved message", { messageId, error: err instanceof Error ? err.message : String(err) }));
+  }
   return null;
 }
 

@@ -9,6 +9,7 @@ import { db } from "../../runtime.ts";
 import { getTodoOrThrow, needToChange, requireProjectAccess, visibleTodosWhere } from "../access.ts";
 import { todoDefaults } from "./defaults.ts";
 import { publishTodo } from "./events.ts";
+import { scheduleMessage } from "../../agent/schedule-message.ts";
 import { createTodoRow, runEffects } from "./lifecycle.ts";
 import { initialStatus } from "../../../lib/todo-lifecycle.ts";
 import { messagePage } from "./messages.ts";
@@ -68,9 +69,10 @@ async function insertTodo(caller: Caller, projectId: string, seed: Seed, status:
       include: messageWithBlocks,
     });
     fx.emit("todo.created", toTodoListItem(todo)).emit("message.created", toMessage(message));
+    if (scheduledAt) fx.later(() => scheduleMessage({ id: message.id, scheduledAt }));
     return { todo, message, fx };
   });
-  runEffects(fx);
+  await runEffects(fx);
   return toTodo(todo, [message], false);
 }
 
