@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { Toaster } from "sonner";
 import { THEME_BOOT_SCRIPT } from "@/lib/ui/theme";
 import "./globals.css";
 
@@ -25,6 +26,8 @@ export default function RootLayout({ children }: { children: ReactNode }) {
           </nav>
         </header>
         <main className="page">{children}</main>
+        {/* Results and errors of actions (sonner): polite, dismissible, above the page's own controls. */}
+        <Toaster position="bottom-right" theme="system" closeButton richColors />
       </body>
     </html>
   );

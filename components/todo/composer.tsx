@@ -13,13 +13,42 @@ type Props = {
   /** Why the API would refuse a message now (cancelled, proposed), or null. */
   closedReason: string | null;
   onSent: (message: TMessage) => void;
+  /** The agent is writing: a Stop button pauses the turn (it can be resumed from where it stopped). */
+  onStop?: () => Promise<void>;
 };
+
+/** Where the unsent text of a todo's composer is kept, so a reload does not lose it. */
+const draftKey = (todoId: string) => `todo-service:draft:${todoId}`;
+
+function readDraft(todoId: string): string {
+  try {
+    return localStorage.getItem(draftKey(todoId)) ?? "";
+  } catch {
+    return ""; // storage blocked: no draft
+  }
+}
+
+function writeDraft(todoId: string, text: string): void {
+  try {
+    if (text) localStorage.setItem(draftKey(todoId), text);
+    else localStorage.removeItem(draftKey(todoId));
+  } catch {
+    // storage blocked or full: the draft lives only in the page
+  }
+}
 
 const inAnHour = () => toLocalInput(Date.now() + 60 * 60 * 1000);
 
-export function Composer({ todoId, closedReason, onSent }: Props) {
+export function Composer({ todoId, closedReason, onSent, onStop }: Props) {
   const id = useId();
-  const [content, setContent] = useState("");
+  // The chat mounts the composer only once the todo has loaded in the browser, so the draft can be
+  // read at once (no server render to match). The chat keys it by todo.
+  const [content, setContentState] = useState(() => (typeof window === "undefined" ? "" : readDraft(todoId)));
+  const [stopping, setStopping] = useState(false);
+  const setContent = (text: string) => {
+    setContentState(text);
+    writeDraft(todoId, text);
+  };
   const [scheduling, setScheduling] = useState(false);
   const [when, setWhen] = useState("");
   const [issues, setIssues] = useState<string[]>([]);
@@ -67,7 +96,9 @@ export function Composer({ todoId, closedReason, onSent }: Props) {
           value={content}
           onChange={(e) => setContent(e.target.value)}
           onKeyDown={(e) => {
-            if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+            // Enter sends and Shift+Enter adds a line, as in every mainstream chat; Ctrl/⌘+Enter
+            // sends too. Not while an input method is composing (Enter then picks a candidate).
+            if (e.key === "Enter" && !e.shiftKey && !e.altKey && !e.nativeEvent.isComposing) {
               e.preventDefault();
               void submit(false);
             }
@@ -78,7 +109,7 @@ export function Composer({ todoId, closedReason, onSent }: Props) {
           rows={3}
         />
         <span id={`${id}-hint`} className={`muted ${styles.hint}`}>
-          {closedReason ?? "Ctrl+Enter (⌘+Enter) sends."}
+          {closedReason ?? "Enter sends · Shift+Enter adds a line"}
         </span>
       </div>
       {scheduling ? (
@@ -100,6 +131,21 @@ export function Composer({ todoId, closedReason, onSent }: Props) {
         <button type="submit" disabled={disabled} aria-busy={busy && !scheduling}>
           Send
         </button>
+        {onStop ? (
+          <button
+            type="button"
+            className="secondary"
+            disabled={stopping}
+            aria-busy={stopping}
+            title="Pause the agent: it stops writing, and Resume carries on from there"
+            onClick={() => {
+              setStopping(true);
+              void onStop().finally(() => setStopping(false));
+            }}
+          >
+            ■ Stop
+          </button>
+        ) : null}
         {!scheduling ? (
           <button
             type="button"

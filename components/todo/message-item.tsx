@@ -4,7 +4,9 @@ import { useId, useState } from "react";
 import { call } from "@/lib/api/client";
 import { errorMessage } from "@/lib/ui/form-issues";
 import type { TBlock, TMessage } from "@/lib/schemas/todos";
-import { BlockList } from "./block-list";
+import { withoutListOf } from "@/lib/list-items";
+import { BlockList, blockText } from "./block-list";
+import { Markdown } from "./markdown";
 import { formatDateTime } from "@/lib/ui/format";
 import { toLocalInput, validateMessageEdit } from "./form-validation";
 import { IssueList } from "@/components/ui/issue-list";
@@ -12,6 +14,13 @@ import styles from "./todo.module.css";
 
 export const ROLE_LABEL: Record<TMessage["role"], string> = { user: "You", assistant: "Agent", system: "System", tool: "Tool" };
 const ROLE_ARIA: Record<TMessage["role"], string> = { user: "Your message", assistant: "Agent's reply", system: "System message", tool: "Tool output" };
+
+/** The text to show: an agent's list that became checklist blocks is shown once, as the checklist. */
+function shownText(message: TMessage): string {
+  if (message.role !== "assistant" || message.blocks.length === 0) return message.content;
+  const items = new Set(message.blocks.filter((b) => b.type === "checklist_item").map(blockText).filter((t): t is string => t !== null));
+  return withoutListOf(message.content, items);
+}
 
 type Props = {
   message: TMessage;
@@ -51,6 +60,11 @@ export function MessageItem({ message, agentName, projectId, onCheck, onChanged,
       <article className={styles.bubble} aria-label={ROLE_ARIA[message.role]} aria-busy={message.state === "PROCESSING"}>
         <div className={styles.meta}>
           <span className={styles.roleLabel}>{role}</span>
+          {message.role === "assistant" && message.usage?.provider === "local" ? (
+            <span className={styles.offlineLabel} data-testid="offline-agent" title="Written by the built-in agent: deterministic and offline, not a language model">
+              built-in offline agent
+            </span>
+          ) : null}
           <time dateTime={new Date(message.createdAt).toISOString()} suppressHydrationWarning>{formatDateTime(message.createdAt)}</time>
           {message.state === "PENDING" ? <span>waiting for the agent</span> : null}
           {message.state === "ERROR" ? <span className="error">failed</span> : null}
@@ -70,9 +84,7 @@ export function MessageItem({ message, agentName, projectId, onCheck, onChanged,
             }}
           />
         ) : (
-          <p className={styles.content} data-testid="message-content">
-            {message.content}
-          </p>
+          <Markdown text={shownText(message)} />
         )}
         {message.content === "" && message.state === "ERROR" ? (
           <p className="muted" style={{ margin: 0 }}>

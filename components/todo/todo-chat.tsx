@@ -3,10 +3,13 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect } from "react";
+import { toast } from "sonner";
 import { call } from "@/lib/api/client";
+import { errorMessage } from "@/lib/ui/form-issues";
 import type { TBlock } from "@/lib/schemas/todos";
 import { Composer } from "./composer";
 import { MessageList } from "./message-list";
+import { OfflineAgentHint } from "./offline-hint";
 import { composerClosedReason } from "@/lib/ui/status";
 import { TodoHeader } from "./todo-header";
 import { useTodoChat } from "./use-todo-chat";
@@ -36,6 +39,16 @@ export function TodoChat({ projectId, todoId }: { projectId: string; todoId: str
     },
     [setBlockChecked],
   );
+
+  const stop = useCallback(async () => {
+    try {
+      await call("todo_updateStatus", { params: { todoId }, body: { action: "pause" } });
+      toast("Agent stopped", { description: "Resume carries on from where it stopped." });
+    } catch (err) {
+      toast.error(`Could not stop the agent: ${errorMessage(err)}`);
+    }
+    refetch();
+  }, [todoId, refetch]);
 
   if (load.kind === "loading") {
     return (
@@ -92,7 +105,8 @@ export function TodoChat({ projectId, todoId }: { projectId: string; todoId: str
         onChanged={refetch}
         paused={todo.status === "PAUSED"}
       />
-      <Composer todoId={todo.id} closedReason={composerClosedReason(todo.status)} onSent={chat.upsertMessage} />
+      {state.messages.some((m) => m.role === "assistant" && m.usage?.provider === "local") ? <OfflineAgentHint /> : null}
+      <Composer key={todo.id} todoId={todo.id} closedReason={composerClosedReason(todo.status)} onSent={chat.upsertMessage} onStop={todo.status === "RUNNING" ? stop : undefined} />
     </div>
   );
 }

@@ -17,7 +17,8 @@ function startServer(dataDir: string): ChildProcess {
 }
 
 async function waitUp() {
-  for (let i = 0; i < 120; i++) {
+  // Up to 2 minutes: tsx compiles the server at start, slow on a loaded 2-core machine.
+  for (let i = 0; i < 480; i++) {
     try {
       if ((await fetch(`${BASE}/api/v1/openapi.json`)).ok) return;
     } catch {

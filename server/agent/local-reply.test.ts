@@ -121,3 +121,14 @@ test("planning a big turn yields to the event loop between slices", async () => 
   // Other work ran between the slices: about one turn of the loop per SCAN_SLICE characters.
   assert.ok(ticks >= Math.floor(total / SCAN_SLICE) - 1, `${ticks} turns of the event loop over ${total} characters`);
 });
+
+test("replies vary with the request: greeting, thanks, question, and the kind of work", async () => {
+  const texts = await Promise.all(["Hello there", "Thanks!", "What is the capital of France?", "Fix the login bug", "Write the README", "Plan the offsite", "Buy a new desk", "Learn Spanish", "Clean the garage"].map(async (m) => (await planReply([m])).text));
+  assert.equal(new Set(texts).size, texts.length, "every request gets its own reply");
+  assert.match(texts[0]!, /^Hello! I am the built-in offline agent/);
+  assert.match(texts[2]!, /^On "What is the capital of France\?": I am the built-in offline agent/);
+  assert.match(texts[3]!, /reproduce the problem/);
+  const list = await planReply(["Trip:\n1. pack bags\n2) book train\n* call mum"]);
+  assert.deepEqual(list.checklist, ["pack bags", "book train", "call mum"]);
+  assert.match(list.text, /Start with "pack bags", then the other 2\./);
+});

@@ -5,76 +5,14 @@
 // no backtracking regex), looks at most MAX_LIST_LINE characters of a line for a list item, and the
 // async entry points hand the event loop back every SCAN_SLICE characters, so a huge message never
 // holds up other requests.
+import { MAX_ITEMS, MAX_LIST_LINE, isSpace, listLine } from "../../lib/list-items.ts";
 
-/** A line longer than this is prose, never a list item. */
-export const MAX_LIST_LINE = 1_000;
-/** At most this many checklist items per message, and per reply. */
-export const MAX_ITEMS = 100;
+export { MAX_ITEMS, MAX_LIST_LINE, listItems, listLine } from "../../lib/list-items.ts";
+
 /** Characters scanned between two yields to the event loop. */
 export const SCAN_SLICE = 64 * 1024;
 
 export type LocalReply = { text: string; checklist: string[] };
-
-/** JavaScript's `\s`, by code unit. */
-function isSpace(c: number): boolean {
-  return (
-    c === 32 ||
-    (c >= 9 && c <= 13) ||
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000 ||
-    c === 0xfeff
-  );
-}
-
-const isDigit = (c: number) => c >= 48 && c <= 57;
-
-/**
- * The text after a list marker (`-`, `*`, `•`, `1.`, `2)`, `[ ]`, `[]`) and at least one space,
- * trimmed; null when the line is not a list line (or longer than MAX_LIST_LINE). One pass.
- */
-export function listLine(line: string): string | null {
-  if (line.length > MAX_LIST_LINE) return null;
-  let i = 0;
-  while (i < line.length && isSpace(line.charCodeAt(i))) i++;
-  const c = line.charCodeAt(i);
-  if (c === 45 /* - */ || c === 42 /* * */ || c === 0x2022 /* • */) {
-    i++;
-  } else if (isDigit(c)) {
-    while (i < line.length && isDigit(line.charCodeAt(i))) i++;
-    const end = line.charCodeAt(i);
-    if (end !== 46 /* . */ && end !== 41 /* ) */) return null;
-    i++;
-  } else if (c === 91 /* [ */) {
-    i++;
-    if (line.charCodeAt(i) === 32) i++;
-    if (line.charCodeAt(i) !== 93 /* ] */) return null;
-    i++;
-  } else {
-    return null;
-  }
-  // At least one space after the marker, and something after that.
-  if (i >= line.length - 1 || !isSpace(line.charCodeAt(i))) return null;
-  return line.slice(i).trim();
-}
-
-/** The list items of one text, in order (at most MAX_ITEMS). Linear in the text. */
-export function listItems(text: string): string[] {
-  const out: string[] = [];
-  for (let start = 0; start <= text.length && out.length < MAX_ITEMS; ) {
-    let end = text.indexOf("\n", start);
-    if (end === -1) end = text.length;
-    const item = end - start > MAX_LIST_LINE ? null : listLine(text.slice(start, end));
-    if (item) out.push(item);
-    start = end + 1;
-  }
-  return out;
-}
 
 /** Lets the event loop run what waits (other requests) before the next slice of work. */
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -130,10 +68,48 @@ function headlineOf(text: string, start: number, end: number): string {
   return end - start > 160 ? `${text.slice(start, start + 157)}…` : text.slice(start, end);
 }
 
+/** An item or topic quoted inside a sentence: at most 60 characters. */
+const short = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}…` : text);
+
+type Kind = "greeting" | "thanks" | "question" | "fix" | "write" | "plan" | "buy" | "learn" | "other";
+
+/** What the request asks for, from its first line of prose (at most 160 characters, see headlineOf). */
+function kindOf(topic: string): Kind {
+  const t = topic.toLowerCase().trim();
+  if (t.length <= 40 && /^(hi|hello|hey|good (morning|afternoon|evening))\b/.test(t)) return "greeting";
+  if (t.length <= 40 && /^(thanks|thank you|thx|cheers)\b/.test(t)) return "thanks";
+  if (t.endsWith("?")) return "question";
+  const verb = t.split(" ", 1)[0] ?? "";
+  if (["fix", "debug", "repair", "solve", "investigate"].includes(verb)) return "fix";
+  if (["write", "draft", "document", "describe", "compose"].includes(verb)) return "write";
+  if (["plan", "organize", "organise", "prepare", "schedule", "arrange"].includes(verb)) return "plan";
+  if (["buy", "order", "get", "shop", "book"].includes(verb)) return "buy";
+  if (["learn", "study", "read", "practice", "practise"].includes(verb)) return "learn";
+  return "other";
+}
+
+const APPROACH: Record<Exclude<Kind, "greeting" | "thanks" | "question">, string> = {
+  fix: "first I would reproduce the problem reliably, then narrow down where it starts, change one thing at a time, and check the fix against the original case.",
+  write: "first I would name the reader and the one thing they should take away, then outline the sections, write a rough draft straight through, and edit it in a second pass.",
+  plan: "first I would fix the date and what done looks like, list everything that has to happen, order it by what blocks what, and give each step an owner.",
+  buy: "first I would write down what exactly is needed and the budget, compare two or three options, then order and note when it should arrive.",
+  learn: "first I would pick one small goal for this week, find one good source, practise a little every day, and check what stuck at the end of the week.",
+  other: "first I would pin down what done looks like, then split the work into small steps, and start with the one that unblocks the rest.",
+};
+
+/** The reply's text: it names what was asked and varies with it. Deterministic. */
 function replyText(checklist: string[], topic: string): string {
-  return checklist.length
-    ? `I turned your list into a checklist of ${checklist.length} item${checklist.length === 1 ? "" : "s"}${topic ? ` for "${topic}"` : ""}. Check each one off as it is done, and tell me where you want help first.`
-    : `On "${topic}": first I would pin down what done looks like, then split the work into small steps, and start with the one that unblocks the rest. Tell me more and I will draft those steps.`;
+  if (checklist.length) {
+    const n = checklist.length;
+    const next = n > 1 ? `, then ${n === 2 ? `"${short(checklist[1]!)}"` : `the other ${n - 1}`}` : "";
+    return `I turned your list into a checklist of ${n} item${n === 1 ? "" : "s"}${topic ? ` for "${topic}"` : ""}. Start with "${short(checklist[0]!)}"${next}. Check each one off as it is done, and tell me where you want help first.`;
+  }
+  const kind = kindOf(topic);
+  if (kind === "greeting") return `Hello! I am the built-in offline agent. Write what you want to get done, or a list with one item per line ("- " or "1."), and I will turn the list into a checklist you can tick off.`;
+  if (kind === "thanks") return "You are welcome. Add a message whenever there is more to do, or mark this todo done when it is finished.";
+  if (kind === "question")
+    return `On "${topic}": I am the built-in offline agent, so I cannot look this up or reason about it the way a language model would. Write the steps you have in mind as a list and I will make a checklist of them; for a real answer, connect a model in the settings.`;
+  return `On "${topic}": ${APPROACH[kind]} Tell me more and I will draft those steps.`;
 }
 
 /**

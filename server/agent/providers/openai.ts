@@ -12,6 +12,7 @@ import type { TAgentSettings } from "../../../lib/schemas/agent.ts";
 // An abort (the runner's pause or cancel) rejects the pending step with the signal's reason (an
 // AbortError unless the runner gave another) and releases the connection.
 import { countTokens, listItems } from "../local-reply.ts";
+import { checklistText } from "../../../lib/list-items.ts";
 import type { AgentProvider, BlockDraft, ChatMessage, TurnRequest, TurnStream, TurnUsage } from "../provider.ts";
 
 /** The user message that asks the model to continue a reply interrupted by a pause. */
@@ -499,6 +500,6 @@ function checklist(text: string): string[] {
     })
     .join("\n");
   return listItems(prose)
-    .map((item) => item.replace(/^\[[ xX]?\]\s*/, "").trim())
+    .map(checklistText)
     .filter(Boolean);
 }

@@ -1,0 +1,95 @@
+"use client";
+
+// Messages as Markdown: GFM (tables, task lists, strikethrough, autolinks) through react-markdown.
+// Safe by construction: raw HTML in a message is shown as text (no rehype-raw), URLs go through
+// react-markdown's defaultUrlTransform (no `javascript:` or `data:` links), and every link opens
+// in a new tab with rel="noopener noreferrer". The syntax highlighter (rehype-highlight) is loaded
+// only when a message has a fenced code block, so the todo page's first load does not carry it.
+import { useEffect, useRef, useState, type ComponentPropsWithoutRef } from "react";
+import ReactMarkdown, { type Components, type Options } from "react-markdown";
+import remarkGfm from "remark-gfm";
+import styles from "./markdown.module.css";
+
+type Plugins = NonNullable<Options["rehypePlugins"]>;
+
+let highlighter: Promise<Plugins> | null = null;
+/** rehype-highlight, loaded once for the page (a separate chunk). */
+function loadHighlighter(): Promise<Plugins> {
+  highlighter ??= import("rehype-highlight").then((m) => [[m.default, { detect: true }]] as Plugins);
+  return highlighter;
+}
+
+const FENCE = /^ {0,3}(```|~~~)/m;
+
+/** The rehype plugins for `text`: the highlighter once loaded, when the text has fenced code. */
+function useHighlighter(text: string): Plugins {
+  const wanted = FENCE.test(text);
+  const [plugins, setPlugins] = useState<Plugins>([]);
+  useEffect(() => {
+    if (!wanted || plugins.length) return;
+    let active = true;
+    loadHighlighter()
+      .then((p) => active && setPlugins(p))
+      .catch(() => undefined); // unhighlighted code is still code
+    return () => {
+      active = false;
+    };
+  }, [wanted, plugins.length]);
+  return wanted ? plugins : [];
+}
+
+function CodeBlock({ children, node: _node, ...rest }: ComponentPropsWithoutRef<"pre"> & { node?: unknown }) {
+  const ref = useRef<HTMLPreElement>(null);
+  const [copied, setCopied] = useState<"idle" | "copied" | "failed">("idle");
+  useEffect(() => {
+    if (copied === "idle") return;
+    const t = setTimeout(() => setCopied("idle"), 1500);
+    return () => clearTimeout(t);
+  }, [copied]);
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(ref.current?.innerText ?? "");
+      setCopied("copied");
+    } catch {
+      setCopied("failed");
+    }
+  }
+  return (
+    <div className={styles.codeBlock}>
+      <button type="button" className={styles.copy} onClick={() => void copy()} aria-label="Copy code">
+        {copied === "copied" ? "Copied" : copied === "failed" ? "Select to copy" : "Copy"}
+      </button>
+      <pre ref={ref} {...rest}>
+        {children}
+      </pre>
+    </div>
+  );
+}
+
+const components: Components = {
+  a: ({ node: _node, href, children, ...rest }) => (
+    <a {...rest} href={href} target="_blank" rel="noopener noreferrer">
+      {children}
+    </a>
+  ),
+  pre: CodeBlock,
+  table: ({ node: _node, ...rest }) => (
+    <div className={styles.tableWrap}>
+      <table {...rest} />
+    </div>
+  ),
+};
+
+const remarkPlugins: NonNullable<Options["remarkPlugins"]> = [remarkGfm];
+
+/** One message's text as Markdown. */
+export function Markdown({ text, className }: { text: string; className?: string }) {
+  const rehypePlugins = useHighlighter(text);
+  return (
+    <div className={`${styles.markdown} ${className ?? ""}`} data-testid="message-content">
+      <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components}>
+        {text}
+      </ReactMarkdown>
+    </div>
+  );
+}
