@@ -3,6 +3,7 @@ import Resend from "next-auth/providers/resend";
 import { PrismaAdapter } from "@auth/prisma-adapter";
 import { getBridge } from "@/server/http/bridge";
 import { signInMail } from "@/server/email/templates";
+import { joinTeamByDomain } from "@/server/services/teams/members";
 
 // next-auth (Auth.js v5): email-link sign-in, database sessions in our own Session table.
 // The config is built per request from the custom server's runtime (server/http/bridge.ts).
@@ -17,6 +18,10 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
     secret: config.authSecret,
     pages: { signIn: "/signin", verifyRequest: "/signin/check-email", error: "/signin" },
     events: {
+      // Auto-join by a team's company domain (docs/api.md "Teams"): the address is verified now.
+      async signIn({ user }) {
+        if (user.id) await joinTeamByDomain(user.id, bridge.runtime);
+      },
       // Signing out deletes the session row (the adapter returns it): its open connections close too.
       async signOut(message) {
         const id = "session" in message ? (message.session as { id?: unknown } | null | undefined)?.id : undefined;

@@ -29,12 +29,12 @@ export function useOptionalShell(): Shell | null {
   return useContext(ShellContext);
 }
 
-/** project.* events that change the list: created, renamed, shared with this user, deleted. */
+/** project.* events that change the list: created, renamed, shared with this user, a team project gained or lost, deleted. */
 function changesProjectList(event: RealtimeEvent): boolean {
   if (event.type === "project.deleted") return true;
   if (event.type !== "project.updated") return false;
   const action = (event.data as { action?: string } | null)?.action;
-  return action === "created" || action === "updated" || action === "shared";
+  return action === "created" || action === "updated" || action === "shared" || action === "team";
 }
 
 export function ShellProvider({ email, children }: { email: string; children: ReactNode }) {

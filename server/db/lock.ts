@@ -1,7 +1,7 @@
 import { Prisma } from "./generated/client.ts";
 
 /** The tables whose rows serialise changes (an allow-list: the name is put into the SQL as is). */
-export type LockableTable = "Todo" | "Block" | "Project" | "User";
+export type LockableTable = "Todo" | "Block" | "Project" | "User" | "Team";
 
 /**
  * The one row lock: `SELECT … FOR UPDATE` on one row, inside the caller's transaction, so changes

@@ -37,6 +37,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Projects: "Projects, their sharing, groups, cards, brand page and real-time subscription",
   Todos: "Todos, their messages, blocks, lifecycle and agent turns",
   Settings: "User settings, billing information and project settings",
+  Teams: "A team: owner, admins and members, invites by email, a shared project and auto-join by company domain",
   Meta: "This document",
 };
 

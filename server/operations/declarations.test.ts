@@ -35,6 +35,8 @@ const SERVED_TO_DEVICES = [
   "settings_getUserSettings",
   "settings_getProjectSettings",
   "meta_openapi",
+  // Needs no credential at all (served on every base), like project_getBrand.
+  "billing_previewTeamInvite",
 ];
 
 test("/dst/v1 serves an explicit list of operations, not everything but keys and billing", () => {
@@ -46,6 +48,7 @@ test("tighter rate limits are declared where abuse is cheap, and every declared 
   const policyOf = (id: string) => operations.find((op) => op.id === id)?.rateLimit;
   assert.equal(policyOf("project_share"), "share");
   assert.equal(policyOf("todo_reportAiOutput"), "report");
+  assert.equal(policyOf("billing_addTeamMember"), "invite");
   for (const op of operations.filter((o) => o.id.endsWith("_subscribe"))) assert.equal(op.rateLimit, "subscribe", op.id);
   for (const op of operations) assert.ok(op.rateLimit === undefined || op.rateLimit in RATE_POLICIES, op.id);
 });

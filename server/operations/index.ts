@@ -3,6 +3,7 @@ import { apiKeyOperations } from "./api-keys/index.ts";
 import { metaOperations } from "./meta/index.ts";
 import { projectOperations } from "./projects/index.ts";
 import { settingsOperations } from "./settings/index.ts";
+import { teamOperations } from "./teams/index.ts";
 import { todoOperations } from "./todos/index.ts";
 import { userOperations } from "./users/index.ts";
 
@@ -13,6 +14,7 @@ export const operations: readonly AnyOperation[] = [
   ...projectOperations,
   ...todoOperations,
   ...settingsOperations,
+  ...teamOperations,
   ...metaOperations(() => operations),
 ];
 
@@ -27,6 +29,7 @@ export type TypedRegistryOperation =
   | (typeof projectOperations)[number]
   | (typeof todoOperations)[number]
   | (typeof settingsOperations)[number]
+  | (typeof teamOperations)[number]
   | ReturnType<typeof metaOperations>[number];
 
 /** operationId → params, query, body and response types, for the bridge's typed `call`. */

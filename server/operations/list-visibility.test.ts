@@ -10,6 +10,8 @@ import { startTestApp, type TestApp } from "../testing/app.ts";
 import { operations } from "./index.ts";
 
 // Issue 10 item 3: a list never shows what get…OrThrow would hide, and shows what it allows.
+// Issue 13: a team membership is the second way in (the team's shared project), and an ex-member
+// of the team is a stranger again.
 // The list operations are derived from the registry (a GET whose response is an array or has
 // `items`); each has a probe below, so a new list operation fails this test until it has one.
 
@@ -92,7 +94,7 @@ before(async () => {
   setLogLevel("silent");
   app = await startTestApp();
   const p = app.rt.prisma;
-  for (const name of ["owner", "editor", "viewer", "stranger"]) {
+  for (const name of ["owner", "editor", "viewer", "teammate", "stranger"]) {
     const u = await app.newUser();
     users[name] = { key: u.apiKey, caller: (await resolveApiKey(u.apiKey))! };
   }
@@ -121,6 +123,17 @@ before(async () => {
   await p.message.create({ data: { todoId: own.id, role: "user", content: "later", state: "SCHEDULED", scheduledAt: soon } });
   await p.todoGroup.create({ data: { projectId: Q, slug: "mine", name: "Mine" } });
   await p.projectShare.delete({ where: { projectId_userId: { projectId: P, userId: id("stranger") } } });
+  // P is the shared project of the owner's team: the teammate gets in through it; the stranger
+  // was a member too, and left.
+  const team = await p.team.create({ data: { ownerId: id("owner"), name: "Team", projectId: P } });
+  await p.teamMember.createMany({
+    data: [
+      { teamId: team.id, userId: id("owner"), role: "owner", via: "owner" },
+      { teamId: team.id, userId: id("teammate"), role: "member" },
+      { teamId: team.id, userId: id("stranger"), role: "admin" },
+    ],
+  });
+  await p.teamMember.delete({ where: { userId: id("stranger") } });
   world = { P, Q, todos };
 });
 after(async () => {
@@ -133,7 +146,7 @@ test("every list operation of the registry has a probe", () => {
   assert.deepEqual(ids.filter((i) => !(i in NOT_PROJECT_DATA)).sort(), Object.keys(PROBES).sort());
 });
 
-test("a list and its get…OrThrow agree for owner, editor, viewer and stranger on every list operation", async () => {
+test("a list and its get…OrThrow agree for owner, editor, viewer, team member and stranger on every list operation", async () => {
   const seen: Record<string, string[]> = {};
   for (const op of listOperations()) {
     if (op.id in NOT_PROJECT_DATA) continue;
@@ -166,13 +179,25 @@ test("a list and its get…OrThrow agree for owner, editor, viewer and stranger 
   }
   // The data makes each rule bite: members see P's rows, the stranger sees its own and no more.
   assert.deepEqual(seen, {
-    project_list: ["owner:1", "editor:1", "viewer:1", "stranger:1"],
-    project_groups: ["owner:1", "editor:1", "viewer:1", "stranger:404"],
-    project_cards: ["owner:1", "editor:1", "viewer:1", "stranger:404"],
-    todo_list: ["owner:4", "editor:4", "viewer:4", "stranger:404"],
-    todo_getMessages: ["owner:2", "editor:2", "viewer:2", "stranger:404"],
-    task_getPending: ["owner:2", "editor:2", "viewer:2", "stranger:2"],
+    project_list: ["owner:1", "editor:1", "viewer:1", "teammate:1", "stranger:1"],
+    project_groups: ["owner:1", "editor:1", "viewer:1", "teammate:1", "stranger:404"],
+    project_cards: ["owner:1", "editor:1", "viewer:1", "teammate:1", "stranger:404"],
+    todo_list: ["owner:4", "editor:4", "viewer:4", "teammate:4", "stranger:404"],
+    todo_getMessages: ["owner:2", "editor:2", "viewer:2", "teammate:2", "stranger:404"],
+    task_getPending: ["owner:2", "editor:2", "viewer:2", "teammate:0", "stranger:2"],
   });
+});
+
+test("a team member writes the team's shared project (editor), and a share never lowers that", async () => {
+  const { caller } = users.teammate!;
+  assert.equal((await getProjectOrThrow(caller, world.P, "write")).role, "editor");
+  assert.equal(await outcome(() => getProjectOrThrow(caller, world.P, "owner")), "403");
+  await app.rt.prisma.projectShare.create({ data: { projectId: world.P, userId: caller.userId, role: "viewer" } });
+  try {
+    assert.equal((await getTodoOrThrow(caller, world.todos.byOwner!, "write")).role, "editor");
+  } finally {
+    await app.rt.prisma.projectShare.delete({ where: { projectId_userId: { projectId: world.P, userId: caller.userId } } });
+  }
 });
 
 test("task_getPending no longer lists a todo in a project the caller has left", async () => {

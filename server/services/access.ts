@@ -16,27 +16,41 @@ export function allows(role: ProjectRole, need: Need): boolean {
 
 /** The caller's role on a project, or null when the project is missing or not theirs to see. */
 export async function projectRole(caller: Caller, projectId: string): Promise<{ role: ProjectRole; ownerId: string } | null> {
-  const { userId } = caller;
   const project = await db().project.findUnique({
     where: { id: projectId },
-    select: { ownerId: true, shares: { where: { userId }, select: { role: true } } },
+    select: { ownerId: true, ...accessInclude(caller) },
   });
-  const role = project ? roleOf(project, userId) : null;
+  const role = project ? roleOf(project, caller.userId) : null;
   return role ? { role, ownerId: project!.ownerId } : null;
 }
 
-function roleOf(project: { ownerId: string; shares: { role: ProjectRole }[] }, userId: string): ProjectRole | null {
+/** What a project row needs loaded for `roleOf`: the caller's share and team membership, nothing else. */
+type AccessRow = { ownerId: string; shares: { role: ProjectRole }[]; team?: { members: unknown[] } | null };
+
+/**
+ * The two ways into a project besides owning it: a share (editor or viewer), or membership of
+ * the team whose shared project it is (editor: SPEC.md §4.5 "All members get write access").
+ * The better of the two counts.
+ */
+function roleOf(project: AccessRow, userId: string): ProjectRole | null {
   if (project.ownerId === userId) return "owner";
+  if (project.team?.members.length) return "editor";
   return project.shares[0]?.role ?? null;
 }
 
 /**
- * The projects a caller may read: owned, or shared with them. The one visibility rule of every
- * list query (projects, and through `visibleTodosWhere` todos, tasks and messages), so a list
- * never shows what getProjectOrThrow / getTodoOrThrow would hide.
+ * The projects a caller may read: owned, shared with them, or their team's shared project. The
+ * one visibility rule of every list query (projects, and through `visibleTodosWhere` todos, tasks
+ * and messages), so a list never shows what getProjectOrThrow / getTodoOrThrow would hide.
  */
 export function visibleProjectsWhere(caller: Pick<Caller, "userId">): Prisma.ProjectWhereInput {
-  return { OR: [{ ownerId: caller.userId }, { shares: { some: { userId: caller.userId } } }] };
+  return {
+    OR: [
+      { ownerId: caller.userId },
+      { shares: { some: { userId: caller.userId } } },
+      { team: { is: { members: { some: { userId: caller.userId } } } } },
+    ],
+  };
 }
 
 /** The todos a caller may read: those of visible projects; for a todo-scoped token, only its todo. */
@@ -44,13 +58,17 @@ export function visibleTodosWhere(caller: Pick<Caller, "userId" | "todoScope">):
   return { project: visibleProjectsWhere(caller), ...(caller.todoScope ? { id: caller.todoScope } : {}) };
 }
 
-/** Include this as `shares` on a project query, then `roleFor` gives the caller's role on each row. */
-export function callerShare(caller: Caller) {
-  return { where: { userId: caller.userId }, select: { role: true } } as const;
+/** Spread this into a project query's include (or select), then `roleFor` gives the caller's role on each row. */
+export function accessInclude(caller: Pick<Caller, "userId">) {
+  const { userId } = caller;
+  return {
+    shares: { where: { userId }, select: { role: true } },
+    team: { select: { members: { where: { userId }, select: { id: true } } } },
+  } as const;
 }
 
-/** The caller's role on a project row loaded with `shares: callerShare(caller)`; null when hidden. */
-export function roleFor(caller: Caller, project: { ownerId: string; shares: { role: ProjectRole }[] }): ProjectRole | null {
+/** The caller's role on a project row loaded with `accessInclude(caller)`; null when hidden. */
+export function roleFor(caller: Caller, project: AccessRow): ProjectRole | null {
   return roleOf(project, caller.userId);
 }
 
@@ -84,7 +102,7 @@ function assertAllowed(role: ProjectRole | null, need: Need): asserts role is Pr
 export async function getProjectOrThrow(caller: Caller, projectId: string, need: Need) {
   const project = await db().project.findUnique({
     where: { id: projectId },
-    include: { shares: { where: { userId: caller.userId }, select: { role: true } } },
+    include: accessInclude(caller),
   });
   const role = project ? roleOf(project, caller.userId) : null;
   assertAllowed(role, need);
@@ -110,7 +128,7 @@ export async function getTodoOrThrow(caller: Caller, todoId: string, need: Need)
   if (caller.todoScope && caller.todoScope !== todoId) throw new ApiError("FORBIDDEN", "This token is scoped to another todo");
   const todo = await db().todo.findUnique({
     where: { id: todoId },
-    include: { group: { select: { slug: true } }, project: { select: { ownerId: true, shares: { where: { userId: caller.userId }, select: { role: true } } } } },
+    include: { group: { select: { slug: true } }, project: { select: { ownerId: true, ...accessInclude(caller) } } },
   });
   const role = todo ? roleOf(todo.project, caller.userId) : null;
   if (!role) throw notFound("Todo");

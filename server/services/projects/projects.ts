@@ -1,13 +1,13 @@
 import type { Caller } from "../../auth/caller.ts";
 import type { TProjectCreateInput, TProjectFull } from "../../../lib/schemas/projects.ts";
 import { db, runtime } from "../../runtime.ts";
-import { callerShare, getProjectOrThrow, needToChange, requireProjectAccess, roleFor, visibleProjectsWhere, type ProjectRole } from "../access.ts";
+import { accessInclude, getProjectOrThrow, needToChange, requireProjectAccess, roleFor, visibleProjectsWhere, type ProjectRole } from "../access.ts";
 import { toProjectFull } from "./serialize.ts";
 
 export async function listProjects(caller: Caller): Promise<TProjectFull[]> {
   const rows = await db().project.findMany({
     where: visibleProjectsWhere(caller),
-    include: { shares: callerShare(caller) },
+    include: accessInclude(caller),
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
   });
   return rows.flatMap((p) => {
@@ -24,10 +24,14 @@ export async function createProject(caller: Caller, input: Required<TProjectCrea
   return toProjectFull(project, "owner");
 }
 
-/** The project's owner and the users it is shared with. */
-async function memberIds(projectId: string): Promise<string[]> {
-  const project = await db().project.findUnique({ where: { id: projectId }, select: { ownerId: true, shares: { select: { userId: true } } } });
-  return project ? [project.ownerId, ...project.shares.map((s) => s.userId)] : [];
+/** The project's owner, the users it is shared with, and the members of the team it is the shared project of. */
+export async function memberIds(projectId: string): Promise<string[]> {
+  const project = await db().project.findUnique({
+    where: { id: projectId },
+    select: { ownerId: true, shares: { select: { userId: true } }, team: { select: { members: { select: { userId: true } } } } },
+  });
+  if (!project) return [];
+  return [...new Set([project.ownerId, ...project.shares.map((s) => s.userId), ...(project.team?.members.map((m) => m.userId) ?? [])])];
 }
 
 export async function getProject(caller: Caller, projectId: string): Promise<TProjectFull> {

@@ -1,0 +1,142 @@
+import type { Prisma } from "../../db/generated/client.ts";
+import { lockRow } from "../../db/lock.ts";
+import { ApiError, notFound } from "../../http/errors.ts";
+import { log } from "../../log.ts";
+import type { TTeamInfo } from "../../../lib/schemas/teams.ts";
+import { db, runtime, type Runtime } from "../../runtime.ts";
+import { getProjectOrThrow } from "../access.ts";
+import { domainOf, isPublicMailDomain } from "./domains.ts";
+import { accessGained, accessLost, logActivity, teamInfo, teamUserIds, type TeamActor } from "./teams.ts";
+
+/** Owner only: makes a member an admin or an admin a member. The owner's own role is fixed. */
+export async function setTeamMemberRole(team: TeamActor, memberId: string, role: "admin" | "member"): Promise<TTeamInfo> {
+  await db().$transaction(async (tx) => {
+    await lockRow(tx, "Team", team.teamId);
+    const target = await tx.teamMember.findFirst({ where: { id: memberId, teamId: team.teamId } });
+    if (!target) throw notFound("Member");
+    if (target.role === "owner") throw new ApiError("CONFLICT", "The owner's role cannot be changed");
+    if (target.role === role) return;
+    await tx.teamMember.update({ where: { id: memberId }, data: { role } });
+    await logActivity(tx, team.teamId, { kind: "role_changed", actorId: team.caller.userId, userId: target.userId, data: { from: target.role, to: role } });
+  });
+  return teamInfo(team.teamId, team.role);
+}
+
+/**
+ * A member leaves (memberId is their own), or the owner removes a member. The owner cannot leave
+ * a team that has other members (409: remove them first); the owner leaving alone dissolves the
+ * team. The removed user loses the team project at once, live connections included; if the team
+ * project was the removed user's own, it stops being the team project for everyone.
+ */
+export async function removeTeamMember(team: TeamActor, memberId: string): Promise<null> {
+  const outcome = await db().$transaction(async (tx) => {
+    await lockRow(tx, "Team", team.teamId);
+    const target = await tx.teamMember.findFirst({ where: { id: memberId, teamId: team.teamId }, include: { user: { select: { email: true } } } });
+    if (!target) throw notFound("Member");
+    const self = target.id === team.memberId;
+    if (!self && team.role !== "owner") throw new ApiError("FORBIDDEN", "Only the team's owner may remove members; a member may leave", { role: team.role });
+    const current = await tx.team.findUniqueOrThrow({ where: { id: team.teamId }, select: { projectId: true, project: { select: { ownerId: true } } } });
+    const everyone = (await tx.teamMember.findMany({ where: { teamId: team.teamId }, select: { userId: true } })).map((m) => m.userId);
+    if (target.role === "owner") {
+      if (everyone.length > 1) throw new ApiError("CONFLICT", "The owner cannot leave while the team has other members: remove them first");
+      await tx.team.delete({ where: { id: team.teamId } });
+      return { lost: [] as string[], projectId: current.projectId };
+    }
+    await tx.teamMember.delete({ where: { id: target.id } });
+    await logActivity(tx, team.teamId, { kind: self ? "left" : "removed", actorId: team.caller.userId, userId: target.userId, data: { email: target.user.email } });
+    if (current.projectId && current.project?.ownerId === target.userId) {
+      // The team project was theirs: it goes with them.
+      await tx.team.update({ where: { id: team.teamId }, data: { projectId: null } });
+      await logActivity(tx, team.teamId, { kind: "project_set", actorId: team.caller.userId, data: { projectId: null, reason: "owner_left" } });
+      return { lost: everyone.filter((u) => u !== target.userId), projectId: current.projectId, alsoRemoved: target.userId };
+    }
+    return { lost: [target.userId], projectId: current.projectId };
+  });
+  if (outcome.projectId) {
+    await accessLost(outcome.lost, outcome.projectId);
+    // The removed owner of the project keeps it; only their project list needs a refresh.
+    if (outcome.alsoRemoved) accessGained([outcome.alsoRemoved], outcome.projectId);
+  }
+  return null;
+}
+
+/**
+ * Owner or admin: makes one of the caller's own projects the team project (every member writes
+ * it), or clears it (`projectId` null or left out). Members lose a replaced or cleared project at
+ * once, live connections included.
+ */
+export async function setTeamProject(team: TeamActor, projectId: string | null | undefined): Promise<TTeamInfo> {
+  const next = projectId ?? null;
+  if (next) await getProjectOrThrow(team.caller, next, "owner");
+  const before = await db().$transaction(async (tx) => {
+    await lockRow(tx, "Team", team.teamId);
+    const current = await tx.team.findUniqueOrThrow({ where: { id: team.teamId }, select: { projectId: true } });
+    if (current.projectId === next) return { previous: current.projectId, changed: false };
+    if (next) {
+      const other = await tx.team.findFirst({ where: { projectId: next, NOT: { id: team.teamId } }, select: { id: true } });
+      if (other) throw new ApiError("CONFLICT", "That project is already another team's shared project");
+    }
+    await tx.team.update({ where: { id: team.teamId }, data: { projectId: next } });
+    await logActivity(tx, team.teamId, { kind: "project_set", actorId: team.caller.userId, data: { projectId: next, previous: current.projectId } });
+    return { previous: current.projectId, changed: true };
+  });
+  if (before.changed) {
+    const members = await teamUserIds(team.teamId);
+    if (before.previous) await accessLost(members, before.previous);
+    if (next) accessGained(members, next);
+  }
+  return teamInfo(team.teamId, team.role);
+}
+
+/**
+ * Owner only: turns auto-join on or off for verified addresses on the owner's own email domain.
+ * A public mail domain (gmail.com …) can never be one (422), nor a domain another team joins by (409).
+ */
+export async function setTeamJoinDomain(team: TeamActor, enabled: boolean): Promise<TTeamInfo> {
+  const owner = await db().user.findUniqueOrThrow({ where: { id: team.caller.userId }, select: { email: true, emailVerified: true } });
+  const domain = domainOf(owner.email);
+  if (enabled) {
+    if (!domain || isPublicMailDomain(domain))
+      throw new ApiError("UNPROCESSABLE_CONTENT", `${domain ?? "Your email's domain"} is a public mail domain; only a company domain can be a join domain`, { domain, reason: "public_domain" });
+    if (!owner.emailVerified)
+      throw new ApiError("UNPROCESSABLE_CONTENT", "Your email address is not verified yet: sign in with it once by email link", { domain, reason: "unverified_email" });
+  }
+  await db().$transaction(async (tx) => {
+    await lockRow(tx, "Team", team.teamId);
+    if (enabled) {
+      const other = await tx.team.findFirst({ where: { joinDomain: domain, joinDomainEnabled: true, NOT: { id: team.teamId } }, select: { id: true } });
+      if (other) throw new ApiError("CONFLICT", `Another team already joins by ${domain}`);
+    }
+    await tx.team.update({ where: { id: team.teamId }, data: { joinDomainEnabled: enabled, joinDomain: enabled ? domain : null } });
+    await logActivity(tx, team.teamId, { kind: "join_domain_set", actorId: team.caller.userId, data: { enabled, domain } });
+  });
+  return teamInfo(team.teamId, team.role);
+}
+
+/**
+ * Auto-join at sign-in (auth.ts) and user creation: a user with a verified address, in no team,
+ * whose domain is a team's enabled join domain, becomes a member of it (logged as `joined` with
+ * `via: "domain"`). Never fails the sign-in: problems are logged. Takes the runtime explicitly,
+ * since auth.ts runs in Next's bundle (server/http/bridge.ts).
+ */
+export async function joinTeamByDomain(userId: string, rt: Pick<Runtime, "prisma" | "bus"> = runtime()): Promise<string | null> {
+  try {
+    const user = await rt.prisma.user.findUnique({ where: { id: userId }, select: { email: true, emailVerified: true, teamMembership: { select: { id: true } } } });
+    if (!user?.emailVerified || user.teamMembership) return null;
+    const domain = domainOf(user.email);
+    if (!domain || isPublicMailDomain(domain)) return null;
+    const team = await rt.prisma.team.findFirst({ where: { joinDomain: domain, joinDomainEnabled: true }, select: { id: true, projectId: true } });
+    if (!team) return null;
+    await rt.prisma.$transaction(async (tx: Prisma.TransactionClient) => {
+      await lockRow(tx, "Team", team.id);
+      if (await tx.teamMember.findUnique({ where: { userId }, select: { id: true } })) return;
+      await tx.teamMember.create({ data: { teamId: team.id, userId, role: "member", via: "domain" } });
+      await logActivity(tx, team.id, { kind: "joined", actorId: userId, userId, data: { via: "domain", domain } });
+    });
+    if (team.projectId) rt.bus.publish({ type: "project.updated", userId, data: { action: "team", projectId: team.projectId, access: "gained" } });
+    return team.id;
+  } catch (err) {
+    log.error("joining a team by domain failed", { userId, error: String(err) });
+    return null;
+  }
+}
