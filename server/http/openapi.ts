@@ -37,6 +37,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Projects: "Projects, their sharing, groups, cards, brand page and real-time subscription",
   Todos: "Todos, their messages, blocks, lifecycle and agent turns",
   Settings: "User settings, billing information and project settings",
+  Devices: "Edges, bridge-backed devices (online while their Socket.IO connection is open), workspace paths and the hosted cloud device",
+  "Command line": "Device-code login (RFC 8628), device enrollment, dst_ token exchange and todo-scoped (mayfly) tokens",
   Meta: "This document",
 };
 

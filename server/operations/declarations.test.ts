@@ -35,6 +35,15 @@ const SERVED_TO_DEVICES = [
   "settings_getUserSettings",
   "settings_getProjectSettings",
   "meta_openapi",
+  // Devices (issue 14): a bridge lists devices, reads the cloud device, reports its own workspace
+  // paths and asks for mayfly tokens; the public command-line login operations serve every base.
+  "device_list",
+  "device_cloud",
+  "device_setWorkspacePaths",
+  "cli_mayflyToken",
+  "cli_loginInit",
+  "cli_loginPoll",
+  "cli_deviceToken",
 ];
 
 test("/dst/v1 serves an explicit list of operations, not everything but keys and billing", () => {
