@@ -13,6 +13,7 @@ export default defineOperation({
   auth: ["session"],
   rateLimit: "userCodeEntry",
   query: z.object({ userCode: ZUserCode }),
+  errors: ["NOT_FOUND"],
   response: ZLoginRequest,
   handler: ({ caller, query }) => getLoginRequest(caller, query.userCode),
 });
