@@ -5,9 +5,15 @@ import { signIn } from "@/auth";
 import { getBridge } from "@/server/http/bridge";
 import { signInMailLimited } from "@/server/auth/sign-in-limit";
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<{ error?: string }> }) {
+/** Where to go after signing in: a path on this site only (never `//host` or a scheme), else `/`. */
+function safeNext(next: string | undefined): string {
+  return next && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/";
+}
+
+export default async function SignInPage({ searchParams }: { searchParams: Promise<{ error?: string; next?: string }> }) {
   await connection();
-  const { error } = await searchParams;
+  const { error, next } = await searchParams;
+  const redirectTo = safeNext(next);
   const outbox = !getBridge()?.runtime.config.resendApiKey;
   return (
     <section className="card">
@@ -20,7 +26,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           const email = String(form.get("email") ?? "").trim();
           if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) redirect("/signin?error=InvalidEmail");
           if (await signInMailLimited(email, await headers())) redirect("/signin?error=TooManyRequests");
-          await signIn("resend", { email, redirectTo: "/" });
+          await signIn("resend", { email, redirectTo });
         }}
       >
         <label htmlFor="email">Email</label>

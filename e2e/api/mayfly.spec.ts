@@ -2,20 +2,19 @@ import { expect, test } from "@playwright/test";
 import { bearer, createUser } from "../support/users";
 import { collect, connect, nextEvent } from "../support/sockets";
 import { createProject, createTodo, expectError } from "../support/todos";
-import { mintMayflyToken } from "../support/tokens";
 
 // Issue 9 A11 through the real server: a todo-scoped (mayfly) token acts on its todo only. The
 // whole registry is walked in server/operations/todo-scope.test.ts; this checks the wiring
 // (resolver, pipeline, Socket.IO) end to end.
 
 test("a todo-scoped token: its own todo over HTTP and Socket.IO, 403 for everything else, no account events", async ({ request, baseURL }, info) => {
-  const databaseUrl = info.project.metadata?.databaseUrl as string | undefined;
-  test.skip(!databaseUrl, "mints the token in the database (the PostgreSQL project)");
   const u = await createUser(info, "mayfly");
   const p = await createProject(u, "Scoped");
   const mine = await createTodo(u, p.id, { content: "mine", startProcessing: false });
   const other = await createTodo(u, p.id, { content: "other", startProcessing: false });
-  const auth = bearer(await mintMayflyToken(databaseUrl!, u.userId, mine.id));
+  const issued = await request.post("/api/v1/cli/mayfly/token", { headers: bearer(u.apiKey), data: { todoId: mine.id } });
+  expect(issued.status()).toBe(200);
+  const auth = bearer(((await issued.json()) as { apiToken: string }).apiToken);
 
   expect((await request.get(`/dst/v1/todos/${mine.id}`, { headers: auth })).status()).toBe(200);
   await expectError(await request.get(`/dst/v1/todos/${other.id}`, { headers: auth }), 403, "FORBIDDEN");

@@ -38,6 +38,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Todos: "Todos, their messages, blocks, lifecycle and agent turns",
   Settings: "User settings, billing information and project settings",
   Teams: "A team: owner, admins and members, invites by email, a shared project and auto-join by company domain",
+  Devices: "Edges, bridge-backed devices (online while their Socket.IO connection is open), workspace paths and the hosted cloud device",
+  "Command line": "Device-code login (RFC 8628), device enrollment, dst_ token exchange and todo-scoped (mayfly) tokens",
   Meta: "This document",
 };
 

@@ -37,6 +37,15 @@ const SERVED_TO_DEVICES = [
   "meta_openapi",
   // Needs no credential at all (served on every base), like project_getBrand.
   "billing_previewTeamInvite",
+  // Devices (issue 14): a bridge lists devices, reads the cloud device, reports its own workspace
+  // paths and asks for mayfly tokens; the public command-line login operations serve every base.
+  "device_list",
+  "device_cloud",
+  "device_setWorkspacePaths",
+  "cli_mayflyToken",
+  "cli_loginInit",
+  "cli_loginPoll",
+  "cli_deviceToken",
 ];
 
 test("/dst/v1 serves an explicit list of operations, not everything but keys and billing", () => {

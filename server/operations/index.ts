@@ -1,5 +1,6 @@
 import type { AnyOperation, OperationTypesById } from "../http/define.ts";
 import { apiKeyOperations } from "./api-keys/index.ts";
+import { deviceOperations } from "./devices/index.ts";
 import { metaOperations } from "./meta/index.ts";
 import { projectOperations } from "./projects/index.ts";
 import { settingsOperations } from "./settings/index.ts";
@@ -15,6 +16,7 @@ export const operations: readonly AnyOperation[] = [
   ...todoOperations,
   ...settingsOperations,
   ...teamOperations,
+  ...deviceOperations,
   ...metaOperations(() => operations),
 ];
 
@@ -30,6 +32,7 @@ export type TypedRegistryOperation =
   | (typeof todoOperations)[number]
   | (typeof settingsOperations)[number]
   | (typeof teamOperations)[number]
+  | (typeof deviceOperations)[number]
   | ReturnType<typeof metaOperations>[number];
 
 /** operationId → params, query, body and response types, for the bridge's typed `call`. */

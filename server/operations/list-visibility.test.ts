@@ -21,7 +21,11 @@ type Json = any;
 type Ref = { projectId?: string; todoId?: string; /** The role the list states, checked against getProjectOrThrow's. */ role?: string };
 
 /** List operations whose items belong to the caller alone, not to a project (no project access to agree with). */
-const NOT_PROJECT_DATA: Record<string, string> = { apiKey_list: "the caller's own API keys" };
+const NOT_PROJECT_DATA: Record<string, string> = {
+  apiKey_list: "the caller's own API keys",
+  edge_list: "the caller's own edges",
+  device_list: "the caller's own devices",
+};
 
 type World = { P: string; Q: string; todos: Record<string, string> };
 type Probe = {

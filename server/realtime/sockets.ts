@@ -6,6 +6,7 @@ import { ApiError } from "../http/errors.ts";
 import { isAppOrigin } from "../http/same-origin.ts";
 import { log } from "../log.ts";
 import { limitHandshakes } from "./handshake-limit.ts";
+import { trackDevicePresence } from "./presence.ts";
 import type { RateLimits } from "../http/rate-limit.ts";
 import { db } from "../runtime.ts";
 import { visibleProjectsWhere, visibleTodosWhere } from "../services/access.ts";
@@ -103,6 +104,8 @@ export async function attachSockets(httpServer: HttpServer, bus: EventBus, opts:
       })
       .catch(() => undefined);
   });
+
+  trackDevicePresence(io, bus);
 
   const unsubscribe = bus.subscribe((event) => {
     // message.delta is high-volume and only meaningful to viewers of that todo.
