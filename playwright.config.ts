@@ -28,8 +28,9 @@ const common = {
   NODE_ENV: "production",
   NEXT_TELEMETRY_DISABLED: "1",
   AUTH_SECRET: "e2e-secret-not-for-production-0123456789",
-  // Short agent steps keep turns quick, yet long enough (a dozen steps) to pause or cancel mid-turn.
-  AGENT_STEP_MS: "60",
+  // Short agent steps keep turns quick (a reply of about 20 steps takes 2 s), yet long enough for
+  // a browser on a loaded 2-core machine to see the reply being written and pause or stop it.
+  AGENT_STEP_MS: "100",
   // Todos may pick the OpenAI-compatible provider; it points at the stand-in below.
   OPENAI_BASE_URL: `http://127.0.0.1:${port.standin}/v1`,
   // An endpoint that goes silent ends the turn after this long (the stand-in's "[silent]").

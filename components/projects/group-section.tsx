@@ -1,7 +1,10 @@
 "use client";
 
 import { useId, useState, type FormEvent, type ReactNode } from "react";
+import { toast } from "sonner";
 import { ErrorAlert } from "@/components/ui/error-alert";
+import { errorMessage } from "@/lib/ui/form-issues";
+import { TODO_DRAG_TYPE } from "./todo-row";
 import { call } from "@/lib/api/client";
 import { RenameInput } from "@/components/ui/rename-input";
 import { ZProjectGroupUpsertInput, type TTodoGroup } from "@/lib/schemas/groups";
@@ -15,6 +18,7 @@ export function GroupSection({
   count,
   canWrite,
   onRenamed,
+  onMoved,
   children,
 }: {
   projectId: string;
@@ -24,8 +28,21 @@ export function GroupSection({
   count?: number;
   canWrite: boolean;
   onRenamed?(group: TTodoGroup): void;
+  /** A todo was dropped here and moved (its id). */
+  onMoved?(todoId: string): void;
   children: ReactNode;
 }) {
+  const [dropping, setDropping] = useState(false);
+  const accepts = (types: readonly string[]) => canWrite && types.includes(TODO_DRAG_TYPE);
+  async function drop(todoId: string) {
+    try {
+      await call("todo_update", { params: { todoId }, body: { groupSlug: group?.slug ?? null } });
+      toast.success(group ? `Moved to ${group.name}` : "Moved out of its group");
+      onMoved?.(todoId);
+    } catch (err) {
+      toast.error(`Could not move the todo: ${errorMessage(err)}`);
+    }
+  }
   const id = useId();
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(title ?? "");
@@ -79,7 +96,28 @@ export function GroupSection({
     );
 
   return (
-    <section className="group" aria-labelledby={title === null ? undefined : `${id}-title`} data-testid="todo-group" data-group-slug={group?.slug ?? ""}>
+    <section
+      className={`group${dropping ? " drop-target" : ""}`}
+      aria-labelledby={title === null ? undefined : `${id}-title`}
+      data-testid="todo-group"
+      data-group-slug={group?.slug ?? ""}
+      onDragOver={(e) => {
+        if (!accepts(e.dataTransfer.types)) return;
+        e.preventDefault();
+        e.dataTransfer.dropEffect = "move";
+        setDropping(true);
+      }}
+      onDragLeave={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDropping(false);
+      }}
+      onDrop={(e) => {
+        setDropping(false);
+        const todoId = e.dataTransfer.getData(TODO_DRAG_TYPE);
+        if (!accepts(e.dataTransfer.types) || !todoId) return;
+        e.preventDefault();
+        void drop(todoId);
+      }}
+    >
       {head ? <div className="group-head">{head}</div> : null}
       {/* While the rename form shows, the section keeps its name. */}
       {editing && title !== null ? (

@@ -14,6 +14,7 @@ import { useShell } from "@/components/shell/shell-context";
 import { NewGroupForm } from "./new-group-form";
 import { NewTodoForm } from "./new-todo-form";
 import { ProjectHeader } from "./project-header";
+import { ListShortcuts } from "./shortcuts";
 import { ProposedSection, SearchBox, TodoBoard, type GroupsState } from "./todo-board";
 import { toListItem, useTodoFeed } from "./use-todo-feed";
 
@@ -194,6 +195,12 @@ export function ProjectView({ projectId }: { projectId: string }) {
 
   const live = useRealtime(project.phase === "ready" ? { kind: "project", id: projectId } : null, onEvent, onSubscribed);
 
+  // The window's title names the project.
+  const projectName = project.phase === "ready" ? project.project.name : null;
+  useEffect(() => {
+    if (projectName) document.title = `${projectName} · Todo Service`;
+  }, [projectName]);
+
   if (project.phase === "loading") {
     return (
       <p className="muted" role="status">
@@ -239,6 +246,7 @@ export function ProjectView({ projectId }: { projectId: string }) {
 
   return (
     <div className="project-view">
+      <ListShortcuts />
       <ProjectHeader
         key={p.id}
         project={p}
@@ -273,7 +281,22 @@ export function ProjectView({ projectId }: { projectId: string }) {
           <h2 id="todos-heading">Todos</h2>
           <SearchBox onSearch={setSearch} />
         </div>
-        <TodoBoard projectId={p.id} canWrite={canWrite} groups={groups} feed={todos} search={search} onChanged={refetchTodo} onGroupChanged={onGroupChanged} />
+        <TodoBoard
+          projectId={p.id}
+          canWrite={canWrite}
+          groups={groups}
+          feed={todos}
+          search={search}
+          onChanged={(id) => {
+            refetchTodo(id);
+            scheduleGroups();
+          }}
+          onGroupChanged={onGroupChanged}
+          onRemoved={(id) => {
+            remove(id);
+            scheduleGroups();
+          }}
+        />
         {canWrite ? (
           <details className="add-group">
             <summary>Add a group</summary>

@@ -29,11 +29,11 @@ export function SearchBox({ onSearch }: { onSearch(value: string): void }) {
   );
 }
 
-function TodoList({ items, canWrite, onChanged }: { items: TTodoListItem[]; canWrite: boolean; onChanged(id: string): void }) {
+function TodoList({ items, canWrite, groups, onChanged, onRemoved }: { items: TTodoListItem[]; canWrite: boolean; groups?: readonly TTodoGroup[]; onChanged(id: string): void; onRemoved?(id: string): void }) {
   return (
     <ul className="plain todo-list">
       {items.map((t) => (
-        <TodoRow key={t.id} todo={t} canWrite={canWrite} onChanged={onChanged} />
+        <TodoRow key={t.id} todo={t} canWrite={canWrite} groups={groups} onChanged={onChanged} onRemoved={onRemoved} />
       ))}
     </ul>
   );
@@ -78,6 +78,7 @@ export function TodoBoard({
   search,
   onChanged,
   onGroupChanged,
+  onRemoved,
 }: {
   projectId: string;
   canWrite: boolean;
@@ -86,6 +87,7 @@ export function TodoBoard({
   search: string;
   onChanged(id: string): void;
   onGroupChanged(group: TTodoGroup): void;
+  onRemoved?(id: string): void;
 }) {
   // Wait for the groups too, so todos do not jump from "ungrouped" into their groups.
   if (feed.phase === "loading" || groups.phase === "loading") {
@@ -133,8 +135,8 @@ export function TodoBoard({
       {!search && items.length === 0 && !feed.hasMore ? <p className="empty">No todos yet.{canWrite ? " Add the first one above." : ""}</p> : null}
 
       {ungrouped.length > 0 ? (
-        <GroupSection projectId={projectId} group={null} title={groupList.length > 0 ? "Ungrouped" : null} canWrite={canWrite}>
-          <TodoList items={ungrouped} canWrite={canWrite} onChanged={onChanged} />
+        <GroupSection projectId={projectId} group={null} title={groupList.length > 0 ? "Ungrouped" : null} canWrite={canWrite} onMoved={onChanged}>
+          <TodoList items={ungrouped} canWrite={canWrite} groups={groupList} onChanged={onChanged} onRemoved={onRemoved} />
         </GroupSection>
       ) : null}
 
@@ -142,9 +144,9 @@ export function TodoBoard({
         const rows = inGroup(g.slug);
         if (search && rows.length === 0) return null;
         return (
-          <GroupSection key={g.id} projectId={projectId} group={g} title={g.name} count={search ? undefined : g.todoCount} canWrite={canWrite} onRenamed={onGroupChanged}>
+          <GroupSection key={g.id} projectId={projectId} group={g} title={g.name} count={search ? undefined : g.todoCount} canWrite={canWrite} onRenamed={onGroupChanged} onMoved={onChanged}>
             {rows.length > 0 ? (
-              <TodoList items={rows} canWrite={canWrite} onChanged={onChanged} />
+              <TodoList items={rows} canWrite={canWrite} groups={groupList} onChanged={onChanged} onRemoved={onRemoved} />
             ) : g.todoCount === 0 || !feed.hasMore ? (
               <p className="muted group-empty">No todos in this group.</p>
             ) : (

@@ -1,10 +1,14 @@
 "use client";
 
 import Link from "next/link";
-import { useState } from "react";
+import { useState, type FormEvent } from "react";
+import { toast } from "sonner";
 import { ErrorAlert } from "@/components/ui/error-alert";
+import { RenameInput } from "@/components/ui/rename-input";
 import { call } from "@/lib/api/client";
+import type { TTodoGroup } from "@/lib/schemas/groups";
 import { ZTodoStatusUpdateInput, type TStatusAction, type TTodoListItem } from "@/lib/schemas/todos";
+import { allowedActions } from "@/lib/todo-lifecycle";
 import { formatDateTime, formatRelative, truncate } from "@/lib/ui/format";
 import { errorMessage } from "@/lib/ui/form-issues";
 import { statusLabel } from "@/lib/ui/status";
@@ -17,35 +21,175 @@ export function StatusBadge({ status }: { status: TTodoListItem["status"] }) {
   );
 }
 
-/** One todo: its content (linking to its chat), status, last activity; Accept / Dismiss when PROPOSED. */
-export function TodoRow({ todo, canWrite, onChanged }: { todo: TTodoListItem; canWrite: boolean; onChanged(id: string): void }) {
-  const [busy, setBusy] = useState<TStatusAction | null>(null);
+/** What the agent is doing on this todo, in a few words (null when nothing is worth saying). */
+function agentState(todo: TTodoListItem): string | null {
+  switch (todo.status) {
+    case "RUNNING":
+      return "agent writing…";
+    case "SCHEDULED":
+      return todo.scheduledAt ? `runs ${formatRelative(todo.scheduledAt)}` : "scheduled";
+    case "PAUSED":
+      return "agent paused";
+    case "READY":
+      return "reply ready";
+    case "ERROR":
+      return "agent failed";
+    default:
+      return null;
+  }
+}
+
+/** How long a cancel waits for Undo before it is sent (a cancelled todo cannot be reopened). */
+export const CANCEL_UNDO_MS = 5_000;
+
+/** The drag-and-drop payload of a todo row (read by the group sections). */
+export const TODO_DRAG_TYPE = "application/x-todo-id";
+
+type Props = {
+  todo: TTodoListItem;
+  canWrite: boolean;
+  /** The project's groups, for "Move to" (empty: no groups). */
+  groups?: readonly TTodoGroup[];
+  onChanged(id: string): void;
+  /** The todo is gone (deleted here). */
+  onRemoved?(id: string): void;
+};
+
+/**
+ * One todo: a one-click Complete, its content (linking to its chat), status as icon and word, what
+ * its agent does, last activity; a menu with Start, Rename, Move to, Cancel (with Undo) and Delete.
+ * Accept / Dismiss when PROPOSED. Rows can be dragged onto a group.
+ */
+export function TodoRow({ todo, canWrite, groups = [], onChanged, onRemoved }: Props) {
+  const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [renaming, setRenaming] = useState(false);
+  const [name, setName] = useState(todo.content);
+  const [confirmDelete, setConfirmDelete] = useState(false);
   const proposed = todo.status === "PROPOSED";
   const text = truncate(todo.content);
+  const allowed = allowedActions(todo.status);
+  const done = todo.status === "DONE";
+  const canComplete = canWrite && allowed.includes("complete") && !proposed;
 
-  async function act(action: TStatusAction) {
-    const body = ZTodoStatusUpdateInput.parse({ action });
-    setBusy(action);
+  async function run(label: string, fn: () => Promise<unknown>, success?: string) {
+    setBusy(label);
     setError(null);
     try {
-      await call("todo_updateStatus", { params: { todoId: todo.id }, body });
+      await fn();
+      if (success) toast.success(success);
       onChanged(todo.id);
+      return true;
     } catch (err) {
       setError(errorMessage(err));
+      return false;
     } finally {
       setBusy(null);
     }
   }
 
+  const act = (action: TStatusAction, success?: string) =>
+    run(action, () => call("todo_updateStatus", { params: { todoId: todo.id }, body: ZTodoStatusUpdateInput.parse({ action }) }), success);
+
+  /** A todo created without the agent: its waiting message starts a turn now. */
+  const start = () =>
+    run(
+      "start",
+      async () => {
+        const full = await call("todo_get", { params: { todoId: todo.id }, query: { messageLimit: 50 } });
+        const waiting = full.messages.findLast((m) => m.role === "user" && (m.state === "PENDING" || m.state === "SCHEDULED"));
+        if (!waiting) throw new Error("Nothing waits for the agent: open the todo and write to it.");
+        await call("todo_updateAndStart", { params: { todoId: todo.id }, body: { messageId: waiting.messageId, content: waiting.content } });
+      },
+      "Agent started",
+    );
+
+  function cancelWithUndo() {
+    let undone = false;
+    let sent = false;
+    const send = () => {
+      if (undone || sent) return;
+      sent = true;
+      void act("cancel", "Todo cancelled");
+    };
+    toast(`Cancelling “${truncate(todo.content, 40)}”`, {
+      description: "A cancelled todo takes no more messages.",
+      duration: CANCEL_UNDO_MS,
+      action: {
+        label: "Undo",
+        onClick: () => {
+          undone = true;
+        },
+      },
+      onAutoClose: send,
+      onDismiss: send,
+    });
+  }
+
+  async function rename(e: FormEvent) {
+    e.preventDefault();
+    const content = name.trim();
+    if (!content) return setError("The todo needs some text.");
+    if (content === todo.content) return setRenaming(false);
+    if (await run("rename", () => call("todo_update", { params: { todoId: todo.id }, body: { content } }))) setRenaming(false);
+  }
+
+  const moveTo = (slug: string | null) => run("move", () => call("todo_update", { params: { todoId: todo.id }, body: { groupSlug: slug } }), slug ? `Moved to ${groups.find((g) => g.slug === slug)?.name ?? slug}` : "Moved out of its group");
+
+  const remove = () =>
+    run("delete", async () => {
+      await call("todo_delete", { params: { todoId: todo.id }, body: { todoId: todo.id } });
+      onRemoved?.(todo.id);
+    }, "Todo deleted");
+
+  const state = agentState(todo);
   return (
-    <li className="todo-row" data-testid="todo-row" data-todo-id={todo.id}>
+    <li
+      className="todo-row"
+      data-testid="todo-row"
+      data-todo-id={todo.id}
+      draggable={canWrite && !renaming}
+      onDragStart={(e) => {
+        e.dataTransfer.setData(TODO_DRAG_TYPE, todo.id);
+        e.dataTransfer.effectAllowed = "move";
+      }}
+    >
+      {canWrite && !proposed ? (
+        <button
+          type="button"
+          role="checkbox"
+          aria-checked={done}
+          className="todo-check"
+          disabled={!canComplete || busy !== null}
+          aria-label={done ? `Done: ${text}` : `Mark done: ${text}`}
+          title={done ? "Done" : canComplete ? "Mark done" : undefined}
+          onClick={() => void act("complete", "Marked done")}
+        >
+          <span aria-hidden="true">{done ? "✓" : ""}</span>
+        </button>
+      ) : null}
       <div className="todo-main">
-        <Link href={`/projects/${todo.projectId}/todos/${todo.id}`} className="todo-link" title={todo.content.length > text.length ? todo.content : undefined}>
-          {text || "(empty)"}
-        </Link>
+        {renaming ? (
+          <form className="inline-fields" onSubmit={(e) => void rename(e)} aria-label={`Rename todo ${text}`} noValidate>
+            <label htmlFor={`rename-${todo.id}`} className="visually-hidden">
+              Todo text
+            </label>
+            <RenameInput id={`rename-${todo.id}`} value={name} onChange={setName} onCancel={() => setRenaming(false)} invalid={Boolean(error)} />
+            <button type="submit" disabled={busy !== null}>
+              Save
+            </button>
+            <button type="button" className="secondary" onClick={() => setRenaming(false)}>
+              Discard
+            </button>
+          </form>
+        ) : (
+          <Link href={`/projects/${todo.projectId}/todos/${todo.id}`} className="todo-link" title={todo.content.length > text.length ? todo.content : undefined}>
+            {text || "(empty)"}
+          </Link>
+        )}
         <div className="todo-meta">
           <StatusBadge status={todo.status} />
+          {state ? <span data-testid="agent-state">{state}</span> : null}
           <time dateTime={new Date(todo.lastActivityAt).toISOString()} title={formatDateTime(todo.lastActivityAt)}>
             {formatRelative(todo.lastActivityAt)}
           </time>
@@ -60,6 +204,63 @@ export function TodoRow({ todo, canWrite, onChanged }: { todo: TTodoListItem; ca
             {busy === "dismiss" ? "Dismissing…" : "Dismiss"}
           </button>
         </div>
+      ) : null}
+      {canWrite && !proposed ? (
+        <details className="row-menu" onToggle={(e) => !(e.currentTarget as HTMLDetailsElement).open && setConfirmDelete(false)}>
+          <summary aria-label={`Actions for ${text}`} title="Actions">
+            ⋯
+          </summary>
+          <div className="row-menu-panel" role="group" aria-label={`Actions for ${text}`}>
+            {todo.status === "TODO" ? (
+              <button type="button" onClick={() => void start()} disabled={busy !== null}>
+                ▶ Start the agent
+              </button>
+            ) : null}
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => {
+                setName(todo.content);
+                setRenaming(true);
+              }}
+            >
+              Rename
+            </button>
+            {groups.length > 0 ? (
+              <label className="row-menu-move">
+                Move to
+                <select value={todo.groupSlug ?? ""} onChange={(e) => void moveTo(e.target.value || null)} disabled={busy !== null}>
+                  <option value="">No group</option>
+                  {groups.map((g) => (
+                    <option key={g.id} value={g.slug}>
+                      {g.name}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            ) : null}
+            {allowed.includes("cancel") ? (
+              <button type="button" className="secondary danger-outline" onClick={cancelWithUndo} disabled={busy !== null}>
+                Cancel todo…
+              </button>
+            ) : null}
+            {confirmDelete ? (
+              <div className="row-menu-confirm" role="alert">
+                <span>Delete this todo and all its messages?</span>
+                <button type="button" className="danger" onClick={() => void remove()} disabled={busy !== null}>
+                  Delete for good
+                </button>
+                <button type="button" className="secondary" onClick={() => setConfirmDelete(false)}>
+                  Keep it
+                </button>
+              </div>
+            ) : (
+              <button type="button" className="secondary danger-outline" onClick={() => setConfirmDelete(true)}>
+                Delete…
+              </button>
+            )}
+          </div>
+        </details>
       ) : null}
       <ErrorAlert message={error} className="todo-error" />
     </li>

@@ -45,7 +45,7 @@ export function PublicTodo({ todo, before }: { todo: TPublicTodo; before?: strin
         ) : (
           <ol className={todoStyles.list}>
             {todo.messages.map((m) => (
-              <MessageItem key={m.id} message={asMessageView(todo.id, m)} paused={todo.status === "PAUSED"} />
+              <MessageItem key={m.id} message={asMessageView(todo.id, m)} paused={todo.status === "PAUSED"} userLabel="Owner" />
             ))}
           </ol>
         )}

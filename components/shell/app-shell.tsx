@@ -23,8 +23,10 @@ export function AppShell({ email, children }: { email: string; children: ReactNo
           aria-expanded={open}
           aria-controls="app-sidebar"
           onClick={() => setOpenAt(open ? null : pathname)}
+          aria-label={open ? "Hide menu" : "Menu: projects and account"}
+          title={open ? "Hide menu" : "Projects and account"}
         >
-          {open ? "Hide menu" : "Menu: projects and account"}
+          <span aria-hidden="true">{open ? "✕" : "☰"}</span>
         </button>
         <Sidebar id="app-sidebar" open={open} />
         <div className="shell-main">{children}</div>

@@ -89,7 +89,9 @@ export function Composer({ todoId, closedReason, onSent, onStop }: Props) {
       }}
     >
       <div className={styles.field}>
-        <label htmlFor={`${id}-message`}>Message</label>
+        <label htmlFor={`${id}-message`} className="visually-hidden">
+          Message
+        </label>
         <textarea
           id={`${id}-message`}
           className={styles.textarea}
@@ -106,7 +108,7 @@ export function Composer({ todoId, closedReason, onSent, onStop }: Props) {
           placeholder="Ask the agent, or write a list with lines starting with “- ”"
           aria-describedby={`${id}-hint`}
           disabled={closedReason !== null}
-          rows={3}
+          rows={2}
         />
         <span id={`${id}-hint`} className={`muted ${styles.hint}`}>
           {closedReason ?? "Enter sends · Shift+Enter adds a line"}

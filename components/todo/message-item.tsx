@@ -32,13 +32,15 @@ type Props = {
   onChanged?: () => void;
   /** A reply cut by a pause stays PROCESSING until resumed: say so instead of "writing…". */
   paused?: boolean;
+  /** Who wrote the user messages, when it is not the reader ("You"): the public page says "Owner". */
+  userLabel?: string;
 };
 
-export function MessageItem({ message, agentName, projectId, onCheck, onChanged, paused }: Props) {
+export function MessageItem({ message, agentName, projectId, onCheck, onChanged, paused, userLabel }: Props) {
   const [editing, setEditing] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const role = message.role === "assistant" && agentName ? agentName : ROLE_LABEL[message.role];
+  const role = message.role === "assistant" && agentName ? agentName : message.role === "user" && userLabel ? userLabel : ROLE_LABEL[message.role];
   const scheduled = message.state === "SCHEDULED";
   const canEdit = scheduled && message.role === "user" && !!onChanged;
 
@@ -57,7 +59,7 @@ export function MessageItem({ message, agentName, projectId, onCheck, onChanged,
 
   return (
     <li className={styles.item} data-role={message.role} data-state={message.state} data-testid="message" data-message-id={message.messageId}>
-      <article className={styles.bubble} aria-label={ROLE_ARIA[message.role]} aria-busy={message.state === "PROCESSING"}>
+      <article className={styles.bubble} aria-label={message.role === "user" && userLabel ? `${userLabel}'s message` : ROLE_ARIA[message.role]} aria-busy={message.state === "PROCESSING"}>
         <div className={styles.meta}>
           <span className={styles.roleLabel}>{role}</span>
           {message.role === "assistant" && message.usage?.provider === "local" ? (

@@ -1,6 +1,6 @@
 "use client";
 
-import { useLayoutEffect, useRef } from "react";
+import { useLayoutEffect, useRef, useState } from "react";
 import type { TBlock, TMessage } from "@/lib/schemas/todos";
 import { MessageItem } from "./message-item";
 import styles from "./todo.module.css";
@@ -24,6 +24,8 @@ const STICK_PX = 48;
 export function MessageList({ messages, hasOlder, loadingOlder, olderError, onLoadOlder, agentName, projectId, onCheck, onChanged, paused }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
+  /** The reader scrolled up while something new came in below: offer to jump to it. */
+  const [behind, setBehind] = useState(false);
   /**
    * Set just before older messages are prepended: the distance from the bottom to keep, and the
    * first message then. Another update in between (a refetch) leaves it for the older page.
@@ -40,8 +42,18 @@ export function MessageList({ messages, hasOlder, loadingOlder, olderError, onLo
       anchor.current = null;
     } else if (atBottom.current) {
       el.scrollTop = el.scrollHeight;
+    } else if (el.scrollHeight - el.scrollTop - el.clientHeight >= STICK_PX) {
+      setBehind(true);
     }
   }, [messages]);
+
+  function jumpToLatest() {
+    const el = scroller.current;
+    if (!el) return;
+    el.scrollTo({ top: el.scrollHeight, behavior: "smooth" });
+    atBottom.current = true;
+    setBehind(false);
+  }
 
   useLayoutEffect(() => {
     // The older page went in (placed above) or failed: nothing is left to anchor.
@@ -67,6 +79,7 @@ export function MessageList({ messages, hasOlder, loadingOlder, olderError, onLo
         onScroll={(e) => {
           const el = e.currentTarget;
           atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX;
+          if (atBottom.current && behind) setBehind(false);
         }}
       >
         {hasOlder ? (
@@ -91,6 +104,11 @@ export function MessageList({ messages, hasOlder, loadingOlder, olderError, onLo
           </ol>
         )}
       </div>
+      {behind ? (
+        <button type="button" className={styles.jumpLatest} onClick={jumpToLatest}>
+          ↓ Jump to latest
+        </button>
+      ) : null}
     </div>
   );
 }

@@ -11,6 +11,8 @@ import { Composer } from "./composer";
 import { MessageList } from "./message-list";
 import { OfflineAgentHint } from "./offline-hint";
 import { composerClosedReason } from "@/lib/ui/status";
+import { truncate } from "@/lib/ui/format";
+import { useOptionalShell } from "@/components/shell/shell-context";
 import { TodoHeader } from "./todo-header";
 import { useTodoChat } from "./use-todo-chat";
 import styles from "./todo.module.css";
@@ -39,6 +41,26 @@ export function TodoChat({ projectId, todoId }: { projectId: string; todoId: str
     },
     [setBlockChecked],
   );
+
+  // The window's title names the todo and its project.
+  const projects = useOptionalShell()?.projects;
+  const projectName = projects?.phase === "ready" ? projects.list.find((p) => p.id === todo?.projectId)?.name : undefined;
+  const title = todo ? truncate(todo.content.split("\n", 1)[0] ?? "", 60) : null;
+  useEffect(() => {
+    if (title !== null) document.title = [title, projectName, "Todo Service"].filter(Boolean).join(" · ");
+  }, [title, projectName]);
+
+  // A todo created without the agent: its first message waits until someone starts it.
+  const waiting = todo?.status === "TODO" ? state.messages.findLast((m) => m.role === "user" && m.state === "PENDING") : undefined;
+  const startNow = useCallback(async () => {
+    if (!waiting) return;
+    try {
+      await call("todo_updateAndStart", { params: { todoId }, body: { messageId: waiting.messageId, content: waiting.content } });
+    } catch (err) {
+      toast.error(`Could not start the agent: ${errorMessage(err)}`);
+    }
+    refetch();
+  }, [todoId, waiting, refetch]);
 
   const stop = useCallback(async () => {
     try {
@@ -88,6 +110,14 @@ export function TodoChat({ projectId, todoId }: { projectId: string; todoId: str
   return (
     <div className={styles.chat}>
       <TodoHeader todo={todo} projectId={todo.projectId} live={chat.live} onChanged={refetch} />
+      {waiting ? (
+        <aside className={styles.offlineHint} data-testid="start-hint">
+          <p style={{ margin: 0 }}>This todo was created without the agent: its first message waits for it.</p>
+          <button type="button" onClick={() => void startNow()}>
+            ▶ Start the agent
+          </button>
+        </aside>
+      ) : null}
       {chat.refreshError ? (
         <p className="error" role="alert">
           Could not refresh: {chat.refreshError}

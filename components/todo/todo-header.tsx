@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useState } from "react";
+import { useState, useSyncExternalStore } from "react";
 import { call } from "@/lib/api/client";
 import { errorMessage } from "@/lib/ui/form-issues";
 import type { RealtimeStatus } from "@/lib/realtime-client";
@@ -13,6 +13,21 @@ import { StatusBadge } from "./status-badge";
 import styles from "./todo.module.css";
 
 const LIVE_LABEL: Record<RealtimeStatus, string> = { connecting: "Connecting…", live: "Live", offline: "Offline: reconnecting…" };
+
+const NARROW = "(max-width: 640px)";
+
+/** Whether the window is narrow (a phone): the header's actions then go into a menu. */
+function useNarrow(): boolean {
+  return useSyncExternalStore(
+    (onChange) => {
+      const q = window.matchMedia(NARROW);
+      q.addEventListener("change", onChange);
+      return () => q.removeEventListener("change", onChange);
+    },
+    () => window.matchMedia(NARROW).matches,
+    () => false,
+  );
+}
 
 export function TodoHeader({ todo, projectId, live, onChanged }: { todo: TodoMeta; projectId: string; live: RealtimeStatus; onChanged: () => void }) {
   const [busy, setBusy] = useState<TStatusAction | null>(null);
@@ -34,12 +49,25 @@ export function TodoHeader({ todo, projectId, live, onChanged }: { todo: TodoMet
   }
 
   const actions = statusControls(todo.status);
+  const narrow = useNarrow();
+  const buttons = actions.map((action) => (
+    <button
+      key={action}
+      type="button"
+      className={action === "cancel" || action === "dismiss" ? "secondary danger-outline" : action === "complete" ? "secondary" : undefined}
+      disabled={busy !== null}
+      aria-busy={busy === action}
+      onClick={() => void act(action)}
+    >
+      {ACTION_LABEL[action]}
+    </button>
+  ));
   return (
     <header className={`card ${styles.header}`}>
-      <Link href={`/projects/${encodeURIComponent(projectId)}`} className={styles.back}>
-        ← Back to project
-      </Link>
       <div className={styles.titleRow}>
+        <Link href={`/projects/${encodeURIComponent(projectId)}`} className={styles.back}>
+          ← <span className={styles.backText}>Back to project</span>
+        </Link>
         <h1 className={styles.title}>{todo.content}</h1>
         <p className={styles.statusLine}>
           <StatusBadge status={todo.status} />
@@ -47,6 +75,17 @@ export function TodoHeader({ todo, projectId, live, onChanged }: { todo: TodoMet
             {LIVE_LABEL[live]}
           </span>
         </p>
+        {narrow ? (
+          <details className={styles.actionsMenu}>
+            <summary aria-label="Todo actions">⋯</summary>
+            <div className={styles.menuPanel}>
+              <div className={styles.controls} role="group" aria-label="Todo status actions">
+                {buttons}
+              </div>
+              <SharePanel todo={todo} />
+            </div>
+          </details>
+        ) : null}
       </div>
       {todo.assignedAgent ? <p className="muted" style={{ margin: 0 }}>Agent: {todo.assignedAgent}</p> : null}
       {todo.status === "ERROR" ? (
@@ -54,20 +93,9 @@ export function TodoHeader({ todo, projectId, live, onChanged }: { todo: TodoMet
           <strong>The agent stopped with an error:</strong> {reason ?? "no reason was recorded"}
         </p>
       ) : null}
-      {actions.length > 0 ? (
+      {actions.length > 0 && !narrow ? (
         <div className={styles.controls} role="group" aria-label="Todo status actions">
-          {actions.map((action) => (
-            <button
-              key={action}
-              type="button"
-              className={action === "cancel" || action === "dismiss" ? "secondary danger-outline" : action === "complete" ? "secondary" : undefined}
-              disabled={busy !== null}
-              aria-busy={busy === action}
-              onClick={() => void act(action)}
-            >
-              {ACTION_LABEL[action]}
-            </button>
-          ))}
+          {buttons}
         </div>
       ) : null}
       {error ? (
@@ -75,7 +103,7 @@ export function TodoHeader({ todo, projectId, live, onChanged }: { todo: TodoMet
           {error}
         </p>
       ) : null}
-      <SharePanel todo={todo} />
+      {narrow ? null : <SharePanel todo={todo} />}
     </header>
   );
 }

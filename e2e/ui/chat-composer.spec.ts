@@ -53,8 +53,8 @@ test("Stop pauses the agent while it writes; Resume finishes the reply", async (
   let stopped = false;
   for (let attempt = 0; attempt < 4 && !stopped; attempt++) {
     await chat.send(`${LONG} (${attempt})`);
-    await expect(page.getByTestId("writing")).toBeVisible({ timeout: TURN_TIMEOUT });
-    await stop.click({ timeout: 3000 }).catch(() => undefined);
+    // A short turn on a loaded machine may be over before the page shows it writing: then again.
+    await stop.click({ timeout: TURN_TIMEOUT }).catch(() => undefined);
     await expect(chat.status).toHaveText(/Paused|Ready/, { timeout: TURN_TIMEOUT });
     stopped = (await chat.status.textContent()) === "Paused";
   }

@@ -24,8 +24,15 @@ test("a public todo reads the same as its owner sees it, with no controls, to a 
   const messages = page.getByTestId("message");
   await expect(messages).toHaveCount(ready.messages.length);
   await expect(messages.first()).toHaveAttribute("data-role", "user");
+  // A visitor reads whose the messages are: the owner's, never "You".
+  await expect(messages.first().getByText("Owner", { exact: true })).toBeVisible();
+  await expect(page.getByText("You", { exact: true })).toHaveCount(0);
   await expect(messages.last()).toHaveAttribute("data-role", "assistant");
-  await expect(page.getByTestId("message-content")).toHaveText(ready.messages.map((m) => m.content));
+  // Messages render as Markdown: the list is a list.
+  const contents = page.getByTestId("message-content");
+  await expect(contents.first()).toContainText("Move house:");
+  await expect(contents.first().getByRole("listitem")).toHaveText(["Boxes", "Van", "Keys"]);
+  await expect(contents.last()).toHaveText(ready.messages.at(-1)!.content);
   await expect(page.getByTestId("block")).toHaveText(["☑Boxes", "☐Van", "☐Keys"]);
   await expect(page.getByRole("img", { name: "Done:", exact: true })).toHaveCount(1);
   // Nothing to act with, and no way into the owner's pages.

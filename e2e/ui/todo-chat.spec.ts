@@ -17,7 +17,7 @@ import {
 } from "../support/todos";
 import { TodoChatPage, utcInput, utcMinute } from "../support/todo-page";
 
-// The todo chat page against the real server (AGENT_STEP_MS=60: a reply streams in a dozen steps).
+// The todo chat page against the real server (AGENT_STEP_MS=100: a reply streams in about 20 steps).
 test.describe.configure({ timeout: 120_000 });
 test.use({ timezoneId: "UTC" });
 

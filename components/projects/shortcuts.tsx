@@ -1,0 +1,84 @@
+"use client";
+
+import { useEffect, useRef, useState } from "react";
+
+// Keyboard use of a project's todo list, as in the task apps people know: j/k move between todos,
+// Enter opens the one in focus (it is a link), c starts a new todo, ? lists the shortcuts.
+
+export const SHORTCUTS: readonly [string, string][] = [
+  ["j", "Next todo"],
+  ["k", "Previous todo"],
+  ["Enter", "Open the todo in focus"],
+  ["c", "New todo"],
+  ["?", "Show these shortcuts"],
+  ["Esc", "Close this list"],
+];
+
+/** Typing in a field, or a key with a modifier, is not a shortcut. */
+function isTyping(e: KeyboardEvent): boolean {
+  if (e.ctrlKey || e.metaKey || e.altKey) return true;
+  const t = e.target as HTMLElement | null;
+  return !!t && (t.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(t.tagName));
+}
+
+function moveFocus(step: 1 | -1) {
+  const links = [...document.querySelectorAll<HTMLAnchorElement>('[data-testid="todo-row"] .todo-link')];
+  if (links.length === 0) return;
+  const current = links.findIndex((l) => l === document.activeElement || l.closest("li")?.contains(document.activeElement));
+  const next = current === -1 ? (step === 1 ? 0 : links.length - 1) : Math.min(Math.max(current + step, 0), links.length - 1);
+  links[next]!.focus();
+  links[next]!.scrollIntoView({ block: "nearest" });
+}
+
+/** The list's shortcuts, and the "?" dialog that names them. */
+export function ListShortcuts() {
+  const [open, setOpen] = useState(false);
+  const dialog = useRef<HTMLDialogElement>(null);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (isTyping(e)) return;
+      if (e.key === "?") {
+        e.preventDefault();
+        setOpen((o) => !o);
+      } else if (e.key === "j" || e.key === "k") {
+        e.preventDefault();
+        moveFocus(e.key === "j" ? 1 : -1);
+      } else if (e.key === "c") {
+        const field = document.querySelector<HTMLTextAreaElement>('form[aria-label="Add a todo"] textarea');
+        if (field) {
+          e.preventDefault();
+          field.focus();
+        }
+      }
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, []);
+
+  useEffect(() => {
+    const d = dialog.current;
+    if (!d) return;
+    if (open && !d.open) d.showModal();
+    if (!open && d.open) d.close();
+  }, [open]);
+
+  return (
+    <dialog ref={dialog} className="shortcuts" aria-labelledby="shortcuts-title" onClose={() => setOpen(false)}>
+      <h2 id="shortcuts-title">Keyboard shortcuts</h2>
+      <dl>
+        {SHORTCUTS.map(([key, what]) => (
+          <div key={key}>
+            <dt>
+              <kbd>{key}</kbd>
+            </dt>
+            <dd>{what}</dd>
+          </div>
+        ))}
+      </dl>
+      <button type="button" className="secondary" onClick={() => setOpen(false)} autoFocus>
+        Close
+      </button>
+    </dialog>
+  );
+}

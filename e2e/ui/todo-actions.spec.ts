@@ -1,0 +1,135 @@
+import { expect, test, type Page } from "@playwright/test";
+import { signedInUser, snap } from "../support/ui";
+import { TURN_TIMEOUT, createProject, createTodo, getTodo, h, okJson, waitForStatus } from "../support/todos";
+import type { TestUser } from "../support/users";
+
+// Todos managed from the project's list: complete in one click, rename, move (menu and drag and
+// drop), start a todo created without the agent, cancel with Undo, delete after confirming, and
+// the keyboard.
+test.describe.configure({ timeout: 120_000 });
+
+const rows = (page: Page) => page.getByTestId("todo-row");
+const row = (page: Page, text: string) => rows(page).filter({ hasText: text });
+const menu = async (page: Page, text: string) => {
+  await row(page, text).getByLabel(`Actions for ${text}`).first().click();
+  return row(page, text).getByRole("group", { name: `Actions for ${text}` });
+};
+
+async function upsertGroup(u: TestUser, projectId: string, slug: string, name: string) {
+  await okJson(await u.session.put(`/api/v1/projects/${projectId}/groups/${slug}`, { headers: h(u), data: { name } }));
+}
+
+async function openProject(page: Page, id: string) {
+  await page.goto(`/projects/${id}`);
+  await expect(rows(page).first()).toBeVisible();
+}
+
+test("complete in one click, rename, and move between groups by menu and by drag and drop", async ({ page }, info) => {
+  const u = await signedInUser(page, info);
+  const p = await createProject(u, "Chores");
+  await upsertGroup(u, p.id, "home", "Home");
+  await upsertGroup(u, p.id, "garden", "Garden");
+  const a = await createTodo(u, p.id, "Water the plants");
+  const b = await createTodo(u, p.id, "Fix the fence");
+  await openProject(page, p.id);
+  await expect(page).toHaveTitle("Chores · Todo Service");
+
+  await row(page, "Water the plants").getByRole("checkbox", { name: "Mark done: Water the plants" }).click();
+  await expect(row(page, "Water the plants").getByTestId("todo-status")).toHaveText("Done");
+  await expect(row(page, "Water the plants").getByRole("checkbox")).toHaveAttribute("aria-checked", "true");
+  expect((await getTodo(u, a.id)).status).toBe("DONE");
+
+  const actions = await menu(page, "Fix the fence");
+  await actions.getByRole("button", { name: "Rename" }).click();
+  await row(page, "Fix the fence").getByLabel("Todo text").fill("Fix the garden fence");
+  await row(page, "Fix the fence").getByRole("button", { name: "Save" }).click();
+  await expect(row(page, "Fix the garden fence").getByRole("link")).toHaveText("Fix the garden fence");
+  expect((await getTodo(u, b.id)).content).toBe("Fix the garden fence");
+
+  const again = await menu(page, "Fix the garden fence");
+  await again.getByLabel("Move to").selectOption("home");
+  await expect.poll(async () => (await getTodo(u, b.id)).groupSlug).toBe("home");
+  await expect(page.locator('[data-group-slug="home"]').getByTestId("todo-row")).toContainText("Fix the garden fence");
+  await snap(page, info, "todo-actions-moved");
+
+  // Drag it onto the Garden group.
+  await row(page, "Fix the garden fence").dragTo(page.locator('[data-group-slug="garden"]'));
+  await expect.poll(async () => (await getTodo(u, b.id)).groupSlug).toBe("garden");
+  await expect(page.locator('[data-group-slug="garden"]').getByTestId("todo-row")).toContainText("Fix the garden fence");
+});
+
+test("start a todo created without the agent; delete asks first", async ({ page }, info) => {
+  const u = await signedInUser(page, info);
+  const p = await createProject(u, "Starts");
+  const t = await createTodo(u, p.id, "Outline the talk");
+  const gone = await createTodo(u, p.id, "Throw this away");
+  await openProject(page, p.id);
+  const start = await menu(page, "Outline the talk");
+  await start.getByRole("button", { name: "Start the agent" }).click();
+  await waitForStatus(u, t.id, "READY", TURN_TIMEOUT);
+  await expect(row(page, "Outline the talk").getByTestId("todo-status")).toHaveText("Ready");
+
+  const del = await menu(page, "Throw this away");
+  await del.getByRole("button", { name: "Delete…" }).click();
+  await expect(del.getByText("Delete this todo and all its messages?")).toBeVisible();
+  await snap(page, info, "todo-actions-delete-confirm");
+  await del.getByRole("button", { name: "Delete for good" }).click();
+  await expect(row(page, "Throw this away")).toHaveCount(0);
+  expect((await u.session.get(`/api/v1/todos/${gone.id}`, { headers: h(u) })).status()).toBe(404);
+});
+
+test("cancel waits for Undo: undone it changes nothing, else the todo is cancelled", async ({ page }, info) => {
+  await page.clock.install();
+  const u = await signedInUser(page, info);
+  const p = await createProject(u, "Cancels");
+  const t = await createTodo(u, p.id, "Maybe later");
+  await openProject(page, p.id);
+
+  let actions = await menu(page, "Maybe later");
+  await actions.getByRole("button", { name: "Cancel todo…" }).click();
+  await page.getByRole("button", { name: "Undo" }).click();
+  await page.clock.fastForward(10_000);
+  await expect(row(page, "Maybe later").getByTestId("todo-status")).toHaveText("To do");
+  expect((await getTodo(u, t.id)).status).toBe("TODO");
+
+  actions = await menu(page, "Maybe later");
+  await actions.getByRole("button", { name: "Cancel todo…" }).click();
+  await expect(page.getByText("Cancelling “Maybe later”")).toBeVisible();
+  await snap(page, info, "todo-actions-cancel-undo");
+  await page.clock.fastForward(10_000);
+  await expect.poll(async () => (await getTodo(u, t.id)).status).toBe("CANCELLED");
+  await expect(row(page, "Maybe later").getByTestId("todo-status")).toHaveText("Cancelled");
+});
+
+test("keyboard: j/k move, Enter opens, c writes a new todo, ? lists the shortcuts", async ({ page }, info) => {
+  const u = await signedInUser(page, info);
+  const p = await createProject(u, "Keys");
+  await createTodo(u, p.id, "Older todo");
+  const newer = await createTodo(u, p.id, "Newer todo");
+  await openProject(page, p.id);
+  await page.locator("body").click({ position: { x: 5, y: 5 } });
+
+  await page.keyboard.press("j");
+  await expect(row(page, "Newer todo").getByRole("link")).toBeFocused();
+  await page.keyboard.press("j");
+  await expect(row(page, "Older todo").getByRole("link")).toBeFocused();
+  await page.keyboard.press("k");
+  await expect(row(page, "Newer todo").getByRole("link")).toBeFocused();
+
+  await page.keyboard.press("?");
+  const dialog = page.getByRole("dialog", { name: "Keyboard shortcuts" });
+  await expect(dialog).toBeVisible();
+  await snap(page, info, "todo-actions-shortcuts");
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+
+  await page.keyboard.press("c");
+  await expect(page.getByLabel("New todo")).toBeFocused();
+  await page.keyboard.press("Escape");
+  await page.locator("body").click({ position: { x: 5, y: 5 } });
+
+  await page.keyboard.press("j");
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(new RegExp(`/todos/${newer.id}$`));
+  await expect(page).toHaveTitle("Newer todo · Keys · Todo Service");
+});
