@@ -90,6 +90,26 @@ test("a refetch in the middle of a stream neither loses nor doubles text", () =>
   assert.equal(s.messages[1]!.content, "One two three four five six");
 });
 
+test("deltas with offsets: a reload mid-stream shows exactly the reply so far, never a gap or a double", () => {
+  const streaming = (content: string) => msg("r", 2, { role: "assistant", content, state: "PROCESSING" });
+  const delta = (d: string, offset: number) => ev("message.delta", { messageId: "r", delta: d, offset });
+  // Loaded "One two " while "two " (offset 4) and "three " (offset 8) were on their way.
+  let s = chatReducer(initialChatState, { type: "loaded", todo: todo([msg("u", 1), streaming("One two ")]) });
+  s = chatReducer(s, delta("two ", 4));
+  assert.equal(s.messages[1]!.content, "One two ", "text shown already is not added again");
+  s = chatReducer(s, delta("three ", 8));
+  assert.equal(s.messages[1]!.content, "One two three ");
+  // The page missed "four " (offset 14): "five" at 19 is a gap; it waits for the refetch.
+  const gap = { type: "message.delta", todoId: "t1", data: { messageId: "r", delta: "five", offset: 19 } };
+  assert.equal(eventNeedsRefetch(s, gap), true);
+  assert.equal(chatReducer(s, { type: "event", event: gap }).messages[1]!.content, "One two three ", "a gap is never shown as text");
+  assert.equal(eventNeedsRefetch(s, { type: "message.delta", todoId: "t1", data: { messageId: "r", delta: "four ", offset: 14 } }), false);
+  s = chatReducer(s, { type: "loaded", todo: todo([msg("u", 1), streaming("One two three four five")]) });
+  s = chatReducer(s, delta("five", 19));
+  s = chatReducer(s, delta("!", 23));
+  assert.equal(s.messages[1]!.content, "One two three four five!");
+});
+
 test("block events and optimistic checks update the block under its message", () => {
   const block: TBlock = { id: "b", blockId: "b", todoId: "t1", messageId: "r", type: "checklist_item", content: { text: "a" }, actionable: true, checked: false, subTodoIds: [], position: 0, createdAt: 2, updatedAt: 2 };
   let s = chatReducer(initialChatState, { type: "loaded", todo: todo([msg("r", 2, { role: "assistant", blocks: [block] })]) });

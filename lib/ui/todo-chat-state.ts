@@ -87,9 +87,23 @@ function loaded(state: ChatState, todo: TTodo): ChatState {
   return { ...state, todo: meta, messages: [...keep, ...merged], hasOlder, ahead, deleted: false };
 }
 
-function applyDelta(state: ChatState, messageId: string, delta: string): ChatState {
+/** A delta's `offset` (where it starts in the reply's text), when the server sent a valid one. */
+function offsetOf(data: Record<string, unknown>): number | undefined {
+  return typeof data.offset === "number" && Number.isInteger(data.offset) && data.offset >= 0 ? data.offset : undefined;
+}
+
+function applyDelta(state: ChatState, messageId: string, delta: string, offset?: number): ChatState {
   const i = state.messages.findIndex((m) => m.id === messageId);
   if (i < 0 || !delta) return state;
+  if (offset !== undefined) {
+    // Placed by its offset: text the page shows already is not added twice, and a delta past the
+    // end (the page missed some) is left for the refetch eventNeedsRefetch asks for.
+    const m = state.messages[i]!;
+    if (offset > m.content.length || offset + delta.length <= m.content.length) return state;
+    const messages = state.messages.slice();
+    messages[i] = { ...m, content: m.content.slice(0, offset) + delta, state: m.state === "PENDING" ? "PROCESSING" : m.state };
+    return { ...state, messages, ahead: messageId in state.ahead ? withoutKey(state.ahead, messageId) : state.ahead };
+  }
   const skip = state.ahead[messageId];
   if (skip !== undefined) {
     if (skip.startsWith(delta)) {
@@ -125,7 +139,7 @@ function applyEvent(state: ChatState, event: RealtimeLike): ChatState {
     case "message.updated":
       return upsertMessage(state, data as unknown as TMessage);
     case "message.delta":
-      return applyDelta(state, String(data.messageId), String(data.delta ?? ""));
+      return applyDelta(state, String(data.messageId), String(data.delta ?? ""), offsetOf(data));
     case "block.updated":
       return applyBlock(state, data as unknown as TBlock);
     case "todo.status":
@@ -159,11 +173,17 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
   }
 }
 
-/** A delta for a message the page does not have means it missed the message: refetch. */
+/**
+ * A delta for a message the page does not have, or one that starts past the text the page has
+ * (it missed some, e.g. between a reload's fetch and its subscription), means: refetch.
+ */
 export function eventNeedsRefetch(state: ChatState, event: RealtimeLike): boolean {
   if (state.todo && event.todoId !== state.todo.id) return false;
   if (event.type === "todo.status") return true; // waiting messages change state, ERROR carries a reason
   if (event.type !== "message.delta") return false;
-  const id = (event.data as { messageId?: string } | null)?.messageId;
-  return !state.messages.some((m) => m.id === id);
+  const data = (event.data ?? {}) as Record<string, unknown>;
+  const message = state.messages.find((m) => m.id === data.messageId);
+  if (!message) return true;
+  const offset = offsetOf(data);
+  return offset !== undefined && offset > message.content.length;
 }

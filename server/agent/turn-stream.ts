@@ -70,8 +70,10 @@ export async function streamTurn(ctx: StreamContext, todo: TodoRef, turn: Turn, 
       UPDATE "Message" SET "content" = "content" || ${buffer}, "updatedAt" = (now() AT TIME ZONE 'UTC')
       WHERE "id" = ${turn.messageId} AND EXISTS (SELECT 1 FROM "Todo" WHERE "id" = ${todoId} AND "status" = 'RUNNING')`;
     if (appended === 0) return "stop";
+    // `offset`: where the delta starts in the reply's text (UTF-16 units, as JSON strings count), so
+    // a page that loaded the reply mid-stream appends exactly what it lacks, and sees a gap.
+    publishTodo("message.delta", todo, { messageId: turn.messageId, delta: buffer, offset: written.length });
     written += buffer;
-    publishTodo("message.delta", todo, { messageId: turn.messageId, delta: buffer });
     buffer = "";
     lastFlush = Date.now();
     return "go";
