@@ -21,8 +21,8 @@ async function refresh() {
 export function TeamPage() {
   const team = useOperation("billing_getTeam", {});
   const profile = useOperation("user_profile", {});
-  // A team project gained or lost, someone joined: read the team again.
-  useLiveOperations((e) => (e.type === "project.updated" && (e.data as { action?: string } | null)?.action === "team" ? ["billing_getTeam"] : []), ["billing_getTeam"]);
+  // Any change of the team (members, roles, invites, project, join domain): read it again.
+  useLiveOperations((e) => (e.type === "team.updated" ? ["billing_getTeam"] : []), ["billing_getTeam"]);
   if (team.error) return <LoadError what="your team" message={team.error.message} onRetry={() => void team.mutate()} />;
   if (team.data === undefined) return <Loading label="Loading your team…" />;
   const t = team.data;
