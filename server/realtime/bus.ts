@@ -14,7 +14,9 @@ export type EventType =
   | "block.updated"
   | "edge.updated"
   | "device.online"
-  | "device.offline";
+  | "device.offline"
+  /** A team changed (members, roles, invites, shared project, join domain): to its members' own connections. */
+  | "team.updated";
 
 export type AppEvent = {
   type: EventType;

@@ -9,7 +9,7 @@ export default defineOperation({
   path: "/users/default-project",
   tag: "User",
   summary: "Set the project the user lands on at `/`",
-  description: "Any project the caller can read (owned or shared); 404 otherwise. user_profile shows it as `defaultProjectId`.",
+  description: "Any project the caller can read (owned, shared, or their team's shared project); 404 otherwise. user_profile shows it as `defaultProjectId`.",
   errors: ["NOT_FOUND"],
   auth: USER_CREDENTIAL,
   body: ZProjectIdInput,

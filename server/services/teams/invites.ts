@@ -6,7 +6,7 @@ import { enqueue } from "../../jobs/index.ts";
 import type { TTeamInfo } from "../../../lib/schemas/teams.ts";
 import { db } from "../../runtime.ts";
 import { teamInviteMailJob } from "./invite-mail-job.ts";
-import { accessGained, logActivity, teamInfo, type TeamActor } from "./teams.ts";
+import { accessGained, logActivity, teamChanged, teamInfo, type TeamActor } from "./teams.ts";
 import { INVITE_TTL_MS, hashInviteToken, inviteToken, newSalt } from "./tokens.ts";
 
 type InviteStatus = "pending" | "accepted" | "revoked" | "expired";
@@ -45,6 +45,7 @@ export async function addTeamMember(team: TeamActor, input: { email: string }): 
     return id;
   });
   await enqueue(teamInviteMailJob, { inviteId }, { key: inviteId });
+  await teamChanged(teamId);
   return teamInfo(teamId, team.role);
 }
 
@@ -59,6 +60,7 @@ export async function revokeTeamInvite(team: TeamActor, inviteId: string): Promi
     await tx.teamInvite.update({ where: { id: inviteId }, data: { status: "revoked", revokedAt: new Date() } });
     await logActivity(tx, team.teamId, { kind: "invite_revoked", actorId: team.caller.userId, data: { email: invite.email, inviteId } });
   });
+  await teamChanged(team.teamId);
   return teamInfo(team.teamId, team.role);
 }
 
@@ -115,5 +117,6 @@ export async function acceptTeamInvite(caller: Caller, token: string): Promise<T
     return { teamId: invite.teamId, projectId: team.projectId };
   });
   if (projectId) accessGained([caller.userId], projectId);
+  await teamChanged(teamId);
   return teamInfo(teamId, "member");
 }

@@ -6,7 +6,7 @@ import type { TTeamInfo } from "../../../lib/schemas/teams.ts";
 import { db, runtime, type Runtime } from "../../runtime.ts";
 import { getProjectOrThrow } from "../access.ts";
 import { domainOf, isPublicMailDomain } from "./domains.ts";
-import { accessGained, accessLost, logActivity, teamInfo, teamUserIds, type TeamActor } from "./teams.ts";
+import { accessGained, accessLost, logActivity, teamChanged, teamInfo, teamUserIds, type TeamActor } from "./teams.ts";
 
 /** Owner only: makes a member an admin or an admin a member. The owner's own role is fixed. */
 export async function setTeamMemberRole(team: TeamActor, memberId: string, role: "admin" | "member"): Promise<TTeamInfo> {
@@ -19,6 +19,7 @@ export async function setTeamMemberRole(team: TeamActor, memberId: string, role:
     await tx.teamMember.update({ where: { id: memberId }, data: { role } });
     await logActivity(tx, team.teamId, { kind: "role_changed", actorId: team.caller.userId, userId: target.userId, data: { from: target.role, to: role } });
   });
+  await teamChanged(team.teamId);
   return teamInfo(team.teamId, team.role);
 }
 
@@ -40,7 +41,7 @@ export async function removeTeamMember(team: TeamActor, memberId: string): Promi
     if (target.role === "owner") {
       if (everyone.length > 1) throw new ApiError("CONFLICT", "The owner cannot leave while the team has other members: remove them first");
       await tx.team.delete({ where: { id: team.teamId } });
-      return { lost: [] as string[], projectId: current.projectId };
+      return { lost: [] as string[], projectId: current.projectId, removed: target.userId, dissolved: true };
     }
     await tx.teamMember.delete({ where: { id: target.id } });
     await logActivity(tx, team.teamId, { kind: self ? "left" : "removed", actorId: team.caller.userId, userId: target.userId, data: { email: target.user.email } });
@@ -48,15 +49,17 @@ export async function removeTeamMember(team: TeamActor, memberId: string): Promi
       // The team project was theirs: it goes with them.
       await tx.team.update({ where: { id: team.teamId }, data: { projectId: null } });
       await logActivity(tx, team.teamId, { kind: "project_set", actorId: team.caller.userId, data: { projectId: null, reason: "owner_left" } });
-      return { lost: everyone.filter((u) => u !== target.userId), projectId: current.projectId, alsoRemoved: target.userId };
+      return { lost: everyone.filter((u) => u !== target.userId), projectId: current.projectId, alsoRemoved: target.userId, removed: target.userId };
     }
-    return { lost: [target.userId], projectId: current.projectId };
+    return { lost: [target.userId], projectId: current.projectId, removed: target.userId };
   });
   if (outcome.projectId) {
     await accessLost(outcome.lost, outcome.projectId);
     // The removed owner of the project keeps it; only their project list needs a refresh.
     if (outcome.alsoRemoved) accessGained([outcome.alsoRemoved], outcome.projectId);
   }
+  if (outcome.dissolved) runtime().bus.publish({ type: "team.updated", userId: outcome.removed, data: { teamId: team.teamId } });
+  else await teamChanged(team.teamId, [outcome.removed]);
   return null;
 }
 
@@ -84,6 +87,7 @@ export async function setTeamProject(team: TeamActor, projectId: string | null |
     const members = await teamUserIds(team.teamId);
     if (before.previous) await accessLost(members, before.previous);
     if (next) accessGained(members, next);
+    await teamChanged(team.teamId);
   }
   return teamInfo(team.teamId, team.role);
 }
@@ -110,6 +114,7 @@ export async function setTeamJoinDomain(team: TeamActor, enabled: boolean): Prom
     await tx.team.update({ where: { id: team.teamId }, data: { joinDomainEnabled: enabled, joinDomain: enabled ? domain : null } });
     await logActivity(tx, team.teamId, { kind: "join_domain_set", actorId: team.caller.userId, data: { enabled, domain } });
   });
+  await teamChanged(team.teamId);
   return teamInfo(team.teamId, team.role);
 }
 
@@ -134,6 +139,8 @@ export async function joinTeamByDomain(userId: string, rt: Pick<Runtime, "prisma
       await logActivity(tx, team.id, { kind: "joined", actorId: userId, userId, data: { via: "domain", domain } });
     });
     if (team.projectId) rt.bus.publish({ type: "project.updated", userId, data: { action: "team", projectId: team.projectId, access: "gained" } });
+    const audience = (await rt.prisma.teamMember.findMany({ where: { teamId: team.id }, select: { userId: true } })).map((m) => m.userId);
+    rt.bus.publish({ type: "team.updated", audience, data: { teamId: team.id } });
     return team.id;
   } catch (err) {
     log.error("joining a team by domain failed", { userId, error: String(err) });

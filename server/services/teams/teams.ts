@@ -138,3 +138,12 @@ export function accessGained(userIds: string[], projectId: string): void {
   const { bus } = runtime();
   for (const userId of userIds) bus.publish({ type: "project.updated", userId, data: { action: "team", projectId, access: "gained" } });
 }
+
+/**
+ * After a commit that changed a team: `team.updated` with `data: {teamId}` to every member's own
+ * connections, and to `alsoTo` (a user who just left or was removed), so team pages follow.
+ */
+export async function teamChanged(teamId: string, alsoTo: string[] = []): Promise<void> {
+  const audience = [...new Set([...(await teamUserIds(teamId)), ...alsoTo])];
+  if (audience.length) runtime().bus.publish({ type: "team.updated", audience, data: { teamId } });
+}

@@ -1,0 +1,246 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import { call } from "@/lib/api/client";
+import { revalidateOperations, useLiveOperations, useOperation } from "@/lib/api/swr";
+import { ZTeamAddMemberInput, type TTeamInfo } from "@/lib/schemas/teams";
+import { ErrorAlert } from "@/components/ui/error-alert";
+import { Field, SaveBar, Section, fieldAria, useForm } from "@/components/ui/form";
+import { LoadError, Loading } from "@/components/ui/load-state";
+import styles from "@/components/settings/settings.module.css";
+
+// The team page (/team): members and roles, invites, the shared project, the join domain.
+// Only what the caller's role may do is offered (docs/api.md "Teams").
+
+type Team = TTeamInfo;
+
+async function refresh() {
+  await revalidateOperations(["billing_getTeam", "project_list"]);
+}
+
+export function TeamPage() {
+  const team = useOperation("billing_getTeam", {});
+  const profile = useOperation("user_profile", {});
+  // Any change of the team (members, roles, invites, project, join domain): read it again.
+  useLiveOperations((e) => (e.type === "team.updated" ? ["billing_getTeam"] : []), ["billing_getTeam"]);
+  if (team.error) return <LoadError what="your team" message={team.error.message} onRetry={() => void team.mutate()} />;
+  if (team.data === undefined) return <Loading label="Loading your team…" />;
+  const t = team.data;
+  if (!t)
+    return (
+      <>
+        <Section id="no-team" title="No team yet" description="Invite someone by email: your first invite creates your team, with you as its owner.">
+          <InviteForm withName />
+        </Section>
+      </>
+    );
+  const manager = t.role !== "member";
+  return (
+    <>
+      <p className="muted" data-testid="team-summary">
+        <strong>{t.name}</strong>: you are {t.role === "owner" ? "the owner" : `a${t.role === "admin" ? "n admin" : " member"}`}.
+      </p>
+      <Members team={t} meId={profile.data?.id ?? null} />
+      {manager ? (
+        <Section id="invite" title="Invite a member" description="They get an email with a link that works once, for 7 days.">
+          <InviteForm />
+          <Invites team={t} />
+        </Section>
+      ) : null}
+      <SharedProject team={t} />
+      {t.role === "owner" ? <JoinDomain team={t} /> : null}
+    </>
+  );
+}
+
+function useAction() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  async function run(fn: () => Promise<unknown>) {
+    setBusy(true);
+    setError(null);
+    try {
+      await fn();
+      await refresh();
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+  return { busy, error, run };
+}
+
+function Members({ team, meId }: { team: Team; meId: string | null }) {
+  const { busy, error, run } = useAction();
+  return (
+    <Section id="members" title="Members">
+      <table className={styles.table} data-testid="team-members">
+        <thead>
+          <tr>
+            <th scope="col">Member</th>
+            <th scope="col">Role</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {team.members.map((m) => {
+            const label = m.name ? `${m.name} (${m.email})` : m.email;
+            const self = m.userId === meId;
+            return (
+              <tr key={m.id} data-testid="team-member" data-email={m.email}>
+                <td>
+                  {label}
+                  {m.via === "domain" ? <span className="muted"> · joined by domain</span> : null}
+                </td>
+                <td>
+                  {team.role === "owner" && m.role !== "owner" ? (
+                    <select
+                      aria-label={`Role of ${m.email}`}
+                      className={styles.control}
+                      value={m.role}
+                      disabled={busy}
+                      onChange={(e) => void run(() => call("billing_setTeamMemberRole", { params: { memberId: m.id }, body: { role: e.target.value as "admin" | "member" } }))}
+                    >
+                      <option value="admin">admin</option>
+                      <option value="member">member</option>
+                    </select>
+                  ) : (
+                    m.role
+                  )}
+                </td>
+                <td>
+                  {team.role === "owner" && m.role !== "owner" ? (
+                    <button type="button" className="secondary" disabled={busy} onClick={() => void run(() => call("billing_removeTeamMember", { params: { memberId: m.id }, body: { memberId: m.id } }))}>
+                      Remove {m.email}
+                    </button>
+                  ) : null}
+                  {self && m.role !== "owner" ? (
+                    <button type="button" className="secondary" disabled={busy} onClick={() => void run(() => call("billing_removeTeamMember", { params: { memberId: m.id }, body: { memberId: m.id } }))}>
+                      Leave the team
+                    </button>
+                  ) : null}
+                  {self && m.role === "owner" && team.members.length === 1 ? (
+                    <button type="button" className="secondary" disabled={busy} onClick={() => void run(() => call("billing_removeTeamMember", { params: { memberId: m.id }, body: { memberId: m.id } }))}>
+                      Dissolve the team
+                    </button>
+                  ) : null}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      <ErrorAlert message={error} />
+    </Section>
+  );
+}
+
+function InviteForm({ withName = false }: { withName?: boolean }) {
+  const [email, setEmail] = useState("");
+  const [teamName, setTeamName] = useState("");
+  const { status, errors, alert, submit, edited } = useForm();
+  async function onSubmit(e: FormEvent<HTMLFormElement>) {
+    const input = { email, ...(withName && teamName.trim() ? { teamName } : {}) };
+    const ok = await submit(e, ZTeamAddMemberInput.safeParse(input), async (body) => {
+      await call("billing_addTeamMember", { body });
+      await refresh();
+    });
+    if (ok) setEmail("");
+  }
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      {withName ? (
+        <Field id="team-name" label="Team name (optional)" error={errors.teamName}>
+          <input className={styles.control} value={teamName} onChange={(e) => (edited(), setTeamName(e.target.value))} {...fieldAria("team-name", errors.teamName)} />
+        </Field>
+      ) : null}
+      <Field id="invite-email" label="Email to invite" error={errors.email}>
+        <input type="email" className={styles.control} value={email} onChange={(e) => (edited(), setEmail(e.target.value))} {...fieldAria("invite-email", errors.email)} />
+      </Field>
+      <SaveBar status={status} alert={alert} label="Send invite" />
+    </form>
+  );
+}
+
+function Invites({ team }: { team: Team }) {
+  const { busy, error, run } = useAction();
+  if (team.invites.length === 0) return <p className="muted">No pending invites.</p>;
+  return (
+    <>
+      <h3>Pending invites</h3>
+      <ul data-testid="team-invites">
+        {team.invites.map((i) => (
+          <li key={i.id} data-testid="team-invite">
+            {i.email} · {i.status === "expired" ? "expired" : `expires ${new Date(i.expiresAt).toLocaleDateString()}`}{" "}
+            <button type="button" className="secondary" disabled={busy} onClick={() => void run(() => call("billing_addTeamMember", { body: { email: i.email } }))}>
+              Resend to {i.email}
+            </button>{" "}
+            <button type="button" className="secondary" disabled={busy} onClick={() => void run(() => call("billing_revokeTeamInvite", { body: { inviteId: i.id } }))}>
+              Revoke invite to {i.email}
+            </button>
+          </li>
+        ))}
+      </ul>
+      <ErrorAlert message={error} />
+    </>
+  );
+}
+
+function SharedProject({ team }: { team: Team }) {
+  const projects = useOperation("project_list", {});
+  const { busy, error, run } = useAction();
+  const manager = team.role !== "member";
+  const own = (projects.data ?? []).filter((p) => p.role === "owner");
+  return (
+    <Section id="team-project" title="Shared project" description="Every member reads and writes it; it shows in their sidebar.">
+      {manager ? (
+        <Field id="team-project-select" label="Team project">
+          <select
+            id="team-project-select"
+            className={styles.control}
+            value={team.project?.id ?? ""}
+            disabled={busy || !projects.data}
+            onChange={(e) => void run(() => call("billing_setTeamProject", { body: { projectId: e.target.value || null } }))}
+          >
+            <option value="">None</option>
+            {team.project && !own.some((p) => p.id === team.project!.id) ? <option value={team.project.id}>{team.project.name}</option> : null}
+            {own.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+      ) : (
+        <p data-testid="team-project">{team.project ? team.project.name : "None yet."}</p>
+      )}
+      <ErrorAlert message={error} />
+    </Section>
+  );
+}
+
+function JoinDomain({ team }: { team: Team }) {
+  const { busy, error, run } = useAction();
+  const { enabled, domain, eligible } = team.joinDomain;
+  return (
+    <Section
+      id="join-domain"
+      title="Join by company domain"
+      description={eligible ? `Anyone who signs in with a verified @${domain} address joins the team as a member.` : "Your email is on a public mail domain, which can never be a join domain."}
+    >
+      <label className={styles.checkbox}>
+        <input
+          type="checkbox"
+          checked={enabled}
+          disabled={busy || (!eligible && !enabled)}
+          onChange={(e) => void run(() => call("billing_setTeamJoinDomain", { body: { enabled: e.target.checked } }))}
+        />
+        Auto-join{domain ? ` for @${domain}` : ""}
+      </label>
+      <ErrorAlert message={error} />
+    </Section>
+  );
+}

@@ -1,0 +1,93 @@
+import { expect, test, type Page } from "@playwright/test";
+import { signedInUser, snap } from "../support/ui";
+import { createUser, dataDirOf, firstLink, readOutbox } from "../support/users";
+import { createProject } from "../support/todos";
+
+// Issue 13: the team page (/team) and the invite page (/invite/<token>) in a real Chromium, with
+// the invitee in a second browser context.
+test.describe.configure({ timeout: 120_000 });
+
+const sidebar = (page: Page) => page.getByTestId("project-list");
+
+async function inviteLink(dataDir: string, email: string): Promise<string> {
+  let link = "";
+  await expect
+    .poll(async () => {
+      const mail = await readOutbox(dataDir, email).catch(() => null);
+      link = mail?.subject.includes("invited you") ? firstLink(mail.text) : "";
+      return link;
+    })
+    .toContain("/invite/tti_");
+  return link;
+}
+
+test("invite a member, accept from the outbox link in a second browser, share a project in both sidebars, remove the member and see it vanish", async ({ page, browser }, info) => {
+  const owner = await signedInUser(page, info, "owner");
+  const project = await createProject(owner, "Team launch");
+
+  await page.goto("/team");
+  await expect(page.getByRole("heading", { name: "No team yet" })).toBeVisible();
+  const member = await createUser(info, "member");
+  await page.getByLabel("Team name (optional)").fill("Launch crew");
+  await page.getByLabel("Email to invite").fill(member.email);
+  await page.getByRole("button", { name: "Send invite" }).click();
+  await expect(page.getByTestId("team-summary")).toContainText("Launch crew: you are the owner");
+  await expect(page.getByTestId("team-invite")).toContainText(member.email);
+
+  // The invitee, signed in in another browser context, follows the mailed link.
+  const link = await inviteLink(dataDirOf(info), member.email);
+  const other = await browser.newContext({ baseURL: info.project.use.baseURL });
+  await other.addCookies((await member.session.storageState()).cookies);
+  const memberPage = await other.newPage();
+  await memberPage.goto(link);
+  await expect(memberPage.getByTestId("invite")).toContainText(`invited ${member.email} to the team Launch crew`);
+  await memberPage.getByRole("button", { name: "Accept and join Launch crew" }).click();
+  await expect(memberPage.getByRole("status").filter({ hasText: "You joined Launch crew" })).toBeVisible();
+  await snap(memberPage, info, "invite-accepted");
+
+  // The owner sees the member (live) and picks the shared project; both sidebars show it.
+  await expect(page.getByTestId("team-member").filter({ hasText: member.email })).toBeVisible();
+  await page.getByLabel("Team project").selectOption(project.id);
+  await memberPage.goto("/team");
+  await expect(memberPage.getByTestId("team-project")).toHaveText("Team launch");
+  await expect(sidebar(memberPage).getByRole("link", { name: "Team launch" })).toBeVisible();
+  await expect(sidebar(page).getByRole("link", { name: "Team launch" })).toBeVisible();
+  // A member is offered no owner's or admin's controls.
+  await expect(memberPage.getByRole("button", { name: /^Remove / })).toHaveCount(0);
+  await expect(memberPage.getByLabel("Email to invite")).toHaveCount(0);
+  await expect(memberPage.getByRole("button", { name: "Leave the team" })).toBeVisible();
+  await snap(page, info, "team-owner");
+
+  // Removed, the member's sidebar loses the project without a reload.
+  await page.getByRole("button", { name: `Remove ${member.email}` }).click();
+  await expect(page.getByTestId("team-member").filter({ hasText: member.email })).toHaveCount(0);
+  await expect(sidebar(memberPage).getByRole("link", { name: "Team launch" })).toHaveCount(0);
+  await expect(sidebar(page).getByRole("link", { name: "Team launch" })).toBeVisible();
+  await other.close();
+});
+
+test("the invite page explains a signed-out visitor, another address, and a used link in plain words", async ({ page, browser }, info) => {
+  const owner = await createUser(info, "owner");
+  const invitee = `invitee-${Date.now()}@e2e.example.com`;
+  expect((await owner.session.post("/cookie/v1/billing/team/members", { data: { email: invitee, teamName: "Crew" } })).status()).toBe(200);
+  const link = await inviteLink(dataDirOf(info), invitee);
+
+  await page.goto(link);
+  await expect(page.getByTestId("invite")).toContainText(`invited ${invitee} to the team Crew`);
+  await expect(page.getByRole("link", { name: `sign in with ${invitee}` })).toBeVisible();
+
+  const someoneElse = await browser.newContext({ baseURL: info.project.use.baseURL });
+  const other = await createUser(info, "other");
+  await someoneElse.addCookies((await other.session.storageState()).cookies);
+  const otherPage = await someoneElse.newPage();
+  await otherPage.goto(link);
+  await expect(otherPage.getByRole("alert").filter({ hasText: `You are signed in as ${other.email}, but this invite is for ${invitee}` })).toBeVisible();
+  await expect(otherPage.getByRole("button", { name: /Accept/ })).toHaveCount(0);
+  await someoneElse.close();
+
+  const revoke = await owner.session.get("/cookie/v1/billing/team");
+  const inviteId = ((await revoke.json()) as { invites: { id: string }[] }).invites[0]!.id;
+  expect((await owner.session.delete("/cookie/v1/billing/team/invites", { data: { inviteId } })).status()).toBe(200);
+  await page.reload();
+  await expect(page.getByRole("alert").filter({ hasText: "This invite was withdrawn by the team" })).toBeVisible();
+});
