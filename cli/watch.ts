@@ -42,6 +42,15 @@ export async function watchTodo(client: Client, token: string, todoId: string, o
   const spin = spinner(!opts.quiet && !!process.stderr.isTTY);
   let printed = "";
   let messageId: string | undefined;
+  // Deltas that arrive before the snapshot may already be in it: held until it is here.
+  let held: { messageId?: string; delta: string }[] | null = [];
+  const show = (id: string | undefined, delta: string) => {
+    if (messageId && id !== messageId) return;
+    messageId = id;
+    spin.stop();
+    printed += delta;
+    write(delta);
+  };
   try {
     const ended = new Promise<string>((resolve) => {
       socket.on("todo.status", (e: Envelope) => {
@@ -50,13 +59,26 @@ export async function watchTodo(client: Client, token: string, todoId: string, o
     });
     socket.on("message.delta", (e: Envelope) => {
       if (e.todoId !== todoId || !e.data.delta) return;
-      if (messageId && e.data.messageId !== messageId) return;
-      messageId = e.data.messageId;
-      spin.stop();
-      printed += e.data.delta;
-      write(e.data.delta);
+      if (held) held.push({ messageId: e.data.messageId, delta: e.data.delta });
+      else show(e.data.messageId, e.data.delta);
     });
     const snapshot = await client.call("todo_subscribe", { params: { todoId }, body: { todoId, socketId: socket.id } });
+    // The reply streaming now (the newest assistant message after the newest user message), as stored.
+    const last = snapshot.messages.at(-1);
+    if (last?.role === "assistant" && snapshot.status === "RUNNING") {
+      messageId = last.id;
+      if (last.content) show(last.id, last.content);
+    }
+    // The held deltas already stored are a prefix of them (the stream only appends): skip those.
+    const pending = (held ?? []).filter((d) => !messageId || d.messageId === messageId);
+    let skip = 0;
+    for (let j = pending.length; j > 0; j--)
+      if (printed.endsWith(pending.slice(0, j).map((d) => d.delta).join(""))) {
+        skip = j;
+        break;
+      }
+    held = null;
+    for (const d of pending.slice(skip)) show(d.messageId, d.delta);
     const status = ENDED.has(snapshot.status) ? snapshot.status : await ended;
     spin.stop();
     const final = await client.call("todo_get", { params: { todoId } });

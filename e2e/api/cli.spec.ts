@@ -1,0 +1,92 @@
+import { spawn } from "node:child_process";
+import { mkdtemp, readFile, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { createUser } from "../support/users";
+import { createProject, getTodo, okJson } from "../support/todos";
+
+// Issue 14: the shipped `todo` command as a child process against the real server.
+
+const BIN = path.resolve("cli/todo.mjs");
+
+type Run = { code: number | null; stdout: string; stderr: string };
+
+function todo(args: string[], env: Record<string, string>, onStderr?: (text: string) => void): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, TODO_NO_BROWSER: "1", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d.toString();
+      onStderr?.(stderr);
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+test("login approved through the cookie API, key stored 0600; projects --json; create --watch streams the reply until READY; exit codes", async ({ baseURL }, info) => {
+  test.setTimeout(90_000);
+  const u = await createUser(info, "cli");
+  const dir = await mkdtemp(path.join(tmpdir(), "todo-cli-"));
+  const env = { TODO_CONFIG_DIR: dir, TODO_SERVER: baseURL! };
+
+  expect((await todo(["whoami"], env)).code).toBe(3);
+
+  let approved: Promise<unknown> | undefined;
+  const login = await todo(["login", "--name", "e2e-box"], env, (text) => {
+    const m = text.match(/code ([A-Z]{4}-[A-Z]{4})/);
+    if (m && !approved) approved = u.session.post("/cookie/v1/cli/login/approve", { data: { userCode: m[1] } }).then((r) => okJson(r));
+  });
+  expect(login.stderr).toContain(`${baseURL}/device?code=`);
+  expect(login.code, login.stderr).toBe(0);
+  await approved;
+  expect(login.stdout).toContain(u.email);
+  const file = path.join(dir, "config.json");
+  expect((await stat(file)).mode & 0o777).toBe(0o600);
+  const stored = JSON.parse(await readFile(file, "utf8")) as { apiKey: string; server: string };
+  expect(stored.apiKey).toMatch(/^tsk_/);
+  expect(stored.server).toBe(baseURL);
+
+  const who = await todo(["whoami", "--json"], env);
+  expect(JSON.parse(who.stdout)).toMatchObject({ id: u.userId, email: u.email });
+
+  const p = await createProject(u, "From the terminal");
+  const projects = JSON.parse((await todo(["projects", "--json"], env)).stdout) as { id: string; name: string }[];
+  expect(projects.map((x) => x.id)).toContain(p.id);
+
+  const created = await todo(["create", "Say hello", "--project", p.id, "--watch"], env);
+  expect(created.code, created.stderr).toBe(0);
+  const id = created.stderr.match(/Created (\S+)/)![1]!;
+  const final = await getTodo(u, id);
+  expect(final.status).toBe("READY");
+  const reply = [...final.messages].reverse().find((m) => m.role === "assistant")!;
+  expect(reply.content.length).toBeGreaterThan(0);
+  expect(created.stdout.trim()).toBe(reply.content.trim());
+
+  const sent = await todo(["send", id, "And once more", "--watch", "--json"], env);
+  expect(sent.code, sent.stderr).toBe(0);
+  const after = JSON.parse(sent.stdout) as { id: string; status: string; messages: { role: string }[] };
+  expect(after).toMatchObject({ id, status: "READY" });
+  expect(after.messages.filter((m) => m.role === "assistant")).toHaveLength(2);
+
+  const listed = JSON.parse((await todo(["list", "--project", p.id, "--json"], env)).stdout) as { items: { id: string }[] };
+  expect(listed.items.map((t) => t.id)).toEqual([id]);
+  const done = await todo(["status", id, "complete", "--json"], env);
+  expect(JSON.parse(done.stdout)).toEqual({ id, status: "DONE" });
+
+  const missing = await todo(["show", "cmissingtodoid00000000000", "--json"], env);
+  expect(missing.code).toBe(4);
+  expect(JSON.parse(missing.stdout).error.code).toBe("NOT_FOUND");
+  expect((await todo(["status", id, "explode"], env)).code).toBe(2);
+
+  const out = await todo(["logout"], env);
+  expect(out.code).toBe(0);
+  expect(out.stdout).toContain("revoked");
+  expect((await u.session.get("/cookie/v1/apikeys")).ok()).toBeTruthy();
+  const keys = (await (await u.session.get("/cookie/v1/apikeys")).json()) as { name: string }[];
+  expect(keys.map((k) => k.name)).toEqual(["e2e"]);
+  expect((await todo(["whoami"], env)).code).toBe(3);
+});
