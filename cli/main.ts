@@ -166,6 +166,17 @@ program
     if (globals().json) out(final ?? message, () => "");
   });
 
+program
+  .command("mcp")
+  .description("serve the service's operations as Model Context Protocol tools over stdio")
+  .option("--allow-writes", "also expose operations that change data (default: reads only)")
+  .action(async (opts: { allowWrites?: boolean }) => {
+    const { client } = await session();
+    // Loaded on demand: it reads the operation registry, which the other commands do not need.
+    const { serveMcp } = await import("./mcp.ts");
+    await serveMcp(client, { allowWrites: !!opts.allowWrites });
+  });
+
 async function main(): Promise<void> {
   try {
     await program.parseAsync(process.argv);

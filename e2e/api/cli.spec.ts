@@ -3,8 +3,10 @@ import { mkdtemp, readFile, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { createUser } from "../support/users";
-import { createProject, getTodo, okJson } from "../support/todos";
+import { createProject, getTodo, listTodos, okJson } from "../support/todos";
 
 // Issue 14: the shipped `todo` command as a child process against the real server.
 
@@ -89,4 +91,49 @@ test("login approved through the cookie API, key stored 0600; projects --json; c
   const keys = (await (await u.session.get("/cookie/v1/apikeys")).json()) as { name: string }[];
   expect(keys.map((k) => k.name)).toEqual(["e2e"]);
   expect((await todo(["whoami"], env)).code).toBe(3);
+});
+
+test("todo mcp: the SDK's own client lists the tools (reads only by default) and creates a todo through one with --allow-writes", async ({ baseURL }, info) => {
+  test.setTimeout(90_000);
+  const u = await createUser(info, "mcp");
+  const p = await createProject(u, "Via MCP");
+  const env = { ...(process.env as Record<string, string>), TODO_API_KEY: u.apiKey, TODO_SERVER: baseURL!, TODO_CONFIG_DIR: await mkdtemp(path.join(tmpdir(), "todo-mcp-")) };
+  const open = async (args: string[]) => {
+    const client = new Client({ name: "e2e", version: "1.0.0" });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp", ...args], env, stderr: "pipe" }));
+    return client;
+  };
+
+  const reader = await open([]);
+  try {
+    const names = (await reader.listTools()).tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(["project_list", "todo_get", "todo_list"]));
+    expect(names).not.toContain("project_createTodo");
+    expect(names.some((n) => n.startsWith("apiKey_"))).toBe(false);
+    const listed = await reader.callTool({ name: "project_list", arguments: {} });
+    expect(JSON.parse((listed.content as { text: string }[])[0]!.text).map((x: { id: string }) => x.id)).toContain(p.id);
+    expect((await reader.callTool({ name: "project_createTodo", arguments: { projectId: p.id, content: "x" } })).isError).toBe(true);
+  } finally {
+    await reader.close();
+  }
+
+  const writer = await open(["--allow-writes"]);
+  try {
+    const tools = (await writer.listTools()).tools;
+    const create = tools.find((t) => t.name === "project_createTodo")!;
+    expect(create.inputSchema.properties).toHaveProperty("projectId");
+    expect(create.inputSchema.properties).toHaveProperty("content");
+    expect(create.annotations?.readOnlyHint).toBe(false);
+    const result = await writer.callTool({ name: "project_createTodo", arguments: { projectId: p.id, content: "Made by an assistant" } });
+    expect(result.isError, JSON.stringify(result.content)).toBe(false);
+    const todo = JSON.parse((result.content as { text: string }[])[0]!.text) as { id: string; content: string };
+    expect(todo.content).toBe("Made by an assistant");
+    expect((await listTodos(u, p.id)).items.map((t) => t.id)).toContain(todo.id);
+    // Input the operation refuses comes back as a tool error, not a crash.
+    const bad = await writer.callTool({ name: "project_createTodo", arguments: { projectId: p.id, content: "" } });
+    expect(bad.isError).toBe(true);
+    expect((bad.content as { text: string }[])[0]!.text).toContain("BAD_REQUEST");
+  } finally {
+    await writer.close();
+  }
 });
