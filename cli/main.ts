@@ -167,6 +167,22 @@ program
   });
 
 program
+  .command("bridge")
+  .description("connect this machine as a device and stay online until stopped")
+  .option("--name <name>", "the device's name", hostname().slice(0, 64))
+  .option("--path <dir...>", "workspace roots to report (absolute; default: the current directory)")
+  .action(async (opts: { name: string; path?: string[] }) => {
+    const stored = await readConfig();
+    const { runBridge } = await import("./bridge.ts");
+    await runBridge(serverOf(globals().server, stored), {
+      name: opts.name.replace(/[^A-Za-z0-9 _.@-]/g, "-") || "bridge",
+      paths: opts.path ?? [process.cwd()],
+      say,
+      json: !!globals().json,
+    });
+  });
+
+program
   .command("mcp")
   .description("serve the service's operations as Model Context Protocol tools over stdio")
   .option("--allow-writes", "also expose operations that change data (default: reads only)")

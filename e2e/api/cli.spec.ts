@@ -137,3 +137,33 @@ test("todo mcp: the SDK's own client lists the tools (reads only by default) and
     await writer.close();
   }
 });
+
+test("todo bridge: enrolls with the key, the device is online while it runs, with its workspace path; offline when stopped", async ({ request, baseURL }, info) => {
+  test.setTimeout(90_000);
+  const u = await createUser(info, "bridge-cli");
+  const dir = await mkdtemp(path.join(tmpdir(), "todo-bridge-"));
+  const child = spawn(process.execPath, [BIN, "bridge", "--name", "ci-box", "--path", "/srv/work/", "--json"], {
+    env: { ...process.env, TODO_API_KEY: u.apiKey, TODO_SERVER: baseURL!, TODO_CONFIG_DIR: dir },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+  try {
+    const line = await new Promise<string>((resolve, reject) => {
+      child.stdout.once("data", (d: Buffer) => resolve(d.toString()));
+      void exited.then(() => reject(new Error(`bridge exited: ${stderr}`)));
+    });
+    const { deviceId } = JSON.parse(line) as { deviceId: string };
+    const devices = () => request.get("/api/v1/devices", { headers: { authorization: `Bearer ${u.apiKey}` } }).then((r) => okJson<{ id: string; name: string; online: boolean; workspacePaths: string[] }[]>(r));
+    expect(await devices()).toEqual([expect.objectContaining({ id: deviceId, name: "ci-box", online: true, workspacePaths: ["/srv/work"] })]);
+    const stored = JSON.parse(await readFile(path.join(dir, "config.json"), "utf8")) as { device: { id: string } };
+    expect(stored.device.id).toBe(deviceId);
+    expect((await stat(path.join(dir, "config.json"))).mode & 0o777).toBe(0o600);
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    await expect.poll(async () => (await devices())[0]!.online).toBe(false);
+  } finally {
+    child.kill("SIGKILL");
+  }
+});
