@@ -4,6 +4,7 @@ import styles from "./settings.module.css";
 const LINKS = [
   { href: "/settings", label: "Settings" },
   { href: "/settings/api-keys", label: "API keys" },
+  { href: "/settings/devices", label: "Devices" },
 ] as const;
 
 /** The account area's own tabs (the app shell links here). */
