@@ -5,6 +5,7 @@ const LINKS = [
   { href: "/settings", label: "Settings" },
   { href: "/settings/api-keys", label: "API keys" },
   { href: "/team", label: "Team" },
+  { href: "/settings/devices", label: "Devices" },
 ] as const;
 
 /** The account area's own tabs (the app shell links here). */

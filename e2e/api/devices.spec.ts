@@ -198,3 +198,26 @@ test("cloud device: null until resync boots one, then alive", async ({ request }
   // The cloud device is not a bridge: device_list leaves it out.
   expect(await okJson<Device[]>(await request.get("/api/v1/devices", { headers: h }))).toEqual([]);
 });
+
+test("two server processes with Redis: a bridge on one is online on the other, its events cross, and deleting it there closes its socket", async ({ request, baseURL }, info) => {
+  const peerUrl = info.project.metadata?.peerUrl as string | undefined;
+  test.skip(!peerUrl, "needs the second server process (the PostgreSQL project, with Redis)");
+  const u = await createUser(info, "two-procs");
+  const enrolled = await okJson<Poll>(await request.post("/api/v1/cli/device/enroll-self", { headers: bearer(u.apiKey), data: { name: "far-box" } }));
+  const deviceId = enrolled.device!.id;
+  const watcher = await connect(baseURL!, { token: u.apiKey });
+  try {
+    const online = nextEvent<{ data: { deviceId: string } }>(watcher, "device.online", (e) => e.data.deviceId === deviceId);
+    const bridge = await connect(peerUrl!, { token: enrolled.apiToken! });
+    await online;
+    const list = () => request.get("/api/v1/devices", { headers: bearer(u.apiKey) }).then((r) => okJson<Device[]>(r));
+    expect((await list())[0]).toMatchObject({ id: deviceId, online: true });
+    const closed = new Promise<void>((r) => bridge.once("disconnect", () => r()));
+    const offline = nextEvent<{ data: { deviceId: string } }>(watcher, "device.offline", (e) => e.data.deviceId === deviceId);
+    await expectNull(await request.delete(`/api/v1/devices/${deviceId}`, { headers: bearer(u.apiKey), data: { id: deviceId } }));
+    await closed;
+    await offline;
+  } finally {
+    watcher.disconnect();
+  }
+});

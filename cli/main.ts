@@ -1,0 +1,211 @@
+import { hostname } from "node:os";
+import { Command, CommanderError } from "commander";
+import { createClient, type Client } from "./client.ts";
+import { clearConfig, configFile, readConfig, serverOf, writeConfig } from "./config.ts";
+import { CliError, EXIT } from "./exit-codes.ts";
+import { deviceLogin } from "./login.ts";
+import { watchTodo } from "./watch.ts";
+
+// `todo`: the service from the command line (README "Command line"). Every command takes --json
+// (one JSON document on stdout, nothing else there) and exits with a code of exit-codes.ts.
+
+type Globals = { server?: string; json?: boolean };
+
+const program = new Command();
+program
+  .name("todo")
+  .description("Todo Service from the command line")
+  .option("--server <url>", "server address (default: TODO_SERVER, the stored server, or http://localhost:3000)")
+  .option("--json", "print JSON for scripts")
+  .showHelpAfterError()
+  .exitOverride();
+
+const globals = (): Globals => program.opts<Globals>();
+const out = (value: unknown, text: () => string) => {
+  process.stdout.write(globals().json ? JSON.stringify(value) + "\n" : text() + "\n");
+};
+/** Progress for people: stderr, so stdout stays clean for --json. */
+const say = (line: string) => process.stderr.write(line + "\n");
+
+async function session(): Promise<{ client: Client; key: string }> {
+  const stored = await readConfig();
+  const key = process.env.TODO_API_KEY || stored?.apiKey;
+  if (!key) throw new CliError("Not logged in: run `todo login` (or set TODO_API_KEY).", EXIT.AUTH);
+  return { client: createClient(serverOf(globals().server, stored), key), key };
+}
+
+async function projectOf(client: Client, flag: string | undefined): Promise<string> {
+  if (flag) return flag;
+  const profile = await client.call("user_profile");
+  if (profile.defaultProjectId) return profile.defaultProjectId;
+  const [first] = await client.call("project_list");
+  if (!first) throw new CliError("You have no project yet: create one in the app, or pass --project.", EXIT.NOT_FOUND);
+  return first.id;
+}
+
+program
+  .command("login")
+  .description("log in through the browser (device code) and store the key")
+  .option("--name <name>", "how this machine is named on the approval page", hostname().slice(0, 64))
+  .action(async (opts: { name: string }) => {
+    const stored = await readConfig();
+    const server = serverOf(globals().server, stored);
+    const done = await deviceLogin(createClient(server), "cli", opts.name.replace(/[^A-Za-z0-9 _.@-]/g, "-") || "cli", say);
+    await writeConfig({ ...stored, server, apiKey: done.apiKey! });
+    const me = await createClient(server, done.apiKey).call("user_profile");
+    out({ server, email: me.email, userId: me.id, config: configFile() }, () => `Logged in to ${server} as ${me.email}.`);
+  });
+
+program
+  .command("logout")
+  .description("revoke the stored key on the server and forget it")
+  .action(async () => {
+    const stored = await readConfig();
+    let revoked = false;
+    if (stored?.apiKey) {
+      const client = createClient(serverOf(globals().server, stored), stored.apiKey);
+      try {
+        // apiKey_validate is served under /api/v1 only, so it is not in the (cookie) client's types.
+        const res = await client.send("GET", "/apikey/validate");
+        const key = (await res.json()) as { name: string };
+        if (!res.ok) throw new Error("not valid");
+        await client.call("apiKey_delete", { params: { name: key.name }, body: { name: key.name } });
+        revoked = true;
+      } catch {
+        // Already revoked, or the server is away: forgetting it locally is what matters.
+      }
+    }
+    await clearConfig();
+    out({ loggedOut: true, revoked }, () => (revoked ? "Logged out; the key is revoked." : "Logged out."));
+  });
+
+program
+  .command("whoami")
+  .description("the account of the stored key")
+  .action(async () => {
+    const { client } = await session();
+    const me = await client.call("user_profile");
+    out(me, () => `${me.email} (${me.id}) on ${client.server}`);
+  });
+
+program
+  .command("projects")
+  .description("list your projects")
+  .action(async () => {
+    const { client } = await session();
+    const projects = await client.call("project_list");
+    out(projects, () => projects.map((p) => `${p.id}  ${p.name}${p.role === "owner" ? "" : `  (${p.role})`}`).join("\n") || "No projects.");
+  });
+
+program
+  .command("list")
+  .description("list todos of a project (default: your default project)")
+  .option("--project <id>", "project id")
+  .action(async (opts: { project?: string }) => {
+    const { client } = await session();
+    const projectId = await projectOf(client, opts.project);
+    const page = await client.call("todo_list", { params: { projectId } });
+    out(page, () => page.items.map((t) => `${t.id}  ${t.status.padEnd(9)}  ${t.content.split("\n")[0]!.slice(0, 80)}`).join("\n") || "No todos.");
+  });
+
+async function finish(client: Client, key: string, todoId: string, watch: boolean | undefined): Promise<unknown> {
+  if (!watch) return undefined;
+  const status = await watchTodo(client, key, todoId, { quiet: !!globals().json });
+  if (status === "ERROR") process.exitCode = EXIT.ERROR;
+  return client.call("todo_get", { params: { todoId } });
+}
+
+program
+  .command("create")
+  .description("create a todo and start the agent on it")
+  .argument("<content>", "what to do")
+  .option("--project <id>", "project id")
+  .option("--watch", "stream the agent's reply until its turn ends")
+  .action(async (content: string, opts: { project?: string; watch?: boolean }) => {
+    const { client, key } = await session();
+    const projectId = await projectOf(client, opts.project);
+    const todo = await client.call("project_createTodo", { params: { projectId }, body: { content, startProcessing: true } });
+    if (!globals().json) say(`Created ${todo.id}`);
+    const final = await finish(client, key, todo.id, opts.watch);
+    if (globals().json) out(final ?? todo, () => "");
+  });
+
+program
+  .command("show")
+  .description("a todo with its messages")
+  .argument("<id>", "todo id")
+  .action(async (todoId: string) => {
+    const { client } = await session();
+    const todo = await client.call("todo_get", { params: { todoId } });
+    out(todo, () => [`${todo.content}`, `status: ${todo.status}`, "", ...todo.messages.map((m) => `[${m.role}] ${m.content}`)].join("\n"));
+  });
+
+program
+  .command("status")
+  .description("pause, resume, complete or cancel a todo")
+  .argument("<id>", "todo id")
+  .addArgument(new Command().createArgument("<action>", "the change").choices(["pause", "resume", "complete", "cancel"]))
+  .action(async (todoId: string, action: "pause" | "resume" | "complete" | "cancel") => {
+    const { client } = await session();
+    await client.call("todo_updateStatus", { params: { todoId }, body: { action } });
+    const todo = await client.call("todo_get", { params: { todoId } });
+    out({ id: todo.id, status: todo.status }, () => `${todo.id} is ${todo.status}`);
+  });
+
+program
+  .command("send")
+  .description("send a message to a todo (starts the agent)")
+  .argument("<id>", "todo id")
+  .argument("<content>", "the message")
+  .option("--watch", "stream the agent's reply until its turn ends")
+  .action(async (todoId: string, content: string, opts: { watch?: boolean }) => {
+    const { client, key } = await session();
+    const message = await client.call("todo_addMessage", { params: { todoId }, body: { content } });
+    if (!globals().json) say(`Sent ${message.id}`);
+    const final = await finish(client, key, todoId, opts.watch);
+    if (globals().json) out(final ?? message, () => "");
+  });
+
+program
+  .command("bridge")
+  .description("connect this machine as a device and stay online until stopped")
+  .option("--name <name>", "the device's name", hostname().slice(0, 64))
+  .option("--path <dir...>", "workspace roots to report (absolute; default: the current directory)")
+  .action(async (opts: { name: string; path?: string[] }) => {
+    const stored = await readConfig();
+    const { runBridge } = await import("./bridge.ts");
+    await runBridge(serverOf(globals().server, stored), {
+      name: opts.name.replace(/[^A-Za-z0-9 _.@-]/g, "-") || "bridge",
+      paths: opts.path ?? [process.cwd()],
+      say,
+      json: !!globals().json,
+    });
+  });
+
+program
+  .command("mcp")
+  .description("serve the service's operations as Model Context Protocol tools over stdio")
+  .option("--allow-writes", "also expose operations that change data (default: reads only)")
+  .action(async (opts: { allowWrites?: boolean }) => {
+    const { client } = await session();
+    // Loaded on demand: it reads the operation registry, which the other commands do not need.
+    const { serveMcp } = await import("./mcp.ts");
+    await serveMcp(client, { allowWrites: !!opts.allowWrites });
+  });
+
+async function main(): Promise<void> {
+  try {
+    await program.parseAsync(process.argv);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      process.exitCode = err.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
+      return;
+    }
+    const e = err instanceof CliError ? err : new CliError((err as Error)?.message ?? String(err), EXIT.ERROR);
+    if (globals().json) process.stdout.write(JSON.stringify({ error: { message: e.message, code: e.code ?? null } }) + "\n");
+    process.stderr.write(`todo: ${e.message}\n`);
+    process.exitCode = e.exitCode;
+  }
+}
+
+await main();

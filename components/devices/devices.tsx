@@ -1,0 +1,107 @@
+"use client";
+
+import { useState } from "react";
+import { call } from "@/lib/api/client";
+import { useLiveOperations, useOperation } from "@/lib/api/swr";
+import { errorMessage } from "@/lib/ui/form-issues";
+import { LoadError, Loading } from "@/components/ui/load-state";
+import { ErrorAlert } from "@/components/ui/error-alert";
+import settingsStyles from "@/components/settings/settings.module.css";
+
+const when = (ms: number | null) => (ms ? new Date(ms).toLocaleString() : "never");
+
+/** The user's bridge devices (online live, through device.online/offline) and edges; each can be removed. */
+export function Devices() {
+  const devices = useOperation("device_list", {});
+  const edges = useOperation("edge_list", {});
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  useLiveOperations(
+    (e) => (e.type === "device.online" || e.type === "device.offline" ? ["device_list"] : e.type === "edge.updated" ? ["edge_list"] : []),
+    ["device_list", "edge_list"],
+  );
+
+  async function remove(kind: "device" | "edge", id: string, name: string) {
+    if (!window.confirm(`Remove “${name}”? Its credentials stop working at once.`)) return;
+    setBusy(id);
+    setError(null);
+    try {
+      if (kind === "device") {
+        await call("device_delete", { params: { id }, body: { id } });
+        await devices.mutate();
+      } else {
+        await call("edge_delete", { params: { edgeId: id }, body: { edgeId: id } });
+        await edges.mutate();
+      }
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return (
+    <>
+      <section className="card" aria-labelledby="devices-heading">
+        <h2 id="devices-heading" className={settingsStyles.sectionTitle}>
+          Machines (bridges)
+        </h2>
+        <p className="muted">
+          Run <code>todo bridge</code> on a machine to connect it. A device is online while its bridge is connected.
+        </p>
+        <ErrorAlert message={error} />
+        {devices.data ? (
+          devices.data.length === 0 ? (
+            <p>No devices yet.</p>
+          ) : (
+            <ul data-testid="device-list">
+              {devices.data.map((d) => (
+                <li key={d.id} data-testid="device" data-online={d.online}>
+                  <strong>{d.name}</strong> — {d.online ? "online" : "offline"} · last seen {when(d.lastSeenAt)}
+                  {d.workspacePaths.length ? (
+                    <>
+                      {" "}
+                      · <code>{d.workspacePaths.join(", ")}</code>
+                    </>
+                  ) : null}{" "}
+                  <button type="button" className="secondary" disabled={busy === d.id} onClick={() => void remove("device", d.id, d.name)}>
+                    Remove
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )
+        ) : devices.error ? (
+          <LoadError what="your devices" message={devices.error.message} onRetry={() => void devices.mutate()} inline />
+        ) : (
+          <Loading label="Loading your devices…" inline />
+        )}
+      </section>
+      <section className="card" aria-labelledby="edges-heading">
+        <h2 id="edges-heading" className={settingsStyles.sectionTitle}>
+          Edges
+        </h2>
+        {edges.data ? (
+          edges.data.length === 0 ? (
+            <p>No edges yet.</p>
+          ) : (
+            <ul>
+              {edges.data.map((e) => (
+                <li key={e.id}>
+                  <strong>{e.name}</strong> · added {when(e.createdAt)}{" "}
+                  <button type="button" className="secondary" disabled={busy === e.id} onClick={() => void remove("edge", e.id, e.name)}>
+                    Remove
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )
+        ) : edges.error ? (
+          <LoadError what="your edges" message={edges.error.message} onRetry={() => void edges.mutate()} inline />
+        ) : (
+          <Loading label="Loading your edges…" inline />
+        )}
+      </section>
+    </>
+  );
+}

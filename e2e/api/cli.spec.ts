@@ -1,0 +1,169 @@
+import { spawn } from "node:child_process";
+import { mkdtemp, readFile, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { createUser } from "../support/users";
+import { createProject, getTodo, listTodos, okJson } from "../support/todos";
+
+// Issue 14: the shipped `todo` command as a child process against the real server.
+
+const BIN = path.resolve("cli/todo.mjs");
+
+type Run = { code: number | null; stdout: string; stderr: string };
+
+function todo(args: string[], env: Record<string, string>, onStderr?: (text: string) => void): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, TODO_NO_BROWSER: "1", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d.toString();
+      onStderr?.(stderr);
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+test("login approved through the cookie API, key stored 0600; projects --json; create --watch streams the reply until READY; exit codes", async ({ baseURL }, info) => {
+  test.setTimeout(90_000);
+  const u = await createUser(info, "cli");
+  const dir = await mkdtemp(path.join(tmpdir(), "todo-cli-"));
+  const env = { TODO_CONFIG_DIR: dir, TODO_SERVER: baseURL! };
+
+  expect((await todo(["whoami"], env)).code).toBe(3);
+
+  let approved: Promise<unknown> | undefined;
+  const login = await todo(["login", "--name", "e2e-box"], env, (text) => {
+    const m = text.match(/code ([A-Z]{4}-[A-Z]{4})/);
+    if (m && !approved) approved = u.session.post("/cookie/v1/cli/login/approve", { data: { userCode: m[1] } }).then((r) => okJson(r));
+  });
+  expect(login.stderr).toContain(`${baseURL}/device?code=`);
+  expect(login.code, login.stderr).toBe(0);
+  await approved;
+  expect(login.stdout).toContain(u.email);
+  const file = path.join(dir, "config.json");
+  expect((await stat(file)).mode & 0o777).toBe(0o600);
+  const stored = JSON.parse(await readFile(file, "utf8")) as { apiKey: string; server: string };
+  expect(stored.apiKey).toMatch(/^tsk_/);
+  expect(stored.server).toBe(baseURL);
+
+  const who = await todo(["whoami", "--json"], env);
+  expect(JSON.parse(who.stdout)).toMatchObject({ id: u.userId, email: u.email });
+
+  const p = await createProject(u, "From the terminal");
+  const projects = JSON.parse((await todo(["projects", "--json"], env)).stdout) as { id: string; name: string }[];
+  expect(projects.map((x) => x.id)).toContain(p.id);
+
+  const created = await todo(["create", "Say hello", "--project", p.id, "--watch"], env);
+  expect(created.code, created.stderr).toBe(0);
+  const id = created.stderr.match(/Created (\S+)/)![1]!;
+  const final = await getTodo(u, id);
+  expect(final.status).toBe("READY");
+  const reply = [...final.messages].reverse().find((m) => m.role === "assistant")!;
+  expect(reply.content.length).toBeGreaterThan(0);
+  expect(created.stdout.trim()).toBe(reply.content.trim());
+
+  const sent = await todo(["send", id, "And once more", "--watch", "--json"], env);
+  expect(sent.code, sent.stderr).toBe(0);
+  const after = JSON.parse(sent.stdout) as { id: string; status: string; messages: { role: string }[] };
+  expect(after).toMatchObject({ id, status: "READY" });
+  expect(after.messages.filter((m) => m.role === "assistant")).toHaveLength(2);
+
+  const listed = JSON.parse((await todo(["list", "--project", p.id, "--json"], env)).stdout) as { items: { id: string }[] };
+  expect(listed.items.map((t) => t.id)).toEqual([id]);
+  const done = await todo(["status", id, "complete", "--json"], env);
+  expect(JSON.parse(done.stdout)).toEqual({ id, status: "DONE" });
+
+  const missing = await todo(["show", "cmissingtodoid00000000000", "--json"], env);
+  expect(missing.code).toBe(4);
+  expect(JSON.parse(missing.stdout).error.code).toBe("NOT_FOUND");
+  expect((await todo(["status", id, "explode"], env)).code).toBe(2);
+
+  const out = await todo(["logout"], env);
+  expect(out.code).toBe(0);
+  expect(out.stdout).toContain("revoked");
+  expect((await u.session.get("/cookie/v1/apikeys")).ok()).toBeTruthy();
+  const keys = (await (await u.session.get("/cookie/v1/apikeys")).json()) as { name: string }[];
+  expect(keys.map((k) => k.name)).toEqual(["e2e"]);
+  expect((await todo(["whoami"], env)).code).toBe(3);
+});
+
+test("todo mcp: the SDK's own client lists the tools (reads only by default) and creates a todo through one with --allow-writes", async ({ baseURL }, info) => {
+  test.setTimeout(90_000);
+  const u = await createUser(info, "mcp");
+  const p = await createProject(u, "Via MCP");
+  const env = { ...(process.env as Record<string, string>), TODO_API_KEY: u.apiKey, TODO_SERVER: baseURL!, TODO_CONFIG_DIR: await mkdtemp(path.join(tmpdir(), "todo-mcp-")) };
+  const open = async (args: string[]) => {
+    const client = new Client({ name: "e2e", version: "1.0.0" });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp", ...args], env, stderr: "pipe" }));
+    return client;
+  };
+
+  const reader = await open([]);
+  try {
+    const names = (await reader.listTools()).tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(["project_list", "todo_get", "todo_list"]));
+    expect(names).not.toContain("project_createTodo");
+    expect(names.some((n) => n.startsWith("apiKey_"))).toBe(false);
+    const listed = await reader.callTool({ name: "project_list", arguments: {} });
+    expect(JSON.parse((listed.content as { text: string }[])[0]!.text).map((x: { id: string }) => x.id)).toContain(p.id);
+    expect((await reader.callTool({ name: "project_createTodo", arguments: { projectId: p.id, content: "x" } })).isError).toBe(true);
+  } finally {
+    await reader.close();
+  }
+
+  const writer = await open(["--allow-writes"]);
+  try {
+    const tools = (await writer.listTools()).tools;
+    const create = tools.find((t) => t.name === "project_createTodo")!;
+    expect(create.inputSchema.properties).toHaveProperty("projectId");
+    expect(create.inputSchema.properties).toHaveProperty("content");
+    expect(create.annotations?.readOnlyHint).toBe(false);
+    const result = await writer.callTool({ name: "project_createTodo", arguments: { projectId: p.id, content: "Made by an assistant" } });
+    expect(result.isError, JSON.stringify(result.content)).toBe(false);
+    const todo = JSON.parse((result.content as { text: string }[])[0]!.text) as { id: string; content: string };
+    expect(todo.content).toBe("Made by an assistant");
+    expect((await listTodos(u, p.id)).items.map((t) => t.id)).toContain(todo.id);
+    // Input the operation refuses comes back as a tool error, not a crash.
+    const bad = await writer.callTool({ name: "project_createTodo", arguments: { projectId: p.id, content: "" } });
+    expect(bad.isError).toBe(true);
+    expect((bad.content as { text: string }[])[0]!.text).toContain("BAD_REQUEST");
+  } finally {
+    await writer.close();
+  }
+});
+
+test("todo bridge: enrolls with the key, the device is online while it runs, with its workspace path; offline when stopped", async ({ request, baseURL }, info) => {
+  test.setTimeout(90_000);
+  const u = await createUser(info, "bridge-cli");
+  const dir = await mkdtemp(path.join(tmpdir(), "todo-bridge-"));
+  const child = spawn(process.execPath, [BIN, "bridge", "--name", "ci-box", "--path", "/srv/work/", "--json"], {
+    env: { ...process.env, TODO_API_KEY: u.apiKey, TODO_SERVER: baseURL!, TODO_CONFIG_DIR: dir },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+  try {
+    const line = await new Promise<string>((resolve, reject) => {
+      child.stdout.once("data", (d: Buffer) => resolve(d.toString()));
+      void exited.then(() => reject(new Error(`bridge exited: ${stderr}`)));
+    });
+    const { deviceId } = JSON.parse(line) as { deviceId: string };
+    const devices = () => request.get("/api/v1/devices", { headers: { authorization: `Bearer ${u.apiKey}` } }).then((r) => okJson<{ id: string; name: string; online: boolean; workspacePaths: string[] }[]>(r));
+    expect(await devices()).toEqual([expect.objectContaining({ id: deviceId, name: "ci-box", online: true, workspacePaths: ["/srv/work"] })]);
+    const stored = JSON.parse(await readFile(path.join(dir, "config.json"), "utf8")) as { device: { id: string } };
+    expect(stored.device.id).toBe(deviceId);
+    expect((await stat(path.join(dir, "config.json"))).mode & 0o777).toBe(0o600);
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    await expect.poll(async () => (await devices())[0]!.online).toBe(false);
+  } finally {
+    child.kill("SIGKILL");
+  }
+});

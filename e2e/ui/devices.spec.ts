@@ -1,0 +1,73 @@
+import { spawn } from "node:child_process";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { connect } from "../support/sockets";
+import { dataDirOf, firstLink, randomEmail, readOutbox } from "../support/users";
+
+// Issue 14: the approval page (signed out → sign in → back on the page → approve → the waiting
+// CLI completes) and the devices page (a bridge shows online, then offline, live).
+
+test("approval page: sign in from it, come back, approve; the waiting `todo login` completes; the devices page follows a bridge live", async ({ page, baseURL }, info) => {
+  test.setTimeout(120_000);
+  const email = randomEmail("approve");
+  const dir = await mkdtemp(path.join(tmpdir(), "todo-ui-"));
+  const child = spawn(process.execPath, [path.resolve("cli/todo.mjs"), "login", "--name", "ui-box"], {
+    env: { ...process.env, TODO_NO_BROWSER: "1", TODO_SERVER: baseURL!, TODO_CONFIG_DIR: dir },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stderr.on("data", (d: Buffer) => {
+        stderr += d.toString();
+        const m = stderr.match(/Open (\S+)/);
+        if (m) resolve(m[1]!);
+      });
+      void exited.then(() => reject(new Error(`todo login exited: ${stderr}`)));
+    });
+    const userCode = new URL(url).searchParams.get("code")!;
+
+    await page.goto(url);
+    await expect(page).toHaveURL(/\/signin\?next=/);
+    await page.getByLabel("Email").fill(email);
+    await page.getByRole("button", { name: "Email me a sign-in link" }).click();
+    await page.goto(firstLink((await readOutbox(dataDirOf(info), email)).text));
+    await expect(page).toHaveURL(new RegExp(`/device\\?code=${userCode}`));
+    const approval = page.getByTestId("device-approval");
+    await expect(approval).toContainText("The todo command-line tool (“ui-box”)");
+    await expect(approval).toContainText(email);
+    await expect(page.getByTestId("user-code")).toHaveText(userCode);
+    await page.screenshot({ path: info.outputPath("device-approval.png"), fullPage: true });
+    await page.getByRole("button", { name: "Approve" }).click();
+    await expect(approval.getByRole("status")).toHaveText("Approved. You can return to your terminal.");
+
+    expect(await exited, stderr).toBe(0);
+    expect(stdout).toContain(`as ${email}`);
+
+    // Reloading the page shows the code as used, with no buttons.
+    await page.reload();
+    await expect(approval.getByRole("status")).toHaveText("This code was already used.");
+    await expect(page.getByRole("button", { name: "Approve" })).toHaveCount(0);
+
+    // The devices page: a bridge connects and disconnects; the page follows without a reload.
+    const enrolled = await page.request.post("/cookie/v1/cli/device/enroll-self", { data: { name: "lab-box" }, headers: { origin: baseURL! } });
+    expect(enrolled.status(), await enrolled.text()).toBe(200);
+    const { apiToken } = (await enrolled.json()) as { apiToken: string };
+    await page.goto("/settings/devices");
+    const device = page.getByTestId("device").filter({ hasText: "lab-box" });
+    await expect(device).toHaveAttribute("data-online", "false");
+    const bridge = await connect(baseURL!, { token: apiToken });
+    await expect(device).toHaveAttribute("data-online", "true");
+    await expect(device).toContainText("online");
+    await page.screenshot({ path: info.outputPath("devices-online.png"), fullPage: true });
+    bridge.disconnect();
+    await expect(device).toHaveAttribute("data-online", "false");
+  } finally {
+    child.kill("SIGKILL");
+  }
+});
