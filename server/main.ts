@@ -12,6 +12,7 @@ import { ensureAuthSecret } from "./auth/secret.ts";
 import { log, setLogLevel } from "./log.ts";
 import { attachSockets } from "./realtime/sockets.ts";
 import { releaseLeases, startScheduler } from "./agent/scheduler.ts";
+import { createStripeGateway } from "./services/billing/stripe.ts";
 
 // The custom server: Next (pages and route handlers) and Socket.IO on one port.
 async function main() {
@@ -24,6 +25,8 @@ async function main() {
   setLogLevel(config.logLevel);
   const dev = config.env !== "production";
   const app = await createApp(config);
+  // Stripe, or (without STRIPE_SECRET_KEY) the local stand-in, whose webhooks come back to this server.
+  app.runtime.stripe = await createStripeGateway(config, { webhookUrl: `http://127.0.0.1:${config.port}/webhooks/stripe` });
   setBridge({ handle: app.handle, runtime: app.runtime, operations });
 
   const nextApp = next({ dev, hostname: "localhost", port: config.port });
@@ -93,6 +96,7 @@ async function main() {
     await jobsClosed;
     await nextApp.close?.().catch(() => undefined);
     await app.close().catch(() => undefined);
+    await app.runtime.stripe?.close().catch(() => undefined);
     control?.remove();
     process.exit(0);
   };

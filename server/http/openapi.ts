@@ -37,6 +37,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Projects: "Projects, their sharing, groups, cards, brand page and real-time subscription",
   Todos: "Todos, their messages, blocks, lifecycle and agent turns",
   Settings: "User settings, billing information and project settings",
+  Billing: "Credit balance and ledger, cards, invoices, plans and subscriptions through Stripe, usage windows and extra spend (not served to device tokens)",
+  Usage: "Agent usage (turns, tokens, cost) in a date range",
   Meta: "This document",
 };
 

@@ -1,6 +1,7 @@
 // Every background job the server runs. Add a job here once it is defined (defineJob); a job that
 // is not listed cannot be enqueued, and a stored job whose name is missing fails without retries.
 import { sendMailJob } from "../email/send-job.ts";
+import { stripeEventJob } from "../services/billing/webhook-job.ts";
 import type { JobDefinition } from "./define.ts";
 
-export const jobs: readonly JobDefinition[] = [sendMailJob];
+export const jobs: readonly JobDefinition[] = [sendMailJob, stripeEventJob];

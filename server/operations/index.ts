@@ -1,5 +1,6 @@
 import type { AnyOperation, OperationTypesById } from "../http/define.ts";
 import { apiKeyOperations } from "./api-keys/index.ts";
+import { billingOperations } from "./billing/index.ts";
 import { metaOperations } from "./meta/index.ts";
 import { projectOperations } from "./projects/index.ts";
 import { settingsOperations } from "./settings/index.ts";
@@ -13,6 +14,7 @@ export const operations: readonly AnyOperation[] = [
   ...projectOperations,
   ...todoOperations,
   ...settingsOperations,
+  ...billingOperations,
   ...metaOperations(() => operations),
 ];
 
@@ -27,6 +29,7 @@ export type TypedRegistryOperation =
   | (typeof projectOperations)[number]
   | (typeof todoOperations)[number]
   | (typeof settingsOperations)[number]
+  | (typeof billingOperations)[number]
   | ReturnType<typeof metaOperations>[number];
 
 /** operationId → params, query, body and response types, for the bridge's typed `call`. */

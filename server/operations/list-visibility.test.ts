@@ -19,7 +19,12 @@ type Json = any;
 type Ref = { projectId?: string; todoId?: string; /** The role the list states, checked against getProjectOrThrow's. */ role?: string };
 
 /** List operations whose items belong to the caller alone, not to a project (no project access to agree with). */
-const NOT_PROJECT_DATA: Record<string, string> = { apiKey_list: "the caller's own API keys" };
+const NOT_PROJECT_DATA: Record<string, string> = {
+  apiKey_list: "the caller's own API keys",
+  billing_getTransactions: "the caller's own ledger",
+  billing_getInvoices: "the caller's own invoices",
+  billing_getPaymentMethods: "the caller's own saved cards",
+};
 
 type World = { P: string; Q: string; todos: Record<string, string> };
 type Probe = {

@@ -30,9 +30,9 @@ export const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
 export const MONTH_MS = 30 * 24 * 60 * 60 * 1000;
 
 export const PLANS: Readonly<Record<Tier, Plan>> = Object.freeze({
-  free: { tier: "free", name: "Free", priceCents: 0, currency: CURRENCY, lookupKey: null, monthlyAllowanceCents: 100, sessionAllowanceCents: 10, weeklyAllowanceCents: 40 },
-  pro: { tier: "pro", name: "Pro", priceCents: 2000, currency: CURRENCY, lookupKey: "todo_pro_monthly", monthlyAllowanceCents: 2000, sessionAllowanceCents: 100, weeklyAllowanceCents: 600 },
-  max: { tier: "max", name: "Max", priceCents: 10000, currency: CURRENCY, lookupKey: "todo_max_monthly", monthlyAllowanceCents: 10000, sessionAllowanceCents: 500, weeklyAllowanceCents: 3000 },
+  free: { tier: "free", name: "Free", priceCents: 0, currency: CURRENCY, lookupKey: null, monthlyAllowanceCents: 500, sessionAllowanceCents: 50, weeklyAllowanceCents: 200 },
+  pro: { tier: "pro", name: "Pro", priceCents: 2000, currency: CURRENCY, lookupKey: "todo_pro_monthly", monthlyAllowanceCents: 2000, sessionAllowanceCents: 200, weeklyAllowanceCents: 750 },
+  max: { tier: "max", name: "Max", priceCents: 10000, currency: CURRENCY, lookupKey: "todo_max_monthly", monthlyAllowanceCents: 10000, sessionAllowanceCents: 1000, weeklyAllowanceCents: 3500 },
 });
 
 export function planOf(tier: string | null | undefined): Plan {
