@@ -147,6 +147,8 @@ async function startApp(dataDir: string, databaseUrl: string | undefined): Promi
     env: {
       AGENT_PROVIDER: "local",
       AGENT_STEP_MS: String(opts.stepMs),
+      // One user runs thousands of turns: without billing, as measured before it existed (bench/billing.ts measures it).
+      BILLING_ENABLED: "0",
       // The runner's limits on turns at once (per process and per user: the bench is one user). Lifted
       // to --max so the run measures what the process sustains, not the limit; --server-caps keeps them.
       ...(opts.serverCaps ? {} : { AGENT_MAX_CONCURRENT: String(Math.max(opts.max, 1)), AGENT_MAX_CONCURRENT_PER_USER: String(Math.max(opts.max, 1)) }),

@@ -58,6 +58,14 @@ const ZEnv = z.object({
     }),
   // Only behind a proxy that sets (and overwrites) X-Forwarded-*: otherwise any client could claim a host or address.
   TRUST_PROXY: z.enum(["0", "1", "false", "true"], "must be 1 (behind a trusted reverse proxy) or 0").default("0"),
+  // Stripe: with a secret key the app talks to Stripe; without one, to the local stand-in (docs/api.md "Billing").
+  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_[A-Za-z0-9_]+$/, "must be a Stripe secret key (sk_test_… or sk_live_…)").optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_[A-Za-z0-9_]+$/, "must be a webhook signing secret (whsec_…)").optional(),
+  STRIPE_PUBLISHABLE_KEY: z.string().regex(/^pk_(test|live)_[A-Za-z0-9_]+$/, "must be a Stripe publishable key (pk_test_… or pk_live_…)").optional(),
+  // Charging agent turns against plans and credit (0 turns it off: every turn is allowed and free).
+  BILLING_ENABLED: z.enum(["0", "1", "false", "true"], "must be 1 (charge agent turns) or 0").default("1"),
+}).superRefine((e, ctx) => {
+  if (e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET) ctx.addIssue({ code: "custom", path: ["STRIPE_WEBHOOK_SECRET"], message: "is required with STRIPE_SECRET_KEY (the signing secret of the webhook endpoint /webhooks/stripe)" });
 });
 
 export type Config = {
@@ -91,6 +99,10 @@ export type Config = {
   rateLimits: RateLimitOverrides;
   /** Honour X-Forwarded-Host/Proto/For (set only behind a reverse proxy that overwrites them). */
   trustProxy: boolean;
+  /** Stripe's keys; without `secretKey` the local Stripe stand-in serves the SDK. */
+  stripe: { secretKey?: string; webhookSecret?: string; publishableKey?: string };
+  /** Whether agent turns are charged (BILLING_ENABLED). */
+  billingEnabled: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -136,6 +148,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitScale: e.RATE_LIMIT_SCALE,
     rateLimits: e.RATE_LIMITS,
     trustProxy: e.TRUST_PROXY === "1" || e.TRUST_PROXY === "true",
+    stripe: { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, publishableKey: e.STRIPE_PUBLISHABLE_KEY },
+    billingEnabled: e.BILLING_ENABLED === "1" || e.BILLING_ENABLED === "true",
   };
 }
 

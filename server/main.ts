@@ -12,6 +12,8 @@ import { ensureAuthSecret } from "./auth/secret.ts";
 import { log, setLogLevel } from "./log.ts";
 import { attachSockets } from "./realtime/sockets.ts";
 import { releaseLeases, startScheduler } from "./agent/scheduler.ts";
+import { createStripeGateway } from "./services/billing/stripe.ts";
+import { receiveWebhook } from "./services/billing/webhooks.ts";
 
 // The custom server: Next (pages and route handlers) and Socket.IO on one port.
 async function main() {
@@ -24,7 +26,9 @@ async function main() {
   setLogLevel(config.logLevel);
   const dev = config.env !== "production";
   const app = await createApp(config);
-  setBridge({ handle: app.handle, runtime: app.runtime, operations });
+  // Stripe, or (without STRIPE_SECRET_KEY) the local stand-in, whose webhooks come back to this server.
+  app.runtime.stripe = await createStripeGateway(config, { webhookUrl: `http://127.0.0.1:${config.port}/webhooks/stripe` });
+  setBridge({ handle: app.handle, runtime: app.runtime, operations, rawRoutes: { stripe_webhook: (rawBody, request) => receiveWebhook(rawBody, request.headers.get("stripe-signature")) } });
 
   const nextApp = next({ dev, hostname: "localhost", port: config.port });
   const handleNext = nextApp.getRequestHandler();
@@ -93,6 +97,7 @@ async function main() {
     await jobsClosed;
     await nextApp.close?.().catch(() => undefined);
     await app.close().catch(() => undefined);
+    await app.runtime.stripe?.close().catch(() => undefined);
     control?.remove();
     process.exit(0);
   };

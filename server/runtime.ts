@@ -6,6 +6,7 @@ import type { AgentRunner } from "./agent/runner.ts";
 import type { Server as SocketServer } from "socket.io";
 import type { RateLimits } from "./http/rate-limit.ts";
 import type { JobBackend } from "./jobs/define.ts";
+import type { StripeGateway } from "./services/billing/gateway.ts";
 
 /**
  * The process-wide services, set once by the server at start (or by a test). Services read them
@@ -24,6 +25,8 @@ export type Runtime = {
   limits?: RateLimits;
   /** Background jobs (server/jobs/): the server starts it; absent in unit tests that set none. */
   jobs?: JobBackend;
+  /** Stripe through its SDK (real, or the local stand-in); made on first use when absent (server/services/billing/stripe.ts). */
+  stripe?: StripeGateway;
 };
 
 let current: Runtime | undefined;

@@ -179,3 +179,195 @@ export const ZBillingUpdateResult = z
 export type TBillingInfoInput = z.output<typeof ZBillingInfoInput>;
 export type TBillingInfo = z.infer<typeof ZBillingInfo>;
 export type TBillingUpdateResult = z.infer<typeof ZBillingUpdateResult>;
+
+// ───────────── Money, ledger, plans, usage (issue 12) ─────────────
+// Amounts are integer cents with an ISO 4217 currency code in lower case (Stripe's form).
+
+const ZCents = z.number().int().describe("Integer amount in the smallest currency unit (cents)");
+const ZCurrency = z.string().regex(/^[a-z]{3}$/).describe("ISO 4217 currency code, lower case (`usd`)");
+export const ZTier = z.enum(["free", "pro", "max"]).describe("Plan tier");
+const ZCursor = z.string().min(1).max(128).optional().describe("`nextCursor` of the previous page");
+
+export const ZUserBalance = z
+  .object({
+    balanceCents: ZCents.describe("Manual credit left: the sum of every ledger transaction"),
+    currency: ZCurrency,
+    allowExtraSpend: z.boolean().describe("Whether turns go on against this credit once the plan's windows are used up"),
+  })
+  .meta({ id: "UserBalance" });
+
+export const ZTransaction = z
+  .object({
+    id: z.string(),
+    amountCents: ZCents.describe("Positive: credit added; negative: spent"),
+    balanceAfterCents: ZCents,
+    currency: ZCurrency,
+    kind: z.enum(["credit_purchase", "usage_charge", "refund", "grant", "plan_allowance"]),
+    description: z.string(),
+    createdAt: ZTimestamp,
+  })
+  .meta({ id: "Transaction" });
+
+export const ZPageQuery = z.object({
+  limit: z.coerce.number().transform((n) => (Number.isInteger(n) && n > 200 ? 200 : n)).pipe(z.number().int().min(1).max(200)).default(50).describe("Page size: default 50, larger than 200 is clamped to 200"),
+  cursor: ZCursor,
+});
+
+export const ZTransactionPage = z.object({ items: z.array(ZTransaction), nextCursor: z.string().nullable() }).meta({ id: "TransactionPage" });
+
+export const ZInvoice = z
+  .object({
+    id: z.string(),
+    stripeInvoiceId: z.string().nullable(),
+    amountCents: ZCents,
+    currency: ZCurrency,
+    status: z.string().describe("Stripe's invoice status (`paid`, `open`, …)"),
+    hostedUrl: z.string().nullable(),
+    createdAt: ZTimestamp,
+  })
+  .meta({ id: "Invoice" });
+export const ZInvoicesPage = z.object({ items: z.array(ZInvoice), nextCursor: z.string().nullable() }).meta({ id: "InvoicesPage" });
+
+const ZPaymentMethodId = z.string().trim().min(1).max(255).describe("A payment method id (pm_…)");
+
+export const ZPaymentIntentInput = z
+  .object({
+    amountCents: z.number().int().min(100, "must be at least 100 (1.00)").max(100_000, "must be at most 100000 (1000.00)").describe("Credit to add, in cents"),
+    currency: z.literal("usd").default("usd").describe("Only `usd`"),
+    paymentMethodId: ZPaymentMethodId.optional().describe("A saved card of the caller, or a fresh one from Stripe.js / the test-card form: the payment is confirmed now. Without it the answer's `clientSecret` is confirmed in the browser."),
+  })
+  .strict()
+  .meta({ id: "PaymentIntentInput" });
+
+const ZPaymentError = z.object({ code: z.string().nullable(), declineCode: z.string().nullable(), message: z.string() });
+
+export const ZPaymentIntent = z
+  .object({
+    id: z.string().describe("Stripe's PaymentIntent id (pi_…)"),
+    status: z.enum(["requires_payment_method", "requires_confirmation", "requires_action", "processing", "requires_capture", "canceled", "succeeded"]),
+    amountCents: ZCents,
+    currency: ZCurrency,
+    clientSecret: z.string().nullable(),
+    nextAction: z.object({ type: z.string(), url: z.string().nullable() }).nullable(),
+    lastError: ZPaymentError.nullable(),
+    balanceCents: ZCents.nullable().describe("The balance after the credit when the payment succeeded now"),
+  })
+  .meta({ id: "PaymentIntent" });
+
+export const ZSetupPaymentMethodInput = z
+  .object({ paymentMethodId: ZPaymentMethodId.optional().describe("A card from Stripe.js / the test-card form (or a Stripe test token such as pm_card_visa): saved now") })
+  .strict()
+  .meta({ id: "SetupPaymentMethodInput" });
+
+export const ZPaymentMethod = z
+  .object({ id: z.string(), brand: z.string(), last4: z.string(), expMonth: z.number().int(), expYear: z.number().int(), isDefault: z.boolean(), createdAt: ZTimestamp })
+  .meta({ id: "PaymentMethod" });
+
+export const ZSetupIntent = z
+  .object({
+    id: z.string().describe("Stripe's SetupIntent id (seti_…)"),
+    status: z.string(),
+    clientSecret: z.string().nullable(),
+    paymentMethod: ZPaymentMethod.nullable().describe("The saved card once the setup succeeded"),
+    publishableKey: z.string().nullable(),
+    testMode: z.boolean().describe("True when the local Stripe stand-in serves payments (no real card is charged)"),
+    standinUrl: z.string().nullable().describe("Test mode: where the browser's test-card form creates its card"),
+  })
+  .meta({ id: "SetupIntent" });
+
+export const ZPaymentMethodList = z
+  .object({ items: z.array(ZPaymentMethod), defaultPaymentMethodId: z.string().nullable() })
+  .meta({ id: "PaymentMethodList" });
+
+export const ZPaymentMethodIdInput = z.object({ paymentMethodId: ZPaymentMethodId }).strict().meta({ id: "PaymentMethodIdInput" });
+export const ZPaymentMethodIdParams = z.object({ paymentMethodId: ZPaymentMethodId });
+
+export const ZPlan = z
+  .object({
+    tier: ZTier,
+    name: z.string(),
+    priceCents: ZCents.describe("Per month"),
+    currency: ZCurrency,
+    interval: z.literal("month"),
+    monthlyAllowanceCents: ZCents,
+    sessionAllowanceCents: ZCents,
+    sessionWindowHours: z.number(),
+    weeklyAllowanceCents: ZCents,
+    current: z.boolean(),
+    changeNowCents: ZCents.describe("What moving to this plan charges now (prorated for the rest of the period; 0 for the current plan, a downgrade or free)"),
+  })
+  .meta({ id: "SubscriptionPlan" });
+export const ZSubscriptionPlansResponse = z.object({ plans: z.array(ZPlan), currentTier: ZTier, testMode: z.boolean() }).meta({ id: "SubscriptionPlansResponse" });
+
+export const ZSubscriptionInfo = z
+  .object({
+    tier: ZTier,
+    status: z.string().describe("`active`, `canceled`, … (`active` for the free tier)"),
+    cancelAtPeriodEnd: z.boolean(),
+    currentPeriodStart: ZTimestamp.nullable(),
+    currentPeriodEnd: ZTimestamp.nullable(),
+    priceCents: ZCents,
+    currency: ZCurrency,
+    stripeSubscriptionId: z.string().nullable(),
+  })
+  .meta({ id: "SubscriptionInfo" });
+
+export const ZSubscriptionResult = z
+  .object({ subscription: ZSubscriptionInfo, chargedNowCents: ZCents.describe("What this change charged the card now") })
+  .meta({ id: "SubscriptionResult" });
+
+export const ZCreateSubscriptionInput = z
+  .object({ tier: z.enum(["pro", "max"]), paymentMethodId: ZPaymentMethodId.optional().describe("A saved card; default: the default card") })
+  .strict()
+  .meta({ id: "CreateSubscriptionInput" });
+export const ZUpdateSubscriptionInput = z.object({ tier: z.enum(["pro", "max"]) }).strict().meta({ id: "UpdateSubscriptionInput" });
+export const ZCancelSubscriptionInput = z
+  .object({ atPeriodEnd: z.boolean().default(true).describe("True (default): runs to the end of the paid period; false: ends now") })
+  .strict()
+  .meta({ id: "CancelSubscriptionInput" });
+
+const ZWindow = z.object({
+  limitCents: ZCents,
+  usedCents: ZCents,
+  remainingCents: ZCents,
+  startedAt: ZTimestamp.nullable(),
+  resetsAt: ZTimestamp.nullable().describe("When the window ends (null: no session window is open; the next turn opens one)"),
+});
+
+export const ZUsageStatus = z
+  .object({
+    tier: ZTier,
+    balanceCents: ZCents,
+    currency: ZCurrency,
+    allowExtraSpend: z.boolean(),
+    monthly: ZWindow,
+    session: ZWindow,
+    weekly: ZWindow,
+    canStartTurn: z.boolean(),
+    blockedBy: z.enum(["session", "weekly", "monthly"]).nullable().describe("The exhausted window that refuses a new turn (null: turns may start)"),
+  })
+  .meta({ id: "UsageStatus" });
+
+export const ZAllowExtraSpendInput = z.object({ allowExtraSpend: z.boolean() }).strict().meta({ id: "AllowExtraSpendInput" });
+
+export const ZUsageQuery = z.object({
+  from: z.iso.datetime({ offset: true }).or(z.iso.date()).optional().describe("ISO 8601 start (default: 30 days before `to`)"),
+  to: z.iso.datetime({ offset: true }).or(z.iso.date()).optional().describe("ISO 8601 end (default: now)"),
+});
+
+const ZUsageTotals = z.object({ turns: z.number().int(), tokensIn: z.number().int(), tokensOut: z.number().int(), costCents: ZCents });
+export const ZUsage = z
+  .object({
+    from: ZTimestamp,
+    to: ZTimestamp,
+    currency: ZCurrency,
+    totals: ZUsageTotals,
+    days: z.array(ZUsageTotals.extend({ date: z.string().describe("UTC day, YYYY-MM-DD") })),
+    projects: z.array(ZUsageTotals.extend({ projectId: z.string(), name: z.string().nullable() })),
+  })
+  .meta({ id: "Usage" });
+
+export type TUsageStatus = z.infer<typeof ZUsageStatus>;
+export type TSubscriptionInfo = z.infer<typeof ZSubscriptionInfo>;
+export type TPaymentMethod = z.infer<typeof ZPaymentMethod>;
+export type TPaymentIntent = z.infer<typeof ZPaymentIntent>;

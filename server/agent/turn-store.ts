@@ -4,6 +4,7 @@ import type { TAgentSettings } from "../../lib/schemas/agent.ts";
 import { afterTurn } from "../../lib/todo-lifecycle.ts";
 import type { Prisma } from "../db/generated/client.ts";
 import { db } from "../runtime.ts";
+import { chargeTurn } from "../services/billing/usage.ts";
 import { publishTodo } from "../services/todos/events.ts";
 import { changeTodo, setStatus, type TodoRef } from "../services/todos/lifecycle.ts";
 import { asObject, messageWithBlocks, toBlock, toMessage } from "../services/todos/serialize.ts";
@@ -69,6 +70,8 @@ export async function finishTurn(todo: TodoRef, turn: Turn | null, provider: Age
       const usage = { provider: provider.name, ...(settings.model ? { model: settings.model } : {}), ...counts, costCents: provider.costCents?.(counts, settings) ?? 0, durationMs: Date.now() - turn.startedAt };
       await tx.block.createMany({ data: blocks.map((b, position) => ({ todoId: todo.id, messageId: turn.messageId, position, type: b.type, actionable: b.actionable, content: b.content as Prisma.InputJsonValue })) });
       const message = await tx.message.update({ where: { id: turn.messageId }, data: { content: text, state: "DONE", usage }, include: messageWithBlocks });
+      // Charged in the transaction that ends the turn: the reply and its charge commit together, once.
+      await chargeTurn(tx, { userId: current.userId, projectId: current.projectId, todoId: todo.id, messageId: turn.messageId, costCents: usage.costCents, tokensIn: counts.tokensIn, tokensOut: counts.tokensOut });
       fx.emit("message.updated", toMessage(message));
       for (const block of message.blocks) fx.emit("block.updated", toBlock(block));
     }

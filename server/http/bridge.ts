@@ -13,6 +13,8 @@ export type Bridge = {
   runtime: Runtime;
   /** The registry's operations (id, method, path), for `call`. */
   operations: readonly Pick<AnyOperation, "id" | "method" | "path">[];
+  /** Handlers of raw-body routes (server/http/raw-route.ts) by route id, run in the server's module graph (e.g. `stripe_webhook`). */
+  rawRoutes?: Record<string, (rawBody: string, request: Request) => Promise<unknown>>;
 };
 
 const KEY = Symbol.for("todo-service.bridge");

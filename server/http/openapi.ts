@@ -40,6 +40,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Teams: "A team: owner, admins and members, invites by email, a shared project and auto-join by company domain",
   Devices: "Edges, bridge-backed devices (online while their Socket.IO connection is open), workspace paths and the hosted cloud device",
   "Command line": "Device-code login (RFC 8628), device enrollment, dst_ token exchange and todo-scoped (mayfly) tokens",
+  Billing: "Credit balance and ledger, cards, invoices, plans and subscriptions through Stripe, usage windows and extra spend (not served to device tokens)",
+  Usage: "Agent usage (turns, tokens, cost) in a date range",
   Meta: "This document",
 };
 

@@ -1,6 +1,7 @@
 import type { AnyOperation, OperationTypesById } from "../http/define.ts";
 import { apiKeyOperations } from "./api-keys/index.ts";
 import { deviceOperations } from "./devices/index.ts";
+import { billingOperations } from "./billing/index.ts";
 import { metaOperations } from "./meta/index.ts";
 import { projectOperations } from "./projects/index.ts";
 import { settingsOperations } from "./settings/index.ts";
@@ -17,6 +18,7 @@ export const operations: readonly AnyOperation[] = [
   ...settingsOperations,
   ...teamOperations,
   ...deviceOperations,
+  ...billingOperations,
   ...metaOperations(() => operations),
 ];
 
@@ -33,6 +35,7 @@ export type TypedRegistryOperation =
   | (typeof settingsOperations)[number]
   | (typeof teamOperations)[number]
   | (typeof deviceOperations)[number]
+  | (typeof billingOperations)[number]
   | ReturnType<typeof metaOperations>[number];
 
 /** operationId → params, query, body and response types, for the bridge's typed `call`. */

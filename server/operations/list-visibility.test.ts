@@ -25,6 +25,9 @@ const NOT_PROJECT_DATA: Record<string, string> = {
   apiKey_list: "the caller's own API keys",
   edge_list: "the caller's own edges",
   device_list: "the caller's own devices",
+  billing_getTransactions: "the caller's own ledger",
+  billing_getInvoices: "the caller's own invoices",
+  billing_getPaymentMethods: "the caller's own saved cards",
 };
 
 type World = { P: string; Q: string; todos: Record<string, string> };

@@ -56,6 +56,14 @@ export class LocalProvider implements AgentProvider {
     };
   }
 
+  /**
+   * The built-in agent's price, so billing has something to charge without a model: one cent per
+   * 100 words read and written, at least one cent a turn.
+   */
+  costCents(usage: { tokensIn: number; tokensOut: number }): number {
+    return Math.max(1, Math.ceil((usage.tokensIn + usage.tokensOut) / 100));
+  }
+
   async blocksFor(_reply: string, userMessages: string[]): Promise<BlockDraft[]> {
     return (await planReply(userMessages)).checklist.map((text) => ({ type: "checklist_item", actionable: true, content: { text } }));
   }

@@ -12,6 +12,8 @@ export default defineOperation({
   description:
     "The content becomes the first user message. `startProcessing: true` starts a turn (RUNNING); a future `scheduledAt` schedules it (SCHEDULED); otherwise TODO. Needs write access.",
   auth: ANY_CREDENTIAL,
+  // 402: billing refuses a new agent turn when nothing is left to spend (docs/api.md "Billing").
+  errors: ["PAYMENT_REQUIRED"],
   params: ZProjectParams,
   body: ZCreateTodoInput,
   response: ZTodo,

@@ -12,6 +12,8 @@ export default defineOperation({
   description:
     "The single accept path. One of `spec` or `content` is required. Started (RUNNING) unless `propose: true`, which creates it PROPOSED and starts nothing.",
   auth: USER_CREDENTIAL,
+  // 402: billing refuses a new agent turn when nothing is left to spend (docs/api.md "Billing").
+  errors: ["PAYMENT_REQUIRED"],
   params: ZProjectParams,
   body: ZStartFromSpecInput,
   response: ZTodo,

@@ -11,7 +11,8 @@ export default defineOperation({
   description:
     "Immediate processing starts a turn on a TODO, READY, DONE or ERROR todo and waits (PENDING) behind a RUNNING, SCHEDULED or PAUSED one. A future `scheduledAt` schedules the message. 409 on CANCELLED or PROPOSED todos.",
   auth: ANY_CREDENTIAL,
-  errors: ["CONFLICT"],
+  // 402: billing refuses a new agent turn when nothing is left to spend (docs/api.md "Billing").
+  errors: ["CONFLICT", "PAYMENT_REQUIRED"],
   todoScope: "todo",
   params: ZTodoParams,
   body: ZAddMessageInput,

@@ -12,7 +12,8 @@ export default defineOperation({
   description:
     "The message must be a SCHEDULED or PENDING user message (409 otherwise).",
   auth: ANY_CREDENTIAL,
-  errors: ["CONFLICT"],
+  // 402: billing refuses a new agent turn when nothing is left to spend (docs/api.md "Billing").
+  errors: ["CONFLICT", "PAYMENT_REQUIRED"],
   todoScope: "todo",
   params: ZTodoParams,
   body: ZUpdateAndStartMessageInput,

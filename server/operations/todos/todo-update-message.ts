@@ -15,7 +15,8 @@ export default defineOperation({
   description:
     "Only a SCHEDULED message; 409 once it started processing.",
   auth: ANY_CREDENTIAL,
-  errors: ["CONFLICT"],
+  // 402: billing refuses a new agent turn when nothing is left to spend (docs/api.md "Billing").
+  errors: ["CONFLICT", "PAYMENT_REQUIRED"],
   todoScope: "todo",
   params: ZMessageParams,
   body: ZUpdateMessageInput,

@@ -12,7 +12,8 @@ export default defineOperation({
   description:
     "The lifecycle table of the API reference; any other transition is 409 CONFLICT. A running turn stops at its next step.",
   auth: ANY_CREDENTIAL,
-  errors: ["CONFLICT"],
+  // 402: billing refuses a new agent turn when nothing is left to spend (docs/api.md "Billing").
+  errors: ["CONFLICT", "PAYMENT_REQUIRED"],
   todoScope: "todo",
   params: ZTodoParams,
   body: ZTodoStatusUpdateInput,

@@ -8,6 +8,7 @@ import { lockRow } from "../../db/lock.ts";
 import { log } from "../../log.ts";
 import type { EventType } from "../../realtime/bus.ts";
 import { db, runtime } from "../../runtime.ts";
+import { assertCanStartTurn } from "../billing/usage.ts";
 import { publishStatus, publishTodo } from "./events.ts";
 
 type Tx = Prisma.TransactionClient;
@@ -41,10 +42,13 @@ export class Effects {
 
 /**
  * Called before a todo moves into RUNNING from another status, inside the transaction, so throwing
- * an ApiError refuses the change and rolls it back. Billing's "refuse a new turn with 402 when
- * nothing is left to spend" goes here; today every turn may start.
+ * an ApiError refuses the change and rolls it back: billing refuses a new turn with 402
+ * PAYMENT_REQUIRED when the plan's windows are used up and extra spend (with credit) does not
+ * cover it (server/services/billing/usage.ts). A turn already running is never stopped here.
  */
-export async function assertTurnAllowed(_tx: Tx, _who: { userId: string; projectId: string; todoId?: string }): Promise<void> {}
+export async function assertTurnAllowed(tx: Tx, who: { userId: string; projectId: string; todoId?: string }): Promise<void> {
+  await assertCanStartTurn(tx, who.userId);
+}
 
 /**
  * Locks the todo's row, runs `change` with it in one transaction and, once that committed, runs

@@ -1,0 +1,189 @@
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { createServer, type Server } from "node:http";
+import { ApiError } from "../../http/errors.ts";
+import { apiError, callerOf } from "../../testing/caller.ts";
+import { listenLocal } from "../../testing/listen.ts";
+import { createTestUser, startTestRuntime, type TestRuntime } from "../../testing/runtime.ts";
+import { balanceOf, ledgerSum, postTransaction } from "./ledger.ts";
+import { createPaymentIntent, listPaymentMethods, listTransactions, setupPaymentMethod } from "./payments.ts";
+import { signStripePayload } from "./standin/server.ts";
+import { createStripeGateway, type StripeGateway } from "./stripe.ts";
+import { createSubscription, getSubscription, updateSubscription } from "./subscriptions.ts";
+import { assertCanStartTurn, chargeTurn, getUsageStatus, setAllowExtraSpend } from "./usage.ts";
+import { webhookFaults } from "./webhook-job.ts";
+import { receiveWebhook } from "./webhooks.ts";
+
+let gw: StripeGateway;
+let hook: Server;
+let rt: TestRuntime | undefined;
+const t = () => rt!;
+
+before(async () => {
+  rt = await startTestRuntime();
+  gw = await createStripeGateway(t().runtime.config, { memory: true });
+  t().runtime.stripe = gw;
+  // The app's webhook route, as the stand-in reaches it: 200 when queued, 400 for a bad signature.
+  hook = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      receiveWebhook(Buffer.concat(chunks).toString("utf8"), (req.headers["stripe-signature"] as string) ?? null).then(
+        () => res.writeHead(200).end("{}"),
+        (e: unknown) => res.writeHead(e instanceof ApiError ? e.status : 500).end(),
+      );
+    });
+  });
+  gw.standin!.webhookUrl = `${await listenLocal(hook)}/webhooks/stripe`;
+  await t().runtime.jobs!.start();
+});
+after(async () => {
+  await gw?.close();
+  await new Promise((r) => (hook ? hook.close(r) : r(undefined)));
+  await rt?.close();
+});
+
+/** Every webhook sent so far delivered, and every job they queued done. */
+async function settled() {
+  await gw.standin!.flushWebhooks();
+  await t().runtime.jobs!.idle();
+}
+
+async function userWithCard(card = "pm_card_visa") {
+  const user = await createTestUser(t().prisma);
+  const setup = await setupPaymentMethod(callerOf(user), { paymentMethodId: card }, null);
+  return { user, caller: callerOf(user), pm: setup.paymentMethod! };
+}
+
+describe("credit through Stripe (the stand-in, through the SDK)", () => {
+  test("a saved card adds credit once: the request credits, the webhook and its replay change nothing", async () => {
+    const { user, caller, pm } = await userWithCard();
+    assert.equal(pm.isDefault, true);
+    assert.equal(pm.last4, "4242");
+    const pi = await createPaymentIntent(caller, { amountCents: 1500, currency: "usd", paymentMethodId: pm.id }, "key-1");
+    assert.equal(pi.status, "succeeded");
+    assert.equal(pi.balanceCents, 1500);
+    await settled();
+    const event = gw.standin!.events.find((e) => e.type === "payment_intent.succeeded" && (e.data as { object: { id: string } }).object.id === pi.id)!;
+    assert.ok(await t().prisma.stripeEvent.findUnique({ where: { id: String(event.id) } }), "the webhook was applied (as a no-op credit)");
+    assert.equal(await gw.standin!.deliver(event), 200, "a replayed event is accepted");
+    await settled();
+    assert.equal((await balanceOf(user.id)).balanceCents, 1500);
+    assert.equal(await ledgerSum(user.id), 1500);
+    // The same Idempotency-Key is the same payment at Stripe.
+    const again = await createPaymentIntent(caller, { amountCents: 1500, currency: "usd", paymentMethodId: pm.id }, "key-1");
+    assert.equal(again.id, pi.id);
+    assert.equal((await balanceOf(user.id)).balanceCents, 1500);
+    const page = await listTransactions(caller, { limit: 50 });
+    assert.deepEqual(page.items.map((i) => [i.kind, i.amountCents]), [["credit_purchase", 1500]]);
+  });
+
+  test("a payment confirmed in the browser is credited by the webhook job", async () => {
+    const { user, caller } = await userWithCard();
+    const pi = await createPaymentIntent(caller, { amountCents: 700, currency: "usd" }, null);
+    assert.equal(pi.status, "requires_payment_method");
+    assert.ok(pi.clientSecret);
+    await gw.client.paymentIntents.confirm(pi.id, { payment_method: "pm_card_visa" });
+    await settled();
+    assert.equal((await balanceOf(user.id)).balanceCents, 700);
+  });
+
+  test("a declined card is 402 with Stripe's reason and adds nothing", async () => {
+    const { user, caller } = await userWithCard();
+    await assert.rejects(createPaymentIntent(caller, { amountCents: 1000, currency: "usd", paymentMethodId: "pm_card_chargeDeclined" }, null), apiError("PAYMENT_REQUIRED", /declined/));
+    await assert.rejects(setupPaymentMethod(caller, { paymentMethodId: "pm_card_chargeDeclinedInsufficientFunds" }, null), apiError("PAYMENT_REQUIRED", /insufficient funds/));
+    await settled();
+    assert.equal((await balanceOf(user.id)).balanceCents, 0);
+    assert.equal((await listPaymentMethods(caller)).items.length, 1);
+  });
+
+  test("someone else's card is 404", async () => {
+    const a = await userWithCard();
+    const b = await userWithCard();
+    await assert.rejects(createPaymentIntent(b.caller, { amountCents: 1000, currency: "usd", paymentMethodId: a.pm.id }, null), apiError("NOT_FOUND"));
+  });
+
+  test("a badly signed webhook is 400 and changes nothing", async () => {
+    const { user, caller } = await userWithCard();
+    const pi = await createPaymentIntent(caller, { amountCents: 900, currency: "usd" }, null);
+    const body = JSON.stringify({ id: "evt_forged", object: "event", type: "payment_intent.succeeded", created: Math.floor(Date.now() / 1000), data: { object: { ...pi, status: "succeeded", amount_received: 900 } } });
+    await assert.rejects(receiveWebhook(body, signStripePayload(body, "whsec_not_the_secret")), apiError("BAD_REQUEST"));
+    await assert.rejects(receiveWebhook(body, null), apiError("BAD_REQUEST"));
+    // Signed right but too old: outside the 300 s tolerance.
+    await assert.rejects(receiveWebhook(body, signStripePayload(body, gw.webhookSecret, Math.floor(Date.now() / 1000) - 301)), apiError("BAD_REQUEST"));
+    await settled();
+    assert.equal((await balanceOf(user.id)).balanceCents, 0);
+    assert.equal(await t().prisma.stripeEvent.count({ where: { id: "evt_forged" } }), 0);
+  });
+
+  test("a crash between receipt and apply: the job runs again and applies the event once", async () => {
+    const { user, caller } = await userWithCard();
+    const pi = await createPaymentIntent(caller, { amountCents: 600, currency: "usd" }, null);
+    webhookFaults.failNextApply = 1;
+    await gw.client.paymentIntents.confirm(pi.id, { payment_method: "pm_card_visa" });
+    await settled();
+    assert.equal(webhookFaults.failNextApply, 0, "the first run failed");
+    assert.equal((await balanceOf(user.id)).balanceCents, 600);
+    assert.equal(await t().prisma.ledgerTransaction.count({ where: { userId: user.id } }), 1);
+  });
+});
+
+describe("subscriptions", () => {
+  test("subscribe, upgrade with proration now, invoices recorded; events out of order change nothing", async () => {
+    const { user, caller } = await userWithCard();
+    gw.standin!.webhookUrl = undefined; // hold the events to deliver them out of order
+    const hookUrl = `http://127.0.0.1:${(hook.address() as { port: number }).port}/webhooks/stripe`;
+    try {
+      const created = await createSubscription(caller, { tier: "pro" }, "sub-1");
+      assert.equal(created.subscription.tier, "pro");
+      assert.equal(created.chargedNowCents, 2000);
+      assert.ok(created.subscription.currentPeriodEnd! > Date.now());
+      const upgraded = await updateSubscription(caller, { tier: "max" }, "up-1");
+      assert.equal(upgraded.subscription.tier, "max");
+      assert.ok(upgraded.chargedNowCents > 7900 && upgraded.chargedNowCents <= 8000, `prorated difference, got ${upgraded.chargedNowCents}`);
+    } finally {
+      gw.standin!.webhookUrl = hookUrl;
+    }
+    const subEvents = gw.standin!.events.filter((e) => String(e.type).startsWith("customer.subscription.") && (e.data as { object: { customer: string } }).object.customer === (gw.standin!.events.at(-1)!.data as { object: { customer: string } }).object.customer);
+    assert.deepEqual(subEvents.map((e) => e.type), ["customer.subscription.created", "customer.subscription.updated"]);
+    // Newest first, then the older one: the older one must not put "pro" back.
+    for (const e of [...subEvents].reverse()) assert.equal(await gw.standin!.deliver(e), 200);
+    await settled();
+    assert.equal((await getSubscription(caller)).tier, "max");
+    assert.equal(await t().prisma.invoice.count({ where: { userId: user.id } }), 2);
+  });
+});
+
+describe("usage windows", () => {
+  const turn = (userId: string, projectId: string, n: number, costCents: number) => ({ userId, projectId, todoId: `todo-${n}`, messageId: `msg-${userId}-${n}`, costCents, tokensIn: 10, tokensOut: 10 });
+
+  test("a turn that uses up the session window: the next is 402 with extra spend off, runs on credit with it on", async () => {
+    const user = await createTestUser(t().prisma);
+    const project = await t().prisma.project.create({ data: { ownerId: user.id, name: "P" } });
+    const before = await getUsageStatus(user.id);
+    assert.equal(before.session.resetsAt, null, "no session window open yet");
+    assert.equal(before.canStartTurn, true);
+    // The free plan's session window holds 50 cents; a 70-cent turn that started is finished and counted.
+    await t().prisma.$transaction((tx) => chargeTurn(tx, turn(user.id, project.id, 1, 70)));
+    const used = await getUsageStatus(user.id);
+    assert.equal(used.session.usedCents, 70);
+    assert.equal(used.session.remainingCents, 0);
+    assert.ok(used.session.resetsAt! > Date.now());
+    assert.equal(used.blockedBy, "session");
+    await assert.rejects(
+      t().prisma.$transaction((tx) => assertCanStartTurn(tx, user.id)),
+      (e: unknown) => e instanceof ApiError && e.code === "PAYMENT_REQUIRED" && (e.data as { window: string }).window === "session" && (e.data as { resetsAt: number }).resetsAt === used.session.resetsAt,
+    );
+    // Extra spend with no credit is still refused; with credit the turn runs and is paid from it.
+    await setAllowExtraSpend(user.id, true);
+    await assert.rejects(t().prisma.$transaction((tx) => assertCanStartTurn(tx, user.id)), apiError("PAYMENT_REQUIRED"));
+    await postTransaction(user.id, { amountCents: 30, kind: "grant" });
+    await t().prisma.$transaction((tx) => assertCanStartTurn(tx, user.id));
+    const paid = await t().prisma.$transaction((tx) => chargeTurn(tx, turn(user.id, project.id, 2, 45)));
+    assert.deepEqual(paid, { allowanceCents: 15, creditCents: 30 }, "credit to zero, never below; the rest counted on the window");
+    assert.equal((await balanceOf(user.id)).balanceCents, 0);
+    // Charged once per reply.
+    assert.equal(await t().prisma.$transaction((tx) => chargeTurn(tx, turn(user.id, project.id, 2, 45))), null);
+    assert.equal(await t().prisma.usageRecord.count({ where: { userId: user.id } }), 2);
+  });
+});

@@ -1,0 +1,222 @@
+// Plans as Stripe subscriptions on Prices (found by lookup key, made when missing): create, change
+// tier with proration charged now, cancel now or at the period's end. The Subscription row mirrors
+// Stripe's object; the request that changes it applies the answer at once and the webhook applies
+// it again (the same state), with older events ignored (Subscription.lastEventAt).
+import type Stripe from "stripe";
+import type { TSubscriptionInfo } from "../../../lib/schemas/billing.ts";
+import type { Caller } from "../../auth/caller.ts";
+import { ApiError, notFound } from "../../http/errors.ts";
+import type { Prisma } from "../../db/generated/client.ts";
+import { db } from "../../runtime.ts";
+import { ensureAccount, lockBilling, TX_OPTIONS } from "./ledger.ts";
+import { ensureCustomer, fromStripeError, recordInvoice } from "./payments.ts";
+import { PLANS, planOf, tierOfLookupKey, TIERS, type Tier } from "./plans.ts";
+import { stripeGateway } from "./stripe.ts";
+import { activeTier } from "./usage.ts";
+
+/** The Stripe Price of a paid tier: found by its lookup key, created (with its product) when missing. */
+export async function priceOf(tier: Exclude<Tier, "free">): Promise<string> {
+  const gw = await stripeGateway();
+  const plan = PLANS[tier];
+  const key = plan.lookupKey!;
+  const known = gw.prices.get(key);
+  if (known) return known;
+  const found = await gw.client.prices.list({ lookup_keys: [key], active: true, limit: 1 }).catch(fromStripeError);
+  let id = found.data[0]?.id;
+  if (!id) {
+    const created = await gw.client.prices
+      .create({ currency: plan.currency, unit_amount: plan.priceCents, recurring: { interval: "month" }, lookup_key: key, product_data: { name: `Todo Service ${plan.name}` } }, { idempotencyKey: `price-${key}-${plan.priceCents}` })
+      .catch(fromStripeError);
+    id = created.id;
+  }
+  gw.prices.set(key, id);
+  return id;
+}
+
+type SubRow = { tier: string; status: string; cancelAtPeriodEnd: boolean; currentPeriodStart: Date | null; currentPeriodEnd: Date | null; stripeSubscriptionId: string | null };
+
+export function toInfo(row: SubRow | null): TSubscriptionInfo {
+  const tier = activeTier(row);
+  const plan = planOf(tier);
+  const live = row && tier !== "free";
+  return {
+    tier,
+    status: live ? row.status : row?.status === "canceled" ? "canceled" : "active",
+    cancelAtPeriodEnd: live ? row.cancelAtPeriodEnd : false,
+    currentPeriodStart: live ? (row.currentPeriodStart?.getTime() ?? null) : null,
+    currentPeriodEnd: live ? (row.currentPeriodEnd?.getTime() ?? null) : null,
+    priceCents: plan.priceCents,
+    currency: plan.currency,
+    stripeSubscriptionId: live ? row.stripeSubscriptionId : null,
+  };
+}
+
+export async function getSubscription(caller: Caller): Promise<TSubscriptionInfo> {
+  return toInfo(await db().subscription.findUnique({ where: { userId: caller.userId } }));
+}
+
+/** The tier a Stripe subscription stands for (by its price's lookup key, else its metadata). */
+function tierOf(sub: Stripe.Subscription): Tier {
+  const price = sub.items.data[0]?.price;
+  const byMeta = (TIERS as readonly string[]).includes(sub.metadata?.tier ?? "") ? (sub.metadata.tier as Tier) : null;
+  return tierOfLookupKey(price?.lookup_key) ?? byMeta ?? "free";
+}
+
+/**
+ * Stores Stripe's subscription for the user unless an event newer than `at` (seconds) was already
+ * applied: a delivery out of order changes nothing. Returns whether it applied.
+ */
+export async function applySubscription(userId: string, sub: Stripe.Subscription, at: number): Promise<boolean> {
+  return db().$transaction((tx) => applySubscriptionIn(tx, userId, sub, at), TX_OPTIONS);
+}
+
+/** applySubscription inside the caller's transaction (the webhook's, with its event record). */
+export async function applySubscriptionIn(tx: Prisma.TransactionClient, userId: string, sub: Stripe.Subscription, at: number): Promise<boolean> {
+  const item = sub.items.data[0];
+  const data = {
+    tier: tierOf(sub),
+    status: sub.status,
+    stripeSubscriptionId: sub.id,
+    stripePriceId: item?.price.id ?? null,
+    currentPeriodStart: item ? new Date(item.current_period_start * 1000) : null,
+    currentPeriodEnd: item ? new Date(item.current_period_end * 1000) : null,
+    cancelAtPeriodEnd: sub.cancel_at_period_end,
+    lastEventAt: new Date(at * 1000),
+  };
+  {
+    await lockBilling(tx, userId);
+    await ensureAccount(tx, userId);
+    const current = await tx.subscription.findUnique({ where: { userId } });
+    // Another subscription than the one stored, which is not the newer one: an old one's late event.
+    if (current?.stripeSubscriptionId && current.stripeSubscriptionId !== sub.id && current.lastEventAt && current.lastEventAt.getTime() > at * 1000) return false;
+    if (current?.lastEventAt && current.lastEventAt.getTime() > at * 1000) return false;
+    if (current && current.stripeSubscriptionId === sub.id) {
+      await tx.subscription.update({ where: { userId }, data });
+    } else {
+      // A new subscription: its weekly windows are anchored at its start.
+      const anchor = new Date(sub.start_date * 1000);
+      await tx.subscription.upsert({ where: { userId }, create: { userId, ...data, windowAnchorAt: anchor }, update: { ...data, windowAnchorAt: anchor } });
+    }
+    return true;
+  }
+}
+
+async function recordLatestInvoice(userId: string, sub: Stripe.Subscription): Promise<number> {
+  const inv = sub.latest_invoice;
+  if (!inv) return 0;
+  const { client } = await stripeGateway();
+  const full = typeof inv === "string" ? await client.invoices.retrieve(inv).catch(fromStripeError) : inv;
+  await recordInvoice(userId, full);
+  return full.amount_paid;
+}
+
+async function liveSubscription(userId: string) {
+  const row = await db().subscription.findUnique({ where: { userId } });
+  return row && activeTier(row) !== "free" && row.stripeSubscriptionId ? { ...row, stripeSubscriptionId: row.stripeSubscriptionId } : null;
+}
+
+async function paymentMethodFor(userId: string, pmId: string | undefined): Promise<string> {
+  if (pmId) {
+    if (!(await db().paymentMethod.findFirst({ where: { id: pmId, userId }, select: { id: true } }))) throw notFound("Payment method");
+    return pmId;
+  }
+  const account = await db().billingAccount.findUnique({ where: { userId }, select: { defaultPaymentMethodId: true } });
+  if (!account?.defaultPaymentMethodId) throw new ApiError("PAYMENT_REQUIRED", "Add a card before subscribing", { reason: "no_payment_method" });
+  return account.defaultPaymentMethodId;
+}
+
+/** Subscribes to a paid tier, charging the first month now (a decline is 402 and changes nothing). */
+export async function createSubscription(caller: Caller, input: { tier: "pro" | "max"; paymentMethodId?: string }, idempotencyKey: string | null) {
+  if (await liveSubscription(caller.userId)) throw new ApiError("CONFLICT", "There is already a subscription: change its tier instead");
+  const pm = await paymentMethodFor(caller.userId, input.paymentMethodId);
+  const customer = await ensureCustomer(caller.userId);
+  const price = await priceOf(input.tier);
+  const { client } = await stripeGateway();
+  let sub: Stripe.Subscription;
+  try {
+    sub = await client.subscriptions.create(
+      { customer, items: [{ price }], default_payment_method: pm, payment_behavior: "error_if_incomplete", metadata: { userId: caller.userId, tier: input.tier } },
+      { idempotencyKey: `subscribe-${caller.userId}-${idempotencyKey ?? `${input.tier}-${Date.now()}`}` },
+    );
+  } catch (e) {
+    fromStripeError(e);
+  }
+  await applySubscription(caller.userId, sub, Math.floor(Date.now() / 1000));
+  const charged = await recordLatestInvoice(caller.userId, sub);
+  return { subscription: await getSubscription(caller), chargedNowCents: charged };
+}
+
+/** What moving from the current plan to `tier` charges now: the prorated difference for the rest of the period. */
+export function changeCost(row: SubRow | null, tier: Tier, at = Date.now()): number {
+  const current = activeTier(row);
+  if (tier === current || tier === "free") return 0;
+  const next = PLANS[tier].priceCents;
+  if (current === "free" || !row?.currentPeriodStart || !row.currentPeriodEnd) return next;
+  const start = row.currentPeriodStart.getTime();
+  const end = row.currentPeriodEnd.getTime();
+  const left = Math.max(0, Math.min(1, (end - at) / Math.max(1, end - start)));
+  return Math.max(0, Math.round(next * left) - Math.round(PLANS[current].priceCents * left));
+}
+
+/** Upgrade or downgrade: prorated now (an upgrade charges the difference; a downgrade leaves credit at Stripe for the next invoice). */
+export async function updateSubscription(caller: Caller, input: { tier: "pro" | "max" }, idempotencyKey: string | null) {
+  const row = await liveSubscription(caller.userId);
+  if (!row) throw new ApiError("CONFLICT", "There is no subscription to change: subscribe first");
+  if (row.tier === input.tier && !row.cancelAtPeriodEnd) throw new ApiError("CONFLICT", `The subscription is already ${PLANS[input.tier].name}`);
+  const price = await priceOf(input.tier);
+  const { client } = await stripeGateway();
+  let sub: Stripe.Subscription;
+  try {
+    const current = await client.subscriptions.retrieve(row.stripeSubscriptionId);
+    const item = current.items.data[0]!;
+    sub = await client.subscriptions.update(
+      row.stripeSubscriptionId,
+      { items: [{ id: item.id, price }], proration_behavior: "always_invoice", payment_behavior: "error_if_incomplete", cancel_at_period_end: false, metadata: { tier: input.tier } },
+      { idempotencyKey: `change-${caller.userId}-${idempotencyKey ?? `${input.tier}-${Date.now()}`}` },
+    );
+  } catch (e) {
+    fromStripeError(e);
+  }
+  await applySubscription(caller.userId, sub, Math.floor(Date.now() / 1000));
+  const charged = row.tier === input.tier ? 0 : await recordLatestInvoice(caller.userId, sub);
+  return { subscription: await getSubscription(caller), chargedNowCents: charged };
+}
+
+export async function cancelSubscription(caller: Caller, input: { atPeriodEnd: boolean }) {
+  const row = await liveSubscription(caller.userId);
+  if (!row) throw new ApiError("CONFLICT", "There is no subscription to cancel");
+  const { client } = await stripeGateway();
+  let sub: Stripe.Subscription;
+  try {
+    sub = input.atPeriodEnd ? await client.subscriptions.update(row.stripeSubscriptionId, { cancel_at_period_end: true }) : await client.subscriptions.cancel(row.stripeSubscriptionId);
+  } catch (e) {
+    fromStripeError(e);
+  }
+  await applySubscription(caller.userId, sub, Math.floor(Date.now() / 1000));
+  return { subscription: await getSubscription(caller), chargedNowCents: 0 };
+}
+
+export async function listPlans(caller: Caller) {
+  const [row, gw] = await Promise.all([db().subscription.findUnique({ where: { userId: caller.userId } }), stripeGateway()]);
+  const current = activeTier(row);
+  return {
+    currentTier: current,
+    testMode: gw.mode === "standin",
+    plans: TIERS.map((t) => {
+      const p = PLANS[t];
+      return {
+        tier: t,
+        name: p.name,
+        priceCents: p.priceCents,
+        currency: p.currency,
+        interval: "month" as const,
+        monthlyAllowanceCents: p.monthlyAllowanceCents,
+        sessionAllowanceCents: p.sessionAllowanceCents,
+        sessionWindowHours: 5,
+        weeklyAllowanceCents: p.weeklyAllowanceCents,
+        current: t === current,
+        changeNowCents: changeCost(row, t),
+      };
+    }),
+  };
+}
