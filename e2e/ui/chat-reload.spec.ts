@@ -8,7 +8,9 @@ import { TodoChatPage } from "../support/todo-page";
 test.describe.configure({ timeout: 180_000 });
 test.use({ timezoneId: "UTC" });
 
-const LONG = "Tell me how to plan a vegetable garden for a small balcony that gets only morning sun, with pots, soil, watering and the first seeds to sow";
+// The OpenAI-compatible stand-in echoes a message two words per 20 ms: 600 words stream for
+// several seconds, so every reload below lands in the middle of a reply.
+const LONG = Array.from({ length: 600 }, (_, i) => `word${i}`).join(" ");
 
 test("reloading during a streamed reply, at several moments, never shows a gap", async ({ page }, info) => {
   // From the first paint of every load: record each text the newest reply shows while PROCESSING.
@@ -30,12 +32,12 @@ test("reloading during a streamed reply, at several moments, never shows a gap",
   });
   const u = await signedInUser(page, info);
   const p = await createProject(u, "Reloads");
-  const t = await createTodo(u, p.id, "Reload me");
+  const t = await createTodo(u, p.id, { content: "Reload me", agentSettings: { provider: "openai", model: "gpt-4o-mini" } });
   const chat = new TodoChatPage(page);
   await chat.open(p.id, t.id);
 
   // Reload soon after the reply starts, a little later, and later still (one turn each).
-  for (const [i, afterChars] of [0, 40, 120].entries()) {
+  for (const [i, afterChars] of [0, 1000, 3000].entries()) {
     await chat.send(`${LONG} (${i})`);
     await expect.poll(async () => (await getTodo(u, t.id)).messages.at(-1)?.content.length ?? 0, { timeout: TURN_TIMEOUT }).toBeGreaterThan(afterChars);
     await page.reload();
@@ -51,6 +53,7 @@ test("reloading during a streamed reply, at several moments, never shows a gap",
     expect(full, `a reply the page showed is stored: ${s.id}`).toBeDefined();
     expect(full!.startsWith(s.text), `shown mid-stream: ${JSON.stringify(s.text)}\nstored: ${JSON.stringify(full)}`).toBe(true);
   }
+  expect(seen.length, "the page showed replies mid-stream").toBeGreaterThan(0);
   // The page showed each reply's end state exactly.
   const shown = await chat.replies.getByTestId("message-content").allTextContents();
   expect(shown).toEqual([...stored.values()]);

@@ -41,8 +41,9 @@ test("complete in one click, rename, and move between groups by menu and by drag
 
   const actions = await menu(page, "Fix the fence");
   await actions.getByRole("button", { name: "Rename" }).click();
-  await row(page, "Fix the fence").getByLabel("Todo text").fill("Fix the garden fence");
-  await row(page, "Fix the fence").getByRole("button", { name: "Save" }).click();
+  const form = page.getByRole("form", { name: "Rename todo Fix the fence" });
+  await form.getByLabel("Todo text").fill("Fix the garden fence");
+  await form.getByRole("button", { name: "Save" }).click();
   await expect(row(page, "Fix the garden fence").getByRole("link")).toHaveText("Fix the garden fence");
   expect((await getTodo(u, b.id)).content).toBe("Fix the garden fence");
 
