@@ -12,10 +12,10 @@ import { TURN_LOST_TWICE, TurnRunner } from "./turn-runner.ts";
 
 // Queue workers as separate processes on one PostgreSQL database and one Redis, killed with
 // SIGKILL mid-turn: a crashed worker's job is retried once (the turn resumes and completes once),
-// a second crash ends the turn in ERROR. Job locks are short (2.5 s, production has 30 s) so the
+// a second crash ends the turn in ERROR. Job locks are short (5 s, production has 30 s) so the
 // retry comes quickly; much shorter, and a live worker whose event loop is busy starting up (two
 // cores, a loaded CI machine) misses a lock renewal, so BullMQ counts a stall that was no crash.
-const LOCK_MS = 2500;
+const LOCK_MS = 5000;
 const STEP_MS = 80;
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const pg = withPostgresRuntime(before, after);

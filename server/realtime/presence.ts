@@ -2,7 +2,7 @@ import type { Server } from "socket.io";
 import { log } from "../log.ts";
 import { db } from "../runtime.ts";
 import type { EventBus } from "./bus.ts";
-import type { SocketData } from "./sockets.ts";
+import type { SocketData } from "./socket-data.ts";
 
 // A device is online exactly while a Socket.IO connection authenticated with one of its dst_
 // tokens is open (SPEC.md §3). The sockets themselves are the record: with the Redis adapter,

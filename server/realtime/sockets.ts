@@ -12,7 +12,9 @@ import { db } from "../runtime.ts";
 import { visibleProjectsWhere, visibleTodosWhere } from "../services/access.ts";
 import { envelopeOf, roomsFor, type ConnectionEffect, type CredentialRef, type EventBus, type Room } from "./bus.ts";
 
-export type SocketData = { userId: string; credential: string; deviceId?: string | null; todoScope?: string | null };
+import type { SocketData } from "./socket-data.ts";
+
+export type { SocketData } from "./socket-data.ts";
 
 export type SocketOptions = { redisUrl?: string; redisPrefix?: string; appUrl: string; trustProxy?: boolean; limits?: RateLimits };
 

@@ -2,7 +2,7 @@ import type { TDevice } from "../../../lib/schemas/devices.ts";
 import type { Caller } from "../../auth/caller.ts";
 import { newDeviceSecret, sha256 } from "../../auth/tokens.ts";
 import { db } from "../../runtime.ts";
-import { toDevice } from "./devices.ts";
+import { toDevice } from "./serialize.ts";
 
 // The hosted cloud device (one per user) behind a provisioner. The default, local provisioner
 // "boots" a device by recording when it will be ready (CLOUD_BOOT_MS after the request); a real

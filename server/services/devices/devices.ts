@@ -5,20 +5,9 @@ import { onlineDeviceIds } from "../../realtime/presence.ts";
 import { db, runtime } from "../../runtime.ts";
 import { normaliseWorkspacePaths } from "./workspace-paths.ts";
 import { cloudOnline } from "./cloud.ts";
+import { toDevice } from "./serialize.ts";
 
-type DeviceRow = { id: string; name: string; kind: "bridge" | "cloud"; workspacePaths: string[]; metadata: unknown; lastSeenAt: Date | null; createdAt: Date };
-
-export function toDevice(row: DeviceRow, online: boolean): TDevice {
-  return {
-    id: row.id,
-    name: row.name,
-    kind: row.kind,
-    online,
-    workspacePaths: row.workspacePaths,
-    lastSeenAt: row.lastSeenAt ? row.lastSeenAt.getTime() : null,
-    createdAt: row.createdAt.getTime(),
-  };
-}
+export { toDevice } from "./serialize.ts";
 
 /** A device of the caller's, or 404 (another user's device is not revealed). */
 export async function getDeviceOrThrow(caller: Caller, id: string) {
