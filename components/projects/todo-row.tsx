@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { toast } from "sonner";
 import { ErrorAlert } from "@/components/ui/error-alert";
 import { RenameInput } from "@/components/ui/rename-input";
@@ -66,6 +66,30 @@ export function TodoRow({ todo, canWrite, groups = [], onChanged, onRemoved }: P
   const [renaming, setRenaming] = useState(false);
   const [name, setName] = useState(todo.content);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const menuRef = useRef<HTMLDetailsElement>(null);
+  const [menuOpen, setMenuOpen] = useState(false);
+  const closeMenu = () => {
+    if (menuRef.current) menuRef.current.open = false;
+  };
+  // An open menu closes on a click elsewhere and on Escape, as menus do.
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onDown = (e: PointerEvent) => {
+      if (!menuRef.current?.contains(e.target as Node)) closeMenu();
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape") {
+        closeMenu();
+        menuRef.current?.querySelector("summary")?.focus();
+      }
+    };
+    document.addEventListener("pointerdown", onDown);
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("pointerdown", onDown);
+      document.removeEventListener("keydown", onKey);
+    };
+  }, [menuOpen]);
   const proposed = todo.status === "PROPOSED";
   const text = truncate(todo.content);
   const allowed = allowedActions(todo.status);
@@ -206,13 +230,28 @@ export function TodoRow({ todo, canWrite, groups = [], onChanged, onRemoved }: P
         </div>
       ) : null}
       {canWrite && !proposed ? (
-        <details className="row-menu" onToggle={(e) => !(e.currentTarget as HTMLDetailsElement).open && setConfirmDelete(false)}>
+        <details
+          ref={menuRef}
+          className="row-menu"
+          onToggle={(e) => {
+            const open = (e.currentTarget as HTMLDetailsElement).open;
+            setMenuOpen(open);
+            if (!open) setConfirmDelete(false);
+          }}
+        >
           <summary aria-label={`Actions for ${text}`} title="Actions">
             ⋯
           </summary>
           <div className="row-menu-panel" role="group" aria-label={`Actions for ${text}`}>
             {todo.status === "TODO" ? (
-              <button type="button" onClick={() => void start()} disabled={busy !== null}>
+              <button
+                type="button"
+                onClick={() => {
+                  closeMenu();
+                  void start();
+                }}
+                disabled={busy !== null}
+              >
                 ▶ Start the agent
               </button>
             ) : null}
@@ -220,6 +259,7 @@ export function TodoRow({ todo, canWrite, groups = [], onChanged, onRemoved }: P
               type="button"
               className="secondary"
               onClick={() => {
+                closeMenu();
                 setName(todo.content);
                 setRenaming(true);
               }}
@@ -229,7 +269,14 @@ export function TodoRow({ todo, canWrite, groups = [], onChanged, onRemoved }: P
             {groups.length > 0 ? (
               <label className="row-menu-move">
                 Move to
-                <select value={todo.groupSlug ?? ""} onChange={(e) => void moveTo(e.target.value || null)} disabled={busy !== null}>
+                <select
+                  value={todo.groupSlug ?? ""}
+                  onChange={(e) => {
+                    closeMenu();
+                    void moveTo(e.target.value || null);
+                  }}
+                  disabled={busy !== null}
+                >
                   <option value="">No group</option>
                   {groups.map((g) => (
                     <option key={g.id} value={g.slug}>
@@ -240,14 +287,30 @@ export function TodoRow({ todo, canWrite, groups = [], onChanged, onRemoved }: P
               </label>
             ) : null}
             {allowed.includes("cancel") ? (
-              <button type="button" className="secondary danger-outline" onClick={cancelWithUndo} disabled={busy !== null}>
+              <button
+                type="button"
+                className="secondary danger-outline"
+                onClick={() => {
+                  closeMenu();
+                  cancelWithUndo();
+                }}
+                disabled={busy !== null}
+              >
                 Cancel todo…
               </button>
             ) : null}
             {confirmDelete ? (
               <div className="row-menu-confirm" role="alert">
                 <span>Delete this todo and all its messages?</span>
-                <button type="button" className="danger" onClick={() => void remove()} disabled={busy !== null}>
+                <button
+                  type="button"
+                  className="danger"
+                  onClick={() => {
+                    closeMenu();
+                    void remove();
+                  }}
+                  disabled={busy !== null}
+                >
                   Delete for good
                 </button>
                 <button type="button" className="secondary" onClick={() => setConfirmDelete(false)}>
