@@ -1,3 +1,7 @@
+import { spawn } from "node:child_process";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { bearer, createUser, type TestUser } from "../support/users";
 import { connect, nextEvent } from "../support/sockets";
@@ -219,5 +223,51 @@ test("two server processes with Redis: a bridge on one is online on the other, i
     await offline;
   } finally {
     watcher.disconnect();
+  }
+});
+
+test("a server process that crashes: its devices go offline (device.offline from a surviving process) within seconds", async ({ request, baseURL }, info) => {
+  test.setTimeout(180_000);
+  const databaseUrl = info.project.metadata?.databaseUrl as string | undefined;
+  test.skip(!databaseUrl, "needs PostgreSQL and Redis shared by several processes (the PostgreSQL project)");
+  const runId = process.env.E2E_RUN_ID!;
+  const port = Number(new URL(baseURL!).port) + 11;
+  const url = `http://localhost:${port}`;
+  // A third process of the same deployment (same database, Redis and prefix), killed below.
+  const doomed = spawn(process.execPath, ["--import", "tsx", "scripts/test-server.ts"], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      APP_URL: url,
+      DATABASE_URL: databaseUrl!,
+      REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379",
+      REDIS_PREFIX: `todo-e2e-${runId.replace(/\D/g, "-")}`,
+      DATA_DIR: await mkdtemp(path.join(tmpdir(), "todo-doomed-")),
+      AUTH_SECRET: "e2e-secret-not-for-production-0123456789",
+      LOG_LEVEL: "warn",
+    },
+    stdio: "ignore",
+  });
+  try {
+    await expect.poll(async () => (await request.get(`${url}/api/v1/openapi.json`).catch(() => null))?.status() ?? 0, { timeout: 120_000 }).toBe(200);
+    const u = await createUser(info, "crash");
+    const enrolled = await okJson<Poll>(await request.post("/api/v1/cli/device/enroll-self", { headers: bearer(u.apiKey), data: { name: "doomed-box" } }));
+    const deviceId = enrolled.device!.id;
+    const watcher = await connect(baseURL!, { token: u.apiKey });
+    try {
+      const online = nextEvent<{ data: { deviceId: string } }>(watcher, "device.online", (e) => e.data.deviceId === deviceId);
+      await connect(url, { token: enrolled.apiToken! });
+      await online;
+      const offline = nextEvent<{ data: { deviceId: string } }>(watcher, "device.offline", (e) => e.data.deviceId === deviceId, 15_000);
+      doomed.kill("SIGKILL");
+      await offline;
+      const list = await okJson<Device[]>(await request.get("/api/v1/devices", { headers: bearer(u.apiKey) }));
+      expect(list[0]).toMatchObject({ id: deviceId, online: false });
+    } finally {
+      watcher.disconnect();
+    }
+  } finally {
+    doomed.kill("SIGKILL");
   }
 });

@@ -6,7 +6,7 @@ import { ApiError } from "../http/errors.ts";
 import { isAppOrigin } from "../http/same-origin.ts";
 import { log } from "../log.ts";
 import { limitHandshakes } from "./handshake-limit.ts";
-import { trackDevicePresence } from "./presence.ts";
+import { memoryPresence, redisPresence, trackDevicePresence, type PresenceStore } from "./presence.ts";
 import type { RateLimits } from "../http/rate-limit.ts";
 import { db } from "../runtime.ts";
 import { visibleProjectsWhere, visibleTodosWhere } from "../services/access.ts";
@@ -46,6 +46,7 @@ function refused(message: string, code: string): Error {
 export async function attachSockets(httpServer: HttpServer, bus: EventBus, opts: SocketOptions): Promise<{ io: Server; close(): Promise<void> }> {
   const io = new Server(httpServer, { path: "/socket.io", serveClient: false });
   const closers: (() => Promise<unknown>)[] = [];
+  let presence: PresenceStore = memoryPresence();
 
   if (opts.redisUrl) {
     const [{ createAdapter }, { createClient }] = await Promise.all([import("@socket.io/redis-adapter"), import("redis")]);
@@ -56,6 +57,7 @@ export async function attachSockets(httpServer: HttpServer, bus: EventBus, opts:
     await Promise.all([pub.connect(), sub.connect()]);
     io.adapter(createAdapter(pub, sub, { key: `${opts.redisPrefix ?? "todo-service"}:socket.io` }));
     closers.push(() => pub.quit(), () => sub.quit());
+    presence = redisPresence(pub, opts.redisPrefix ?? "todo-service");
     log.info("socket.io redis adapter on");
   }
 
@@ -107,7 +109,7 @@ export async function attachSockets(httpServer: HttpServer, bus: EventBus, opts:
       .catch(() => undefined);
   });
 
-  trackDevicePresence(io, bus);
+  const stopPresence = trackDevicePresence(io, bus, presence);
 
   const unsubscribe = bus.subscribe((event) => {
     // message.delta is high-volume and only meaningful to viewers of that todo.
@@ -123,6 +125,7 @@ export async function attachSockets(httpServer: HttpServer, bus: EventBus, opts:
     async close() {
       unsubscribe();
       unEffect();
+      stopPresence();
       // Not io.close(): that would also close the HTTP server, cutting requests still in flight.
       io.local.disconnectSockets(true);
       io.engine.close();

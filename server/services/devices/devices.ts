@@ -30,8 +30,8 @@ export async function deleteDevice(caller: Caller, id: string): Promise<null> {
   await getDeviceOrThrow(caller, id);
   const { count } = await db().device.deleteMany({ where: { id, userId: caller.userId } });
   if (count === 0) throw notFound("Device");
+  // Closing its connections makes presence publish device.offline (once) if it was online.
   await runtime().bus.affect({ kind: "credential.revoked", credential: `device:${id}` });
-  runtime().bus.publish({ type: "device.offline", userId: caller.userId, data: { deviceId: id, online: false, deleted: true } });
   return null;
 }
 
