@@ -8,7 +8,7 @@ test("add a test card and credit, see balance and transaction; a declined card s
   const user = await signedInUser(page, info, "billing");
   await page.goto("/billing");
   await expect(page.getByRole("heading", { level: 1, name: "Billing" })).toBeVisible();
-  await expect(page.getByText("Test mode")).toBeVisible();
+  await expect(page.getByText(/^Test mode: payments go to a local Stripe stand-in/)).toBeVisible();
   await expect(page.getByTestId("balance")).toHaveText("$0.00");
   await expect(page.getByText("No card saved yet.")).toBeVisible();
 
