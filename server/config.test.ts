@@ -39,6 +39,8 @@ describe("defaults", () => {
       rateLimitScale: 1,
       rateLimits: {},
       trustProxy: false,
+      stripe: { secretKey: undefined, webhookSecret: undefined, publishableKey: undefined },
+      billingEnabled: true,
       agentModels: { "gpt-4o-mini": { inPerMTok: 15, outPerMTok: 60 } },
       agentMaxTokens: 4096,
     });
@@ -82,6 +84,10 @@ describe("defaults", () => {
       RATE_LIMIT_SCALE: "0.5",
       RATE_LIMITS: "share=3/60, signInIp=10000/900",
       TRUST_PROXY: "1",
+      STRIPE_SECRET_KEY: "sk_test_abc123",
+      STRIPE_WEBHOOK_SECRET: "whsec_abc123",
+      STRIPE_PUBLISHABLE_KEY: "pk_test_abc123",
+      BILLING_ENABLED: "0",
     });
     const models = { llama3: { inPerMTok: 0, outPerMTok: 0 }, "gpt-4o-2024-08-06": { inPerMTok: 250, outPerMTok: 1000 } };
     assert.deepEqual(c, {
@@ -107,7 +113,14 @@ describe("defaults", () => {
       rateLimitScale: 0.5,
       rateLimits: { share: { points: 3, window: 60 }, signInIp: { points: 10000, window: 900 } },
       trustProxy: true,
+      stripe: { secretKey: "sk_test_abc123", webhookSecret: "whsec_abc123", publishableKey: "pk_test_abc123" },
+      billingEnabled: false,
     });
+  });
+
+  test("a Stripe secret key needs the webhook secret; keys of the wrong kind name their variable", () => {
+    assert.throws(() => load({ STRIPE_SECRET_KEY: "sk_test_abc" }), configError(["STRIPE_WEBHOOK_SECRET"]));
+    assert.throws(() => load({ STRIPE_SECRET_KEY: "pk_test_abc", STRIPE_WEBHOOK_SECRET: "whsec_x" }), configError(["STRIPE_SECRET_KEY"]));
   });
 
   test("RATE_LIMITS names known policies as name=points/seconds; RATE_LIMIT_SCALE is positive", () => {

@@ -14,6 +14,21 @@ import { attachSockets } from "./realtime/sockets.ts";
 import { releaseLeases, startScheduler } from "./agent/scheduler.ts";
 import { createStripeGateway } from "./services/billing/stripe.ts";
 import { receiveWebhook } from "./services/billing/webhooks.ts";
+import { errorResponse, jsonResponse, toApiError } from "./http/errors.ts";
+
+/**
+ * A raw route's handler run in this module graph answers its own ApiErrors as responses: the
+ * route's copy of ApiError (in Next's bundle) is another class, which would make them 500s.
+ */
+async function answered(fn: () => Promise<unknown>): Promise<Response> {
+  try {
+    return jsonResponse(await fn());
+  } catch (err) {
+    const { error, unexpected } = toApiError(err);
+    if (unexpected) throw err;
+    return errorResponse(error);
+  }
+}
 
 // The custom server: Next (pages and route handlers) and Socket.IO on one port.
 async function main() {
@@ -28,7 +43,7 @@ async function main() {
   const app = await createApp(config);
   // Stripe, or (without STRIPE_SECRET_KEY) the local stand-in, whose webhooks come back to this server.
   app.runtime.stripe = await createStripeGateway(config, { webhookUrl: `http://127.0.0.1:${config.port}/webhooks/stripe` });
-  setBridge({ handle: app.handle, runtime: app.runtime, operations, rawRoutes: { stripe_webhook: (rawBody, request) => receiveWebhook(rawBody, request.headers.get("stripe-signature")) } });
+  setBridge({ handle: app.handle, runtime: app.runtime, operations, rawRoutes: { stripe_webhook: (rawBody, request) => answered(() => receiveWebhook(rawBody, request.headers.get("stripe-signature"))) } });
 
   const nextApp = next({ dev, hostname: "localhost", port: config.port });
   const handleNext = nextApp.getRequestHandler();

@@ -74,6 +74,11 @@ export function Sidebar({ id, open }: { id: string; open: boolean }) {
               API keys
             </Link>
           </li>
+          <li>
+            <Link href="/billing" aria-current={pathname === "/billing" ? "page" : undefined}>
+              Billing
+            </Link>
+          </li>
         </ul>
       </nav>
 

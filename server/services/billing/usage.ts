@@ -43,9 +43,19 @@ function periodStart(anchor: number, len: number, at: number): number {
   return anchor + Math.floor((at - anchor) / len) * len;
 }
 
-async function allowanceUsed(tx: Tx, userId: string, since: number): Promise<number> {
-  const s = await tx.usageRecord.aggregate({ where: { userId, createdAt: { gte: new Date(since) } }, _sum: { allowanceCents: true } });
-  return s._sum.allowanceCents ?? 0;
+/** The allowance used since each window's start, in one pass over the user's records of the widest window. */
+async function allowanceUsed(tx: Tx, userId: string, monthStart: number, weekStart: number, sessionStart: number | null) {
+  const month = new Date(monthStart);
+  const week = new Date(weekStart);
+  // No session window open: a start no record reaches (its sum is not used).
+  const session = new Date(sessionStart ?? Date.UTC(9999, 11, 31));
+  const since = new Date(Math.min(monthStart, weekStart, sessionStart ?? Infinity));
+  const [row] = await tx.$queryRaw<{ m: bigint | number | null; w: bigint | number | null; s: bigint | number | null }[]>`
+    SELECT COALESCE(SUM("allowanceCents") FILTER (WHERE "createdAt" >= ${month}), 0) AS m,
+           COALESCE(SUM("allowanceCents") FILTER (WHERE "createdAt" >= ${week}), 0) AS w,
+           COALESCE(SUM("allowanceCents") FILTER (WHERE "createdAt" >= ${session}), 0) AS s
+    FROM "UsageRecord" WHERE "userId" = ${userId} AND "createdAt" >= ${since}`;
+  return { monthUsed: Number(row?.m ?? 0), weekUsed: Number(row?.w ?? 0), sessionUsed: sessionStart === null ? 0 : Number(row?.s ?? 0) };
 }
 
 function windowOf(limit: number, used: number, startedAt: number | null, resetsAt: number | null): Window {
@@ -75,11 +85,7 @@ export async function usageState(tx: Tx, userId: string, at = Date.now()): Promi
   const weekStart = periodStart(anchor, WEEK_MS, at);
   const sessionStart = account?.sessionWindowStart?.getTime() ?? null;
   const sessionOpen = sessionStart !== null && at < sessionStart + SESSION_WINDOW_MS;
-  const [monthUsed, weekUsed, sessionUsed] = await Promise.all([
-    allowanceUsed(tx, userId, monthStart),
-    allowanceUsed(tx, userId, weekStart),
-    sessionOpen ? allowanceUsed(tx, userId, sessionStart) : Promise.resolve(0),
-  ]);
+  const { monthUsed, weekUsed, sessionUsed } = await allowanceUsed(tx, userId, monthStart, weekStart, sessionOpen ? sessionStart : null);
   const monthly = windowOf(plan.monthlyAllowanceCents, monthUsed, monthStart, monthEnd);
   const weekly = windowOf(plan.weeklyAllowanceCents, weekUsed, weekStart, weekStart + WEEK_MS);
   const session = windowOf(plan.sessionAllowanceCents, sessionUsed, sessionOpen ? sessionStart : null, sessionOpen ? sessionStart! + SESSION_WINDOW_MS : null);

@@ -1,0 +1,52 @@
+import { expect, test } from "@playwright/test";
+import { createProject, createTodo, h, okJson, waitForStatus } from "../support/todos";
+import { signedInUser, snap } from "../support/ui";
+
+// The billing page against the local Stripe stand-in (test mode).
+
+test("add a test card and credit, see balance and transaction; a declined card shows Stripe's reason; change plan; usage bars move after a turn", async ({ page }, info) => {
+  const user = await signedInUser(page, info, "billing");
+  await page.goto("/billing");
+  await expect(page.getByRole("heading", { level: 1, name: "Billing" })).toBeVisible();
+  await expect(page.getByText(/^Test mode: payments go to a local Stripe stand-in/)).toBeVisible();
+  await expect(page.getByTestId("balance")).toHaveText("$0.00");
+  await expect(page.getByText("No card saved yet.")).toBeVisible();
+
+  // A declined card: Stripe's reason is shown, nothing saved.
+  await page.getByLabel("Card number").fill("4000 0000 0000 0002");
+  await page.getByRole("button", { name: "Save card" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Your card was declined." })).toBeVisible();
+  await expect(page.getByText("No card saved yet.")).toBeVisible();
+
+  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await page.getByRole("button", { name: "Save card" }).click();
+  const cards = page.getByRole("list", { name: "Saved cards" });
+  await expect(cards.getByRole("listitem")).toHaveCount(1);
+  await expect(cards).toContainText("4242");
+  await expect(cards).toContainText("Default");
+
+  await page.getByLabel("Add", { exact: true }).selectOption("25");
+  await page.getByRole("button", { name: "Add credit" }).click();
+  await expect(page.getByText("$25.00 added.")).toBeVisible();
+  await expect(page.getByTestId("balance")).toHaveText("$25.00");
+  await expect(page.getByRole("table").first()).toContainText("Credit added");
+  await snap(page, info, "billing-credit");
+
+  // Plan: Free → Pro, what it costs now is on the button.
+  await expect(page.getByTestId("current-plan")).toHaveText("Free");
+  await page.getByRole("button", { name: /Subscribe · \$20\.00 now/ }).click();
+  await expect(page.getByText("Subscribed: $20.00 charged now.")).toBeVisible();
+  await expect(page.getByTestId("current-plan")).toHaveText("Pro");
+
+  // An agent turn moves the session bar.
+  const session = page.getByRole("progressbar", { name: "Session window" });
+  await expect(session).toHaveAttribute("aria-valuenow", "0");
+  const project = await createProject(user, "Billing UI");
+  const todo = await createTodo(user, project.id, { content: `Summarise: ${"lorem ".repeat(800)}`, startProcessing: true });
+  await waitForStatus(user, todo.id, "READY");
+  const status = await okJson<{ session: { usedCents: number } }>(await user.session.get("/api/v1/billing/usage", { headers: h(user) }));
+  expect(status.session.usedCents).toBeGreaterThan(0);
+  await page.reload();
+  await expect(session).not.toHaveAttribute("aria-valuenow", "0");
+  await snap(page, info, "billing-usage");
+});
