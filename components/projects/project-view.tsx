@@ -15,6 +15,7 @@ import { NewGroupForm } from "./new-group-form";
 import { NewTodoForm } from "./new-todo-form";
 import { ProjectHeader } from "./project-header";
 import { ListShortcuts } from "./shortcuts";
+import { Loading } from "@/components/ui/load-state";
 import { ProposedSection, SearchBox, TodoBoard, type GroupsState } from "./todo-board";
 import { toListItem, useTodoFeed } from "./use-todo-feed";
 
@@ -202,11 +203,7 @@ export function ProjectView({ projectId }: { projectId: string }) {
   }, [projectName]);
 
   if (project.phase === "loading") {
-    return (
-      <p className="muted" role="status">
-        Loading project…
-      </p>
-    );
+    return <Loading label="Loading project…" lines={6} />;
   }
   if (project.phase === "not-found") {
     return (

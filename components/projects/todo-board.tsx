@@ -3,6 +3,7 @@
 import { useEffect, useId, useRef, useState } from "react";
 import type { TTodoGroup } from "@/lib/schemas/groups";
 import type { TTodoListItem } from "@/lib/schemas/todos";
+import { Loading } from "@/components/ui/load-state";
 import { GroupSection } from "./group-section";
 import { TodoRow } from "./todo-row";
 import type { TodoFeed } from "./use-todo-feed";
@@ -91,11 +92,7 @@ export function TodoBoard({
 }) {
   // Wait for the groups too, so todos do not jump from "ungrouped" into their groups.
   if (feed.phase === "loading" || groups.phase === "loading") {
-    return (
-      <p className="muted" role="status">
-        Loading todos…
-      </p>
-    );
+    return <Loading label="Loading todos…" inline lines={4} />;
   }
   if (feed.phase === "error") {
     return (

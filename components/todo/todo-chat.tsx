@@ -10,6 +10,7 @@ import type { TBlock } from "@/lib/schemas/todos";
 import { Composer } from "./composer";
 import { MessageList } from "./message-list";
 import { OfflineAgentHint } from "./offline-hint";
+import { Loading } from "@/components/ui/load-state";
 import { composerClosedReason } from "@/lib/ui/status";
 import { truncate } from "@/lib/ui/format";
 import { useOptionalShell } from "@/components/shell/shell-context";
@@ -73,11 +74,7 @@ export function TodoChat({ projectId, todoId }: { projectId: string; todoId: str
   }, [todoId, refetch]);
 
   if (load.kind === "loading") {
-    return (
-      <p className="card muted" role="status">
-        Loading todo…
-      </p>
-    );
+    return <Loading label="Loading todo…" lines={5} />;
   }
   if (load.kind === "notfound" || state.deleted) {
     return (
