@@ -53,8 +53,14 @@ test("complete in one click, rename, and move between groups by menu and by drag
   await expect(page.locator('[data-group-slug="home"]').getByTestId("todo-row")).toContainText("Fix the garden fence");
   await snap(page, info, "todo-actions-moved");
 
-  // Drag it onto the Garden group.
-  await row(page, "Fix the garden fence").dragTo(page.locator('[data-group-slug="garden"]'));
+  // Drag it onto the Garden group (the HTML drag-and-drop events, with one DataTransfer).
+  const dataTransfer = await page.evaluateHandle(() => new DataTransfer());
+  const garden = page.locator('[data-group-slug="garden"]');
+  await row(page, "Fix the garden fence").dispatchEvent("dragstart", { dataTransfer });
+  await garden.dispatchEvent("dragenter", { dataTransfer });
+  await garden.dispatchEvent("dragover", { dataTransfer });
+  await expect(garden).toHaveClass(/drop-target/);
+  await garden.dispatchEvent("drop", { dataTransfer });
   await expect.poll(async () => (await getTodo(u, b.id)).groupSlug).toBe("garden");
   await expect(page.locator('[data-group-slug="garden"]').getByTestId("todo-row")).toContainText("Fix the garden fence");
 });
