@@ -268,3 +268,19 @@ test("default project: own or shared is accepted, anything else is 404 and keeps
   expect(await profile()).toBe(own);
   expect((await request.post("/api/v1/users/default-project", { data: { projectId: own } })).status()).toBe(401);
 });
+
+test("the user's name: set through settings, read back by user_profile, cleared with null; bad names are 400 and change nothing", async ({}, info) => {
+  const u = await createUser(info);
+  const put = (data: unknown) => u.session.put("/api/v1/settings/user", { headers: bearer(u.apiKey), data });
+  const profile = async () => ((await (await u.session.get("/api/v1/users/profile", { headers: bearer(u.apiKey) })).json()) as { name: string | null }).name;
+  expect((await put({ name: "  Ada Lovelace " })).status()).toBe(200);
+  expect(await profile()).toBe("Ada Lovelace");
+  for (const bad of ["", "   ", "x".repeat(101), 42]) {
+    const res = await put({ name: bad });
+    expect(res.status(), JSON.stringify(bad)).toBe(400);
+    expect(((await res.json()) as { code: string }).code).toBe("BAD_REQUEST");
+  }
+  expect(await profile()).toBe("Ada Lovelace");
+  expect((await put({ name: null })).status()).toBe(200);
+  expect(await profile()).toBeNull();
+});

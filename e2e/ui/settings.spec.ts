@@ -242,3 +242,17 @@ test("a stranger's project, or one that does not exist, shows Project not found"
   await page.setViewportSize({ width: 375, height: 800 });
   await snap(page, info, "project-settings-not-found-375");
 });
+
+test("the name is editable in place and reads back after a reload", async ({ page }, info) => {
+  await signedInUser(page, info);
+  await page.goto("/settings");
+  const name = page.getByTestId("profile-name");
+  await expect(name).toBeVisible();
+  await page.getByRole("button", { name: /Add your name|Change/ }).click();
+  await page.getByRole("form", { name: "Your name" }).getByLabel("Name").fill("Grace Hopper");
+  await page.getByRole("form", { name: "Your name" }).getByRole("button", { name: "Save" }).click();
+  await expect(name).toHaveText("Grace Hopper");
+  await snap(page, info, "settings-name");
+  await page.reload();
+  await expect(page.getByTestId("profile-name")).toHaveText("Grace Hopper");
+});

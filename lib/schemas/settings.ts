@@ -63,8 +63,9 @@ export const ZUserSettingsUpdateInput = atLeastOne(
     locale: ZLocale.optional(),
     emailNotifications: z.boolean().optional(),
     defaultAgent: ZAgentSettings.nullable().optional().describe("null clears it"),
+    name: z.string().trim().min(1).max(100).nullable().optional().describe("Your name as others see it (shared projects, teams); `user_profile` reads it back; null clears it"),
   }),
-  "give at least one of theme, timezone, locale, emailNotifications, defaultAgent",
+  "give at least one of theme, timezone, locale, emailNotifications, defaultAgent, name",
 ).meta({ id: "UserSettingsUpdateInput" });
 
 // ───────────── Project settings ─────────────

@@ -40,10 +40,13 @@ export async function getUserSettings(caller: Caller): Promise<TAppSettings> {
 export async function updateUserSettings(caller: Caller, patch: TUserSettingsUpdateInput): Promise<null> {
   const { userId } = caller;
   checkAgentSettings([patch.defaultAgent, "body.defaultAgent"]);
-  const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+  const { name, ...rest } = patch;
+  const changes = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
   await db().$transaction(async (tx) => {
     // Serialises concurrent partial updates of one user, so neither loses the other's fields.
     await lockRow(tx, "User", userId);
+    // The name lives on the user (user_profile, shares and teams read it there).
+    if (name !== undefined) await tx.user.update({ where: { id: userId }, data: { name } });
     const row = await tx.userSettings.findUnique({ where: { userId }, select: { settings: true } });
     const settings = { ...(isRecord(row?.settings) ? row.settings : {}), ...changes, updatedAt: Date.now() } as Prisma.InputJsonObject;
     await tx.userSettings.upsert({ where: { userId }, create: { userId, settings }, update: { settings } });
