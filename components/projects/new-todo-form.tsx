@@ -6,6 +6,7 @@ import { call } from "@/lib/api/client";
 import { ZCreateTodoInput, type TTodo } from "@/lib/schemas/todos";
 import type { TTodoGroup } from "@/lib/schemas/groups";
 import { useForm } from "@/components/ui/form";
+import { GroupOptions } from "./group-options";
 
 /** Creates a todo: content, optional group, and whether the agent starts on it right away. */
 export function NewTodoForm({ projectId, groups, onCreated }: { projectId: string; groups: TTodoGroup[]; onCreated(todo: TTodo): void }) {
@@ -43,12 +44,7 @@ export function NewTodoForm({ projectId, groups, onCreated }: { projectId: strin
         <div className="field">
           <label htmlFor={`${id}-group`}>Group</label>
           <select id={`${id}-group`} value={groupSlug} onChange={(e) => setGroupSlug(e.target.value)}>
-            <option value="">No group</option>
-            {groups.map((g) => (
-              <option key={g.id} value={g.slug}>
-                {g.name}
-              </option>
-            ))}
+            <GroupOptions groups={groups} />
           </select>
         </div>
         <div className="field checkbox-field">

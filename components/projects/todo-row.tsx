@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { toast } from "sonner";
 import { ErrorAlert } from "@/components/ui/error-alert";
+import { GroupOptions } from "./group-options";
 import { RenameInput } from "@/components/ui/rename-input";
 import { call } from "@/lib/api/client";
 import type { TTodoGroup } from "@/lib/schemas/groups";
@@ -11,11 +12,11 @@ import { ZTodoStatusUpdateInput, type TStatusAction, type TTodoListItem } from "
 import { allowedActions } from "@/lib/todo-lifecycle";
 import { formatDateTime, formatRelative, truncate } from "@/lib/ui/format";
 import { errorMessage } from "@/lib/ui/form-issues";
-import { statusLabel } from "@/lib/ui/status";
+import { statusIconStyle, statusLabel } from "@/lib/ui/status";
 
 export function StatusBadge({ status }: { status: TTodoListItem["status"] }) {
   return (
-    <span className={`status status-${status.toLowerCase()}`} data-testid="todo-status" data-status={status}>
+    <span className={`status status-${status.toLowerCase()}`} data-testid="todo-status" data-status={status} style={statusIconStyle(status)}>
       {statusLabel(status)}
     </span>
   );
@@ -277,12 +278,7 @@ export function TodoRow({ todo, canWrite, groups = [], onChanged, onRemoved }: P
                   }}
                   disabled={busy !== null}
                 >
-                  <option value="">No group</option>
-                  {groups.map((g) => (
-                    <option key={g.id} value={g.slug}>
-                      {g.name}
-                    </option>
-                  ))}
+                  <GroupOptions groups={groups} />
                 </select>
               </label>
             ) : null}

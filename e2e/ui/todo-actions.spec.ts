@@ -37,6 +37,8 @@ test("complete in one click, rename, and move between groups by menu and by drag
   await row(page, "Water the plants").getByRole("checkbox", { name: "Mark done: Water the plants" }).click();
   await expect(row(page, "Water the plants").getByTestId("todo-status")).toHaveText("Done");
   await expect(row(page, "Water the plants").getByRole("checkbox")).toHaveAttribute("aria-checked", "true");
+  // Status as an icon and a word.
+  expect(await row(page, "Water the plants").getByTestId("todo-status").evaluate((el) => getComputedStyle(el, "::before").content)).toContain("✓");
   expect((await getTodo(u, a.id)).status).toBe("DONE");
 
   const actions = await menu(page, "Fix the fence");

@@ -14,6 +14,24 @@ export const STATUS_LABEL: Record<TTodoStatus, string> = {
   CANCELLED: "Cancelled",
 };
 
+/** Each status's icon, shown before its word (as Linear does); decoration, the word is the text. */
+export const STATUS_ICON: Record<TTodoStatus, string> = {
+  PROPOSED: "◇",
+  TODO: "○",
+  SCHEDULED: "◷",
+  RUNNING: "◐",
+  PAUSED: "॥",
+  READY: "●",
+  DONE: "✓",
+  ERROR: "!",
+  CANCELLED: "⊘",
+};
+
+/** The inline style that hands a badge its icon (CSS `content: var(--status-icon)`). */
+export function statusIconStyle(status: TTodoStatus): Record<string, string> {
+  return { "--status-icon": JSON.stringify(STATUS_ICON[status] ?? "") };
+}
+
 /** The status's label; an unknown status (a newer server) shows as it is. */
 export function statusLabel(status: TTodoStatus): string {
   return STATUS_LABEL[status] ?? status;
