@@ -100,6 +100,8 @@ export async function startTestRuntime(opts: { database?: "pglite" | "postgres";
     close: async () => {
       await runtime.agent.stop();
       await runtime.jobs?.close();
+      // A Stripe stand-in started on first use (server/services/billing/stripe.ts) listens until closed.
+      await runtime.stripe?.close().catch(() => undefined);
       setRuntime(previous);
       try {
         await database.close();

@@ -162,8 +162,10 @@ export class StripeStandin {
 
   async close(): Promise<void> {
     await this.deliveries.catch(() => {});
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    const closed = new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    // The SDK keeps connections alive: end them, or close() would wait for them forever.
     this.server?.closeAllConnections?.();
+    await closed;
   }
 
   /** Resolves once every webhook queued so far was delivered (or gave up). */
