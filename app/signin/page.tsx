@@ -26,9 +26,11 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           const email = String(form.get("email") ?? "").trim();
           if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) redirect("/signin?error=InvalidEmail");
           if (await signInMailLimited(email, await headers())) redirect("/signin?error=TooManyRequests");
-          await signIn("resend", { email, redirectTo });
+          // From the form, checked again: the action closes over nothing (no encrypted bound state).
+          await signIn("resend", { email, redirectTo: safeNext(String(form.get("next") ?? "")) });
         }}
       >
+        <input type="hidden" name="next" value={redirectTo} />
         <label htmlFor="email">Email</label>
         <input id="email" name="email" type="email" required autoComplete="email" placeholder="you@example.com" />
         <p>
