@@ -63,6 +63,9 @@ export default defineConfig({
   outputDir: "test-results",
   fullyParallel: true,
   workers: process.env.CI ? 2 : undefined,
+  // A test's whole budget (Playwright's default is 30 s): browser tests that sign in two users and
+  // walk several pages take about 30 s on two loaded cores. Waits inside a test keep their own bounds.
+  timeout: 60_000,
   // CI machines are two slow shared cores: a browser test that fails is run once more and, if it
   // then passes, reported as "flaky" in the list (a bug to fix, never a pass to forget). A test
   // that fails twice fails the run. Local runs never retry.
