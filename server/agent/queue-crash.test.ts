@@ -123,11 +123,14 @@ test("killed again after its retry: the turn ends in ERROR with the reason and i
   const c = survivor(prefix);
   try {
     const a = await workerProcess(rt.databaseUrl!, prefix, todo.id);
-    const first = await until("a partial reply from the first worker", async () => {
+    await until("a partial reply from the first worker", async () => {
       const m = await reply();
       return m && m.content.length > 0 ? m.content : null;
     });
     await kill(a);
+    // Read what the dead worker left only after it is dead: it may have written more between
+    // the probe and the kill, and that growth is not the retry's.
+    const first = (await reply())!.content;
     const b = await workerProcess(rt.databaseUrl!, prefix);
     const second = await until("the retry resuming the reply", async () => {
       const m = await reply();
