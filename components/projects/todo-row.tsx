@@ -12,6 +12,7 @@ import { ZTodoStatusUpdateInput, type TStatusAction, type TTodoListItem } from "
 import { allowedActions } from "@/lib/todo-lifecycle";
 import { formatDateTime, formatRelative, truncate } from "@/lib/ui/format";
 import { errorMessage } from "@/lib/ui/form-issues";
+import { startWith, waitingMessage } from "@/lib/ui/agent-start";
 import { statusIconStyle, statusLabel } from "@/lib/ui/status";
 
 export function StatusBadge({ status }: { status: TTodoListItem["status"] }) {
@@ -122,9 +123,9 @@ export function TodoRow({ todo, canWrite, groups = [], onChanged, onRemoved }: P
       "start",
       async () => {
         const full = await call("todo_get", { params: { todoId: todo.id }, query: { messageLimit: 50 } });
-        const waiting = full.messages.findLast((m) => m.role === "user" && (m.state === "PENDING" || m.state === "SCHEDULED"));
+        const waiting = waitingMessage(full.messages, { scheduled: true });
         if (!waiting) throw new Error("Nothing waits for the agent: open the todo and write to it.");
-        await call("todo_updateAndStart", { params: { todoId: todo.id }, body: { messageId: waiting.messageId, content: waiting.content } });
+        await startWith(todo.id, waiting);
       },
       "Agent started",
     );

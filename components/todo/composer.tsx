@@ -3,6 +3,7 @@
 import { useId, useState } from "react";
 import { call } from "@/lib/api/client";
 import { errorMessage } from "@/lib/ui/form-issues";
+import { localStore } from "@/lib/ui/local-store";
 import type { TMessage } from "@/lib/schemas/todos";
 import { toLocalInput, validateNewMessage } from "./form-validation";
 import { IssueList } from "@/components/ui/issue-list";
@@ -20,22 +21,8 @@ type Props = {
 /** Where the unsent text of a todo's composer is kept, so a reload does not lose it. */
 const draftKey = (todoId: string) => `todo-service:draft:${todoId}`;
 
-function readDraft(todoId: string): string {
-  try {
-    return localStorage.getItem(draftKey(todoId)) ?? "";
-  } catch {
-    return ""; // storage blocked: no draft
-  }
-}
-
-function writeDraft(todoId: string, text: string): void {
-  try {
-    if (text) localStorage.setItem(draftKey(todoId), text);
-    else localStorage.removeItem(draftKey(todoId));
-  } catch {
-    // storage blocked or full: the draft lives only in the page
-  }
-}
+const readDraft = (todoId: string) => localStore.get(draftKey(todoId)) ?? "";
+const writeDraft = (todoId: string, text: string) => localStore.set(draftKey(todoId), text);
 
 const inAnHour = () => toLocalInput(Date.now() + 60 * 60 * 1000);
 

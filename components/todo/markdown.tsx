@@ -5,9 +5,10 @@
 // react-markdown's defaultUrlTransform (no `javascript:` or `data:` links), and every link opens
 // in a new tab with rel="noopener noreferrer". The syntax highlighter (rehype-highlight) is loaded
 // only when a message has a fenced code block, so the todo page's first load does not carry it.
-import { useEffect, useRef, useState, type ComponentPropsWithoutRef } from "react";
+import { useEffect, useState, type ComponentPropsWithoutRef } from "react";
 import ReactMarkdown, { type Components, type Options } from "react-markdown";
 import remarkGfm from "remark-gfm";
+import { useCopyText } from "@/lib/ui/use-copy-text";
 import styles from "./markdown.module.css";
 
 type Plugins = NonNullable<Options["rehypePlugins"]>;
@@ -39,25 +40,12 @@ function useHighlighter(text: string): Plugins {
 }
 
 function CodeBlock({ children, node: _node, ...rest }: ComponentPropsWithoutRef<"pre"> & { node?: unknown }) {
-  const ref = useRef<HTMLPreElement>(null);
-  const [copied, setCopied] = useState<"idle" | "copied" | "failed">("idle");
-  useEffect(() => {
-    if (copied === "idle") return;
-    const t = setTimeout(() => setCopied("idle"), 1500);
-    return () => clearTimeout(t);
-  }, [copied]);
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(ref.current?.innerText ?? "");
-      setCopied("copied");
-    } catch {
-      setCopied("failed");
-    }
-  }
+  const { ref, state: copied, copy: copyText } = useCopyText<HTMLPreElement>(1500);
+  const copy = () => copyText(ref.current?.innerText ?? "");
   return (
     <div className={styles.codeBlock}>
       <button type="button" className={styles.copy} onClick={() => void copy()} aria-label="Copy code">
-        {copied === "copied" ? "Copied" : copied === "failed" ? "Select to copy" : "Copy"}
+        {copied === "copied" ? "Copied" : copied === "selected" ? "Selected: press Ctrl+C" : "Copy"}
       </button>
       <pre ref={ref} {...rest}>
         {children}

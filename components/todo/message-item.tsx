@@ -3,6 +3,7 @@
 import { useId, useState } from "react";
 import { call } from "@/lib/api/client";
 import { errorMessage } from "@/lib/ui/form-issues";
+import { startWith } from "@/lib/ui/agent-start";
 import type { TBlock, TMessage } from "@/lib/schemas/todos";
 import { withoutListOf } from "@/lib/list-items";
 import { BlockList, blockText } from "./block-list";
@@ -48,7 +49,7 @@ export function MessageItem({ message, agentName, projectId, onCheck, onChanged,
     setBusy(true);
     setError(null);
     try {
-      await call("todo_updateAndStart", { params: { todoId: message.todoId }, body: { messageId: message.messageId, content: message.content } });
+      await startWith(message.todoId, message);
       onChanged?.();
     } catch (err) {
       setError(errorMessage(err));

@@ -2,17 +2,12 @@
 
 import Link from "next/link";
 import { useState } from "react";
+import { localStore } from "@/lib/ui/local-store";
 import styles from "./todo.module.css";
 
 const KEY = "todo-service:hint:offline-agent";
 
-function dismissed(): boolean {
-  try {
-    return localStorage.getItem(KEY) === "1";
-  } catch {
-    return false;
-  }
-}
+const dismissed = () => localStore.get(KEY) === "1";
 
 /**
  * Said once (until dismissed): the replies come from the built-in agent, which is deterministic and
@@ -32,11 +27,7 @@ export function OfflineAgentHint() {
         type="button"
         className="secondary"
         onClick={() => {
-          try {
-            localStorage.setItem(KEY, "1");
-          } catch {
-            // storage blocked: hidden for this page only
-          }
+          localStore.set(KEY, "1");
           setHidden(true);
         }}
       >

@@ -6,6 +6,7 @@ import { useCallback, useEffect } from "react";
 import { toast } from "sonner";
 import { call } from "@/lib/api/client";
 import { errorMessage } from "@/lib/ui/form-issues";
+import { startWith, waitingMessage } from "@/lib/ui/agent-start";
 import type { TBlock } from "@/lib/schemas/todos";
 import { Composer } from "./composer";
 import { MessageList } from "./message-list";
@@ -52,11 +53,11 @@ export function TodoChat({ projectId, todoId }: { projectId: string; todoId: str
   }, [title, projectName]);
 
   // A todo created without the agent: its first message waits until someone starts it.
-  const waiting = todo?.status === "TODO" ? state.messages.findLast((m) => m.role === "user" && m.state === "PENDING") : undefined;
+  const waiting = todo?.status === "TODO" ? waitingMessage(state.messages) : undefined;
   const startNow = useCallback(async () => {
     if (!waiting) return;
     try {
-      await call("todo_updateAndStart", { params: { todoId }, body: { messageId: waiting.messageId, content: waiting.content } });
+      await startWith(todoId, waiting);
     } catch (err) {
       toast.error(`Could not start the agent: ${errorMessage(err)}`);
     }

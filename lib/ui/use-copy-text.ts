@@ -7,10 +7,11 @@ export type CopyState = "idle" | "copied" | "selected";
 
 /**
  * Copy a text to the clipboard, and say so. Without clipboard access (insecure origin, denied
- * permission) the text is selected in the field `ref` points at, so the user can copy it by hand.
+ * permission) the text of the element `ref` points at is selected (a field's value, or any other
+ * element's contents), so the user can copy it by hand.
  * `resetAfterMs`: the confirmation goes back to "idle" after that long (never when left out).
  */
-export function useCopyText<E extends HTMLInputElement | HTMLTextAreaElement>(resetAfterMs?: number) {
+export function useCopyText<E extends HTMLElement>(resetAfterMs?: number) {
   const ref = useRef<E>(null);
   const [state, setState] = useState<CopyState>("idle");
 
@@ -26,8 +27,7 @@ export function useCopyText<E extends HTMLInputElement | HTMLTextAreaElement>(re
       await navigator.clipboard.writeText(text);
       setState("copied");
     } catch {
-      ref.current?.focus();
-      ref.current?.select();
+      selectContents(ref.current);
       let ok = false;
       try {
         ok = document.execCommand("copy");
@@ -39,4 +39,18 @@ export function useCopyText<E extends HTMLInputElement | HTMLTextAreaElement>(re
   }
 
   return { ref, state, copy, reset: () => setState("idle") };
+}
+
+function selectContents(el: HTMLElement | null) {
+  if (!el) return;
+  if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
+    el.focus();
+    el.select();
+    return;
+  }
+  const range = document.createRange();
+  range.selectNodeContents(el);
+  const selection = window.getSelection();
+  selection?.removeAllRanges();
+  selection?.addRange(range);
 }
