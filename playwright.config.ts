@@ -4,8 +4,11 @@ import path from "node:path";
 // One run starts three real servers (production build), on ports counted from E2E_PORT_BASE
 // (default 3100, so two checkouts can run their suites side by side):
 //   base     embedded default (PGlite, no Redis)            → projects api-embedded and ui
-//   base+1   PostgreSQL + Redis adapter                      → project api-postgres
-//   base+2   a second process on the same PostgreSQL + Redis → the cross-process real-time test
+//   base+1   `npm run cluster`: a load balancer in front of two server processes on one
+//            PostgreSQL + Redis (base+2, base+3; a shared Stripe stand-in on base+4)
+//                                                            → project api-postgres, whose
+//            requests and sockets land on either process; the cross-process tests also talk to
+//            the second process (base+3) directly
 //   base+20  an OpenAI-compatible stand-in (scripts/openai-standin-server.ts) for todos set to "openai"
 // Names set here are inherited by the workers, so every process agrees on them.
 process.env.E2E_RUN_ID ??= `${Date.now()}-${process.pid}`;
@@ -17,7 +20,7 @@ pgUrl.pathname = `/${process.env.E2E_PG_DB}`;
 const redisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 const skipPostgres = process.env.SKIP_POSTGRES === "1";
 const base = Number(process.env.E2E_PORT_BASE ?? 3100);
-const port = { embedded: base, postgres: base + 1, peer: base + 2, standin: base + 20 };
+const port = { embedded: base, postgres: base + 1, peer: base + 3, standin: base + 20 };
 
 export const E2E = {
   embedded: { url: `http://localhost:${port.embedded}`, dataDir: path.join(runDir, "embedded") },
@@ -53,6 +56,19 @@ function server(port: number, env: Record<string, string>) {
     stderr: "pipe" as const,
     // Each server records the (operation, status) pairs it answers; e2e/global-teardown.ts checks them against the OpenAPI document.
     env: { ...common, PORT: String(port), APP_URL: `http://localhost:${port}`, E2E_RECORD_STATUSES: path.join(env.DATA_DIR!, `statuses-${port}.jsonl`), ...env },
+  };
+}
+
+/** The PostgreSQL side: `npm run cluster` with two processes behind its balancer on `port`. */
+function cluster(port: number, env: Record<string, string>) {
+  return {
+    command: `node --import tsx scripts/test-server.ts cluster --workers 2 --port ${port} --host 127.0.0.1 --no-build`,
+    url: `http://localhost:${port}/readyz`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: "pipe" as const,
+    stderr: "pipe" as const,
+    env: { ...common, APP_URL: `http://localhost:${port}`, E2E_RECORD_STATUSES: path.join(env.DATA_DIR!, `statuses-${port}.jsonl`), ...env },
   };
 }
 
@@ -96,6 +112,6 @@ export default defineConfig({
       env: { PORT: String(port.standin) },
     },
     server(port.embedded, { DATA_DIR: E2E.embedded.dataDir }),
-    ...(skipPostgres ? [] : [server(port.postgres, pgEnv), server(port.peer, pgEnv)]),
+    ...(skipPostgres ? [] : [cluster(port.postgres, pgEnv)]),
   ],
 });

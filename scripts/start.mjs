@@ -36,6 +36,9 @@ if (!built) {
   writeFileSync(stampFile, fp);
 }
 
+// `--build-only`: build when needed and stop (npm run cluster builds once for all its processes).
+if (process.argv.includes("--build-only")) process.exit(0);
+
 const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "server/main.ts")], {
   cwd: root,
   stdio: "inherit",

@@ -1,5 +1,6 @@
-// Starts the real server for the Playwright run. With DATABASE_URL it first creates that
-// PostgreSQL database (several test servers may race to do so); e2e/global-teardown drops it.
+// Starts the real server (or, with `cluster`, several behind a balancer) for the Playwright run.
+// With DATABASE_URL it first creates that PostgreSQL database (several test servers may race to
+// do so); e2e/global-teardown drops it.
 import pg from "pg";
 
 async function ensureDatabase(url: string, adminUrl: string) {
@@ -20,4 +21,10 @@ async function ensureDatabase(url: string, adminUrl: string) {
 if (process.env.DATABASE_URL && process.env.TEST_PG_ADMIN_URL) {
   await ensureDatabase(process.env.DATABASE_URL, process.env.TEST_PG_ADMIN_URL);
 }
-await import("../server/main.ts");
+// `test-server.ts cluster --workers 2 …`: the same database set-up, then `npm run cluster`.
+if (process.argv[2] === "cluster") {
+  process.argv.splice(2, 1);
+  await import("./cluster.ts");
+} else {
+  await import("../server/main.ts");
+}

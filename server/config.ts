@@ -62,9 +62,14 @@ const ZEnv = z.object({
   STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_[A-Za-z0-9_]+$/, "must be a Stripe secret key (sk_test_… or sk_live_…)").optional(),
   STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_[A-Za-z0-9_]+$/, "must be a webhook signing secret (whsec_…)").optional(),
   STRIPE_PUBLISHABLE_KEY: z.string().regex(/^pk_(test|live)_[A-Za-z0-9_]+$/, "must be a Stripe publishable key (pk_test_… or pk_live_…)").optional(),
+  // Without a secret key: a Stripe stand-in already running there (scripts/stripe-standin.ts), shared
+  // by several server processes (`npm run cluster`); unset, each process starts its own.
+  STRIPE_STANDIN_URL: z.url({ protocol: /^https?$/, error: "must be the http(s) URL of a running Stripe stand-in" }).optional(),
   // Charging agent turns against plans and credit (0 turns it off: every turn is allowed and free).
   BILLING_ENABLED: z.enum(["0", "1", "false", "true"], "must be 1 (charge agent turns) or 0").default("1"),
 }).superRefine((e, ctx) => {
+  if (e.STRIPE_STANDIN_URL && e.STRIPE_SECRET_KEY) ctx.addIssue({ code: "custom", path: ["STRIPE_STANDIN_URL"], message: "is for test mode without Stripe: leave it out with STRIPE_SECRET_KEY" });
+  if (e.STRIPE_STANDIN_URL && !e.STRIPE_WEBHOOK_SECRET) ctx.addIssue({ code: "custom", path: ["STRIPE_WEBHOOK_SECRET"], message: "is required with STRIPE_STANDIN_URL (the stand-in signs its webhooks with it)" });
   if (e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET) ctx.addIssue({ code: "custom", path: ["STRIPE_WEBHOOK_SECRET"], message: "is required with STRIPE_SECRET_KEY (the signing secret of the webhook endpoint /webhooks/stripe)" });
 });
 
@@ -100,7 +105,7 @@ export type Config = {
   /** Honour X-Forwarded-Host/Proto/For (set only behind a reverse proxy that overwrites them). */
   trustProxy: boolean;
   /** Stripe's keys; without `secretKey` the local Stripe stand-in serves the SDK. */
-  stripe: { secretKey?: string; webhookSecret?: string; publishableKey?: string };
+  stripe: { secretKey?: string; webhookSecret?: string; publishableKey?: string; standinUrl?: string };
   /** Whether agent turns are charged (BILLING_ENABLED). */
   billingEnabled: boolean;
 };
@@ -148,7 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitScale: e.RATE_LIMIT_SCALE,
     rateLimits: e.RATE_LIMITS,
     trustProxy: e.TRUST_PROXY === "1" || e.TRUST_PROXY === "true",
-    stripe: { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, publishableKey: e.STRIPE_PUBLISHABLE_KEY },
+    stripe: { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, publishableKey: e.STRIPE_PUBLISHABLE_KEY, standinUrl: e.STRIPE_STANDIN_URL },
     billingEnabled: e.BILLING_ENABLED === "1" || e.BILLING_ENABLED === "true",
   };
 }

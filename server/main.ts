@@ -8,6 +8,7 @@ import { setBridge } from "./http/bridge.ts";
 import { operations } from "./operations/index.ts";
 import { answerClientError, frontDoor, refuseConnect } from "./http/front-door.ts";
 import { answerMalformedApiUrl } from "./http/malformed-url.ts";
+import { answerHealth, type HealthProbe } from "./http/health.ts";
 import { ensureAuthSecret } from "./auth/secret.ts";
 import { log, setLogLevel } from "./log.ts";
 import { attachSockets } from "./realtime/sockets.ts";
@@ -51,7 +52,10 @@ async function main() {
 
   // Next's handler first: Socket.IO wraps the existing listener and takes only /socket.io.
   const control = config.databaseUrl ? null : writeControlFile(config.dataDir, config.port);
+  let closing = false;
+  const health: HealthProbe = { draining: () => closing, database: () => app.runtime.prisma.$queryRawUnsafe("SELECT 1"), redis: () => sockets.redisUp() }; // (asked once listening)
   const httpServer = createServer((req, res) => {
+    if (answerHealth(req, res, health)) return;
     if (frontDoor(req, res, { dev, trustProxy: config.trustProxy })) return;
     if (control && handleControl(req, res, control.token)) return;
     if (answerMalformedApiUrl(req, res)) return;
@@ -92,7 +96,6 @@ async function main() {
   });
   log.info(`Todo Service ready on ${config.appUrl} (${dev ? "development" : "production"}, ${config.databaseUrl ? "PostgreSQL" : "embedded database"}${config.redisUrl ? ", Redis adapter" : ""})`);
 
-  let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;

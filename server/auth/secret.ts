@@ -16,8 +16,13 @@ export function ensureAuthSecret(config: Config): Config {
   const file = path.join(config.dataDir, "auth-secret");
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   if (!existsSync(file)) {
-    writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600 });
-    log.info("AUTH_SECRET not set: generated one in data/auth-secret");
+    try {
+      // "wx": of several processes starting on one data directory, the first one writes it.
+      writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600, flag: "wx" });
+      log.info("AUTH_SECRET not set: generated one in data/auth-secret");
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    }
   }
   const secret = readFileSync(file, "utf8").trim();
   process.env.AUTH_SECRET = secret;

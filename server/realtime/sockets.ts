@@ -43,9 +43,10 @@ function refused(message: string, code: string): Error {
 }
 
 /** Socket.IO on the HTTP server's port, authenticated like HTTP, fed by the event bus. */
-export async function attachSockets(httpServer: HttpServer, bus: EventBus, opts: SocketOptions): Promise<{ io: Server; close(): Promise<void> }> {
+export async function attachSockets(httpServer: HttpServer, bus: EventBus, opts: SocketOptions): Promise<{ io: Server; close(): Promise<void>; /** Redis for the adapter: undefined without Redis. */ redisUp(): boolean | undefined }> {
   const io = new Server(httpServer, { path: "/socket.io", serveClient: false });
   const closers: (() => Promise<unknown>)[] = [];
+  let redisUp: () => boolean | undefined = () => undefined;
   let presence: PresenceStore = memoryPresence();
 
   if (opts.redisUrl) {
@@ -57,6 +58,7 @@ export async function attachSockets(httpServer: HttpServer, bus: EventBus, opts:
     await Promise.all([pub.connect(), sub.connect()]);
     io.adapter(createAdapter(pub, sub, { key: `${opts.redisPrefix ?? "todo-service"}:socket.io` }));
     closers.push(() => pub.quit(), () => sub.quit());
+    redisUp = () => pub.isReady && sub.isReady;
     presence = redisPresence(pub, opts.redisPrefix ?? "todo-service");
     log.info("socket.io redis adapter on");
   }
@@ -122,6 +124,7 @@ export async function attachSockets(httpServer: HttpServer, bus: EventBus, opts:
 
   return {
     io,
+    redisUp: () => redisUp(),
     async close() {
       unsubscribe();
       unEffect();

@@ -36,6 +36,20 @@ export async function createStripeGateway(config: Pick<Config, "stripe" | "dataD
       close: async () => {},
     };
   }
+  if (config.stripe.standinUrl) {
+    // A stand-in another process runs (`npm run cluster`): shared state, one webhook endpoint.
+    const url = new URL(config.stripe.standinUrl);
+    log.info(`Stripe: using the shared Stripe stand-in on ${url.origin} (test mode)`);
+    return {
+      client: new Stripe(STANDIN_SECRET_KEY, { ...SDK_OPTIONS, host: url.hostname, port: Number(url.port || 80), protocol: url.protocol === "https:" ? "https" : "http" }),
+      mode: "standin",
+      webhookSecret: config.stripe.webhookSecret!,
+      publishableKey: STANDIN_PUBLISHABLE_KEY,
+      standinUrl: url.origin,
+      prices: new Map(),
+      close: async () => {},
+    };
+  }
   const webhookSecret = `whsec_${randomBytes(24).toString("hex")}`;
   const standin = new StripeStandin({
     secretKey: STANDIN_SECRET_KEY,
