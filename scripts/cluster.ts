@@ -19,16 +19,16 @@ import { ConfigError, loadConfig } from "../server/config.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 
-function positive(value: string): number {
+const whole = (min: number, max: number) => (value: string) => {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 64) throw new InvalidArgumentError("must be a whole number from 1 to 64");
+  if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`must be a whole number from ${min} to ${max}`);
   return n;
-}
+};
 
 const program = new Command("cluster")
   .description("Run several server processes behind a local load balancer (PostgreSQL and Redis required)")
-  .option("-w, --workers <n>", "server processes", positive, 2)
-  .option("-p, --port <port>", "the balancer's port; the processes take the next ones", positive, Number(process.env.PORT ?? 3000))
+  .option("-w, --workers <n>", "server processes", whole(1, 64), 2)
+  .option("-p, --port <port>", "the balancer's port; the processes take the next ones", whole(1, 65_000), Number(process.env.PORT ?? 3000))
   .option("--host <address>", "the balancer's address (the processes listen on 127.0.0.1 only)", "0.0.0.0")
   .option("--no-build", "do not build the web app first (it must be built)")
   .parse();
