@@ -10,6 +10,7 @@ import { answerClientError, frontDoor, refuseConnect } from "./http/front-door.t
 import { answerMalformedApiUrl } from "./http/malformed-url.ts";
 import { answerHealth, type HealthProbe } from "./http/health.ts";
 import { ensureAuthSecret } from "./auth/secret.ts";
+import { enableCredentialCache } from "./auth/credential-cache.ts";
 import { log, setLogLevel } from "./log.ts";
 import { attachSockets } from "./realtime/sockets.ts";
 import { releaseLeases, startScheduler } from "./agent/scheduler.ts";
@@ -42,6 +43,8 @@ async function main() {
   setLogLevel(config.logLevel);
   const dev = config.env !== "production";
   const app = await createApp(config);
+  // Point reads resolve credentials from memory; revocations drop them everywhere (server/auth/credential-cache.ts).
+  enableCredentialCache();
   // Stripe, or (without STRIPE_SECRET_KEY) the local stand-in, whose webhooks come back to this server.
   app.runtime.stripe = await createStripeGateway(config, { webhookUrl: `http://127.0.0.1:${config.port}/webhooks/stripe` });
   setBridge({ handle: app.handle, runtime: app.runtime, operations, rawRoutes: { stripe_webhook: (rawBody, request) => answered(() => receiveWebhook(rawBody, request.headers.get("stripe-signature"))) } });

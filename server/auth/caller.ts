@@ -23,3 +23,20 @@ export type Caller = {
   /** A mayfly token may act on this one todo only. */
   todoScope?: string | null;
 };
+
+/**
+ * One credential: an API key, a dst_ token, a device (all its tokens), a browser session, or
+ * `user:<id>` for every credential of a user (account deleted). Revoking one closes its
+ * connections and drops it from every process's credential cache.
+ */
+export type CredentialRef = `${"apiKey" | "token" | "device" | "session" | "user"}:${string}`;
+
+/** Every credential a caller acts with (its user's aside): revoking any of them ends it. */
+export function credentialsOf(caller: Caller): CredentialRef[] {
+  const refs: CredentialRef[] = [];
+  if (caller.apiKeyId) refs.push(`apiKey:${caller.apiKeyId}`);
+  if (caller.tokenId) refs.push(`token:${caller.tokenId}`);
+  if (caller.deviceId) refs.push(`device:${caller.deviceId}`);
+  if (caller.sessionId) refs.push(`session:${caller.sessionId}`);
+  return refs;
+}

@@ -1,4 +1,5 @@
 import { db } from "../runtime.ts";
+import { credentialCache } from "./credential-cache.ts";
 import type { Base, Caller } from "./caller.ts";
 import { API_KEY_PATTERN, DEVICE_TOKEN_PATTERN, sha256 } from "./tokens.ts";
 
@@ -15,10 +16,27 @@ function fromUser(user: UserRow, extra: Omit<Caller, "userId" | "email" | "name"
 // lastUsedAt is a hint for people, not an audit log: one write a minute per key is plenty.
 const LAST_USED_EVERY_MS = 60_000;
 
+/** `lookup` through the process's credential cache (./credential-cache.ts), when it has one. */
+async function cached(key: string, lookup: () => Promise<Caller | null>): Promise<Caller | null> {
+  const cache = credentialCache();
+  if (!cache) return lookup();
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const mark = cache.mark();
+  const caller = await lookup();
+  if (caller) cache.set(key, caller, mark);
+  return caller;
+}
+
 export async function resolveApiKey(key: string): Promise<Caller | null> {
   if (!API_KEY_PATTERN.test(key)) return null;
+  const hash = sha256(key);
+  return cached(`k:${hash}`, () => lookUpApiKey(hash));
+}
+
+async function lookUpApiKey(keyHash: string): Promise<Caller | null> {
   const row = await db().apiKey.findUnique({
-    where: { keyHash: sha256(key) },
+    where: { keyHash },
     select: { id: true, lastUsedAt: true, user: { select: userSelect } },
   });
   if (!row) return null;
@@ -32,8 +50,13 @@ export async function resolveApiKey(key: string): Promise<Caller | null> {
 
 export async function resolveDeviceToken(token: string): Promise<Caller | null> {
   if (!DEVICE_TOKEN_PATTERN.test(token)) return null;
+  const hash = sha256(token);
+  return cached(`d:${hash}`, () => lookUpDeviceToken(hash));
+}
+
+async function lookUpDeviceToken(tokenHash: string): Promise<Caller | null> {
   const row = await db().deviceToken.findUnique({
-    where: { tokenHash: sha256(token) },
+    where: { tokenHash },
     select: { id: true, deviceId: true, todoId: true, expiresAt: true, revokedAt: true, user: { select: userSelect } },
   });
   if (!row || row.revokedAt || row.expiresAt.getTime() <= Date.now()) return null;
@@ -42,6 +65,10 @@ export async function resolveDeviceToken(token: string): Promise<Caller | null> 
 
 export async function resolveSessionToken(sessionToken: string): Promise<Caller | null> {
   if (!sessionToken || sessionToken.length > 512) return null;
+  return cached(`s:${sha256(sessionToken)}`, () => lookUpSession(sessionToken));
+}
+
+async function lookUpSession(sessionToken: string): Promise<Caller | null> {
   const row = await db().session.findUnique({
     where: { sessionToken },
     select: { id: true, expires: true, user: { select: userSelect } },

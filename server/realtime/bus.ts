@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { CredentialRef } from "../auth/caller.ts";
 
 // CONVENTIONS.md "Real-time events": every event is one envelope, its `type` is the Socket.IO event name.
 export type EventType =
@@ -39,11 +40,7 @@ export type EventInput = Omit<AppEvent, "id" | "at">;
 
 export type Room = `project:${string}` | `todo:${string}` | `edge:${string}` | `user:${string}` | `credential:${CredentialRef}`;
 
-/**
- * One credential's connections: an API key, a dst_ token, a device (all its tokens), a browser
- * session, or `user:<id>` for every connection of a user (account deleted).
- */
-export type CredentialRef = `${"apiKey" | "token" | "device" | "session" | "user"}:${string}`;
+export type { CredentialRef } from "../auth/caller.ts";
 
 /**
  * Effects on open connections, never sent as events. Published after the change commits, like

@@ -1,6 +1,7 @@
 import type { Server as HttpServer } from "node:http";
 import { Server } from "socket.io";
-import type { Caller } from "../auth/caller.ts";
+import { credentialsOf, type Caller } from "../auth/caller.ts";
+import { credentialCache } from "../auth/credential-cache.ts";
 import { resolveHandshake } from "../auth/resolve.ts";
 import { ApiError } from "../http/errors.ts";
 import { isAppOrigin } from "../http/same-origin.ts";
@@ -18,15 +19,6 @@ export type { SocketData } from "./socket-data.ts";
 
 export type SocketOptions = { redisUrl?: string; redisPrefix?: string; appUrl: string; trustProxy?: boolean; limits?: RateLimits };
 
-/** Every credential a connection was opened with: revoking any of them closes it. */
-export function credentialsOf(caller: Caller): CredentialRef[] {
-  const refs: CredentialRef[] = [];
-  if (caller.apiKeyId) refs.push(`apiKey:${caller.apiKeyId}`);
-  if (caller.tokenId) refs.push(`token:${caller.tokenId}`);
-  if (caller.deviceId) refs.push(`device:${caller.deviceId}`);
-  if (caller.sessionId) refs.push(`session:${caller.sessionId}`);
-  return refs;
-}
 
 /** `user:<id>` is the user's own room (every connection joins it); the others get a credential room. */
 export function credentialRoom(ref: CredentialRef): Room {
@@ -118,8 +110,13 @@ export async function attachSockets(httpServer: HttpServer, bus: EventBus, opts:
     const rooms = event.type === "message.delta" && event.todoId ? [`todo:${event.todoId}`] : roomsFor(event);
     if (rooms.length) io.to(rooms).emit(event.type, envelopeOf(event));
   });
+  if (opts.redisUrl)
+    io.on(CACHE_DROP, (ref: CredentialRef, ack?: () => void) => {
+      credentialCache()?.drop(ref);
+      ack?.();
+    });
   const unEffect = bus.onEffect((effect) =>
-    applyEffect(io, effect).catch((err: unknown) => log.error("socket effect failed", { kind: effect.kind, error: String(err) })),
+    applyEffect(io, effect, !!opts.redisUrl).catch((err: unknown) => log.error("socket effect failed", { kind: effect.kind, error: String(err) })),
   );
 
   return {
@@ -137,12 +134,30 @@ export async function attachSockets(httpServer: HttpServer, bus: EventBus, opts:
   };
 }
 
+/** Server-to-server message (through the adapter): drop this credential from your cache. */
+const CACHE_DROP = "credential-cache:drop";
+const CACHE_DROP_WAIT_MS = 1000;
+
 /**
  * With the Redis adapter, disconnectSockets and socketsLeave reach every server process. They go
  * out on the same connection as the events published after them, so no later event overtakes them.
  */
-export async function applyEffect(io: Server, effect: ConnectionEffect): Promise<void> {
+export async function applyEffect(io: Server, effect: ConnectionEffect, crossProcess = false): Promise<void> {
   if (effect.kind === "credential.revoked") {
+    credentialCache()?.drop(effect.credential);
+    // Every other process drops it from its cache too, before the revoking request is answered.
+    if (crossProcess)
+      await new Promise<void>((resolve) => {
+        const late = setTimeout(() => {
+          log.warn("a process did not confirm a credential drop in time; its cache forgets within seconds");
+          resolve();
+        }, CACHE_DROP_WAIT_MS);
+        io.serverSideEmit(CACHE_DROP, effect.credential, (err: Error | null) => {
+          if (err) log.warn("a credential drop was not confirmed by every process", { error: String(err) });
+          clearTimeout(late);
+          resolve();
+        });
+      });
     io.in(credentialRoom(effect.credential)).disconnectSockets(true);
     return;
   }
