@@ -80,6 +80,7 @@ export const ROUTES = {
   todo_linkBlockSubTodo: ["POST", "/todos/{todoId}/blocks/{blockId}/subtodo"],
   todo_list: ["GET", "/projects/{projectId}/todos"],
   todo_reportAiOutput: ["POST", "/report-ai-output"],
+  todo_searchMessages: ["GET", "/messages/search"],
   todo_subscribe: ["POST", "/todos/{todoId}/subscribe"],
   todo_toggleBlockChecked: ["POST", "/todos/{todoId}/blocks/{blockId}/checked"],
   todo_update: ["PUT", "/todos/{todoId}"],

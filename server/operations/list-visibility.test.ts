@@ -68,6 +68,11 @@ const PROBES: Record<string, Probe> = {
     gate: (c, w) => getTodoOrThrow(c, w.todos.byEditor!, "read"),
     refs: (body) => body.items.map((m: Json) => ({ todoId: m.todoId })),
   },
+  todo_searchMessages: {
+    path: () => "/messages/search?q=hello",
+    refs: (body) => body.items.map((h: Json) => ({ projectId: h.projectId, todoId: h.todoId })),
+    candidates: (w) => Object.values(w.todos).map((todoId) => ({ todoId })),
+  },
   task_getPending: {
     path: () => "/tasks/pending",
     refs: (body) => body.map((t: Json) => ({ projectId: t.projectId, todoId: t.todoId })),
@@ -192,6 +197,7 @@ test("a list and its get…OrThrow agree for owner, editor, viewer, team member 
     todo_list: ["owner:4", "editor:4", "viewer:4", "teammate:4", "stranger:404"],
     todo_getMessages: ["owner:2", "editor:2", "viewer:2", "teammate:2", "stranger:404"],
     task_getPending: ["owner:2", "editor:2", "viewer:2", "teammate:0", "stranger:2"],
+    todo_searchMessages: ["owner:4", "editor:4", "viewer:4", "teammate:4", "stranger:0"],
   });
 });
 
