@@ -153,3 +153,4 @@ export const ZNoteCreateInput = z
   .meta({ id: "MemoryNoteCreateInput" });
 export const ZNoteUpdateInput = z.object({ content: ZNoteContent }).meta({ id: "MemoryNoteUpdateInput" });
 export const ZNoteParams = z.object({ noteId: ZId });
+export const ZNoteIdInput = z.object({ noteId: ZId }).meta({ id: "MemoryNoteIdInput" });

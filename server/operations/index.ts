@@ -5,6 +5,7 @@ import { billingOperations } from "./billing/index.ts";
 import { metaOperations } from "./meta/index.ts";
 import { projectOperations } from "./projects/index.ts";
 import { searchOperations } from "./search/index.ts";
+import { noteOperations } from "./notes/index.ts";
 import { settingsOperations } from "./settings/index.ts";
 import { teamOperations } from "./teams/index.ts";
 import { todoOperations } from "./todos/index.ts";
@@ -17,6 +18,7 @@ export const operations: readonly AnyOperation[] = [
   ...projectOperations,
   ...todoOperations,
   ...searchOperations,
+  ...noteOperations,
   ...settingsOperations,
   ...teamOperations,
   ...deviceOperations,
@@ -35,6 +37,7 @@ export type TypedRegistryOperation =
   | (typeof projectOperations)[number]
   | (typeof todoOperations)[number]
   | (typeof searchOperations)[number]
+  | (typeof noteOperations)[number]
   | (typeof settingsOperations)[number]
   | (typeof teamOperations)[number]
   | (typeof deviceOperations)[number]
