@@ -42,6 +42,12 @@ const ZEnv = z.object({
   // Default: 8 on the embedded database, 16 on PostgreSQL (what one process sustains, bench/README.md).
   AGENT_MAX_CONCURRENT: z.coerce.number().int().min(1).max(10_000).optional(),
   AGENT_MAX_CONCURRENT_PER_USER: z.coerce.number().int().min(1).max(10_000).default(4),
+  // Semantic search (docs/api.md "Search"): the offline lexical embedding, or an OpenAI-compatible
+  // /embeddings endpoint (EMBEDDING_BASE_URL and EMBEDDING_API_KEY default to OPENAI_BASE_URL and OPENAI_API_KEY).
+  EMBEDDING_PROVIDER: z.enum(["lexical", "openai"], "must be lexical (offline, built in) or openai (an OpenAI-compatible endpoint)").default("lexical"),
+  EMBEDDING_BASE_URL: z.string().url("must be an absolute URL such as https://api.openai.com/v1").optional(),
+  EMBEDDING_API_KEY: z.string().min(1).optional(),
+  EMBEDDING_MODEL: z.string().min(1).max(200).default("text-embedding-3-small"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   // Rate limits (docs/api.md "Rate limits"): a factor on every policy, and per-policy overrides.
   RATE_LIMIT_SCALE: z.coerce.number().positive("must be a positive number").max(1_000_000).default(1),
@@ -90,6 +96,8 @@ export type Config = {
   agentProvider: "local" | "openai";
   /** An OpenAI-compatible endpoint; todos may pick it per project or todo when it is set. */
   openai?: { baseUrl: string; apiKey?: string; model: string; idleTimeoutMs: number; models: ModelAllowList; maxTokens: number };
+  /** Embeddings for the related tail of todo_searchUnified (server/services/search/embeddings.ts). */
+  embeddings: { provider: "lexical" } | { provider: "openai"; baseUrl: string; apiKey?: string; model: string };
   /** The models agent settings may name, each with its price (AGENT_MODELS; default: AGENT_MODEL alone). */
   agentModels: ModelAllowList;
   /** The most tokens one reply may take; agent settings may ask for fewer (AGENT_MAX_TOKENS). */
@@ -145,6 +153,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       e.OPENAI_BASE_URL || e.AGENT_PROVIDER === "openai"
         ? { baseUrl: e.OPENAI_BASE_URL ?? "https://api.openai.com/v1", apiKey: e.OPENAI_API_KEY, model, idleTimeoutMs: e.AGENT_IDLE_TIMEOUT_MS, models, maxTokens: e.AGENT_MAX_TOKENS }
         : undefined,
+    embeddings:
+      e.EMBEDDING_PROVIDER === "openai"
+        ? { provider: "openai", baseUrl: (e.EMBEDDING_BASE_URL ?? e.OPENAI_BASE_URL ?? "https://api.openai.com/v1").replace(/\/$/, ""), apiKey: e.EMBEDDING_API_KEY ?? e.OPENAI_API_KEY, model: e.EMBEDDING_MODEL }
+        : { provider: "lexical" },
     agentModels: models,
     agentMaxTokens: e.AGENT_MAX_TOKENS,
     agentStepMs: e.AGENT_STEP_MS,

@@ -35,6 +35,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   User: "The caller's profile, default project and per-project agent choice",
   "API keys": "Create, list, validate and revoke the caller's API keys (not served to device tokens)",
   Projects: "Projects, their sharing, groups, cards, brand page and real-time subscription",
+  Search: "Full-text search over messages, and unified search with a related (semantic) tail over todos and memory notes (docs/api.md \"Search\")",
+  "Memory notes": "Short curated notes, personal or a project's, that the user and the agent keep (not served to device tokens)",
   Todos: "Todos, their messages, blocks, lifecycle and agent turns",
   Settings: "User settings, billing information and project settings",
   Teams: "A team: owner, admins and members, invites by email, a shared project and auto-join by company domain",

@@ -30,6 +30,7 @@ const SERVED_TO_DEVICES = [
   "todo_updateWorkflow",
   "todo_subscribe",
   "todo_reportAiOutput",
+  "todo_searchMessages",
   "todo_getPublic",
   "task_getPending",
   "settings_getUserSettings",

@@ -4,6 +4,8 @@ import { deviceOperations } from "./devices/index.ts";
 import { billingOperations } from "./billing/index.ts";
 import { metaOperations } from "./meta/index.ts";
 import { projectOperations } from "./projects/index.ts";
+import { searchOperations } from "./search/index.ts";
+import { noteOperations } from "./notes/index.ts";
 import { settingsOperations } from "./settings/index.ts";
 import { teamOperations } from "./teams/index.ts";
 import { todoOperations } from "./todos/index.ts";
@@ -15,6 +17,8 @@ export const operations: readonly AnyOperation[] = [
   ...apiKeyOperations,
   ...projectOperations,
   ...todoOperations,
+  ...searchOperations,
+  ...noteOperations,
   ...settingsOperations,
   ...teamOperations,
   ...deviceOperations,
@@ -32,6 +36,8 @@ export type TypedRegistryOperation =
   | (typeof apiKeyOperations)[number]
   | (typeof projectOperations)[number]
   | (typeof todoOperations)[number]
+  | (typeof searchOperations)[number]
+  | (typeof noteOperations)[number]
   | (typeof settingsOperations)[number]
   | (typeof teamOperations)[number]
   | (typeof deviceOperations)[number]

@@ -68,6 +68,16 @@ const PROBES: Record<string, Probe> = {
     gate: (c, w) => getTodoOrThrow(c, w.todos.byEditor!, "read"),
     refs: (body) => body.items.map((m: Json) => ({ todoId: m.todoId })),
   },
+  note_list: {
+    path: (w) => `/notes?projectId=${w.P}`,
+    gate: (c, w) => getProjectOrThrow(c, w.P, "read"),
+    refs: (body) => body.items.map((n: Json) => ({ projectId: n.projectId })),
+  },
+  todo_searchMessages: {
+    path: () => "/messages/search?q=hello",
+    refs: (body) => body.items.map((h: Json) => ({ projectId: h.projectId, todoId: h.todoId })),
+    candidates: (w) => Object.values(w.todos).map((todoId) => ({ todoId })),
+  },
   task_getPending: {
     path: () => "/tasks/pending",
     refs: (body) => body.map((t: Json) => ({ projectId: t.projectId, todoId: t.todoId })),
@@ -126,6 +136,7 @@ before(async () => {
   }
   await p.todoGroup.create({ data: { projectId: P, slug: "inbox", name: "Inbox" } });
   await p.rendererCard.create({ data: { projectId: P, name: "Card", html: "<p>card</p>" } });
+  await p.memoryNote.create({ data: { projectId: P, userId: id("owner"), content: "A project note" } });
   const own = await p.todo.create({ data: { projectId: Q, userId: id("stranger"), content: "own", status: "PROPOSED" } });
   await p.message.create({ data: { todoId: own.id, role: "user", content: "later", state: "SCHEDULED", scheduledAt: soon } });
   await p.todoGroup.create({ data: { projectId: Q, slug: "mine", name: "Mine" } });
@@ -192,6 +203,8 @@ test("a list and its get…OrThrow agree for owner, editor, viewer, team member 
     todo_list: ["owner:4", "editor:4", "viewer:4", "teammate:4", "stranger:404"],
     todo_getMessages: ["owner:2", "editor:2", "viewer:2", "teammate:2", "stranger:404"],
     task_getPending: ["owner:2", "editor:2", "viewer:2", "teammate:0", "stranger:2"],
+    note_list: ["owner:1", "editor:1", "viewer:1", "teammate:1", "stranger:404"],
+    todo_searchMessages: ["owner:4", "editor:4", "viewer:4", "teammate:4", "stranger:0"],
   });
 });
 

@@ -1,5 +1,5 @@
 import type { Caller } from "../auth/caller.ts";
-import type { Prisma } from "../db/generated/client.ts";
+import { Prisma } from "../db/generated/client.ts";
 import { ApiError, notFound } from "../http/errors.ts";
 import { db } from "../runtime.ts";
 
@@ -51,6 +51,18 @@ export function visibleProjectsWhere(caller: Pick<Caller, "userId">): Prisma.Pro
       { team: { is: { members: { some: { userId: caller.userId } } } } },
     ],
   };
+}
+
+/**
+ * `visibleProjectsWhere` for raw SQL (full-text search, server/services/search): the ids of the
+ * projects the caller may read, by the same three ways in. Kept next to it so the two change
+ * together; server/operations/list-visibility.test.ts holds every list to getProjectOrThrow.
+ */
+export function visibleProjectIdsSql(caller: Pick<Caller, "userId">): Prisma.Sql {
+  const uid = caller.userId;
+  return Prisma.sql`(SELECT "id" FROM "Project" WHERE "ownerId" = ${uid}
+    UNION ALL SELECT "projectId" FROM "ProjectShare" WHERE "userId" = ${uid}
+    UNION ALL SELECT t."projectId" FROM "Team" t JOIN "TeamMember" tm ON tm."teamId" = t."id" WHERE tm."userId" = ${uid} AND t."projectId" IS NOT NULL)`;
 }
 
 /** The todos a caller may read: those of visible projects; for a todo-scoped token, only its todo. */

@@ -13,6 +13,7 @@ import { scheduleMessage } from "../../agent/schedule-message.ts";
 import { createTodoRow, runEffects } from "./lifecycle.ts";
 import { initialStatus } from "../../../lib/todo-lifecycle.ts";
 import { messagePage } from "./messages.ts";
+import { queueEmbedding } from "../search/queue-embedding.ts";
 import { messageWithBlocks, toMessage, toPublicTodo, toTodo, toTodoListItem } from "./serialize.ts";
 import { checkAgentSettings } from "../../agent/policy.ts";
 import type { TAgentSettings } from "../../../lib/schemas/agent.ts";
@@ -73,6 +74,7 @@ async function insertTodo(caller: Caller, projectId: string, seed: Seed, status:
     return { todo, message, fx };
   });
   await runEffects(fx);
+  await queueEmbedding("todo", todo.id, todo.content);
   return toTodo(todo, [message], false);
 }
 
@@ -125,6 +127,7 @@ export async function updateTodo(caller: Caller, todoId: string, input: z.output
     include: withGroup,
   });
   publishTodo("todo.updated", updated, toTodoListItem(updated));
+  if (input.content !== undefined) await queueEmbedding("todo", todoId, updated.content);
   return null;
 }
 

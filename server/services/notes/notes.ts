@@ -1,0 +1,86 @@
+import type { z } from "zod";
+import type { Caller } from "../../auth/caller.ts";
+import type { MemoryNote } from "../../db/generated/client.ts";
+import { ApiError, notFound } from "../../http/errors.ts";
+import { db } from "../../runtime.ts";
+import { epochMs } from "../../../lib/schemas/common.ts";
+import type { TMemoryNote, ZNoteCreateInput, ZNoteListQuery, ZNoteUpdateInput } from "../../../lib/schemas/search.ts";
+import { requireProjectAccess } from "../access.ts";
+import { queueEmbedding } from "../search/queue-embedding.ts";
+
+// Memory notes: short curated notes the user and the agent keep (docs/api.md "Memory notes").
+// A personal note (projectId null) is its author's alone: anyone else gets 404. A project's note
+// follows project access: readers list it, writers (owner, editors, team members) create, change
+// and delete any of the project's notes; a viewer gets 403, a stranger 404.
+// These functions are also what the agent's remember/recall tools call (server/agent, later).
+
+export function toNote(n: MemoryNote): TMemoryNote {
+  return { id: n.id, projectId: n.projectId, userId: n.userId, content: n.content, createdAt: epochMs(n.createdAt), updatedAt: epochMs(n.updatedAt) };
+}
+
+/** The note, if the caller may do `need` with it: 404 when they may not even read it, 403 when only reading. */
+async function noteOrThrow(caller: Caller, noteId: string, need: "read" | "write"): Promise<MemoryNote> {
+  const note = await db().memoryNote.findUnique({ where: { id: noteId } });
+  if (!note) throw notFound("Note");
+  if (note.projectId === null) {
+    if (note.userId !== caller.userId) throw notFound("Note");
+  } else {
+    try {
+      await requireProjectAccess(caller, note.projectId, need);
+    } catch (err) {
+      if (err instanceof ApiError && err.code === "NOT_FOUND") throw notFound("Note");
+      throw err;
+    }
+  }
+  return note;
+}
+
+function parseCursor(cursor: string | undefined): { at: Date; id: string } | undefined {
+  if (!cursor) return undefined;
+  const [at, id] = cursor.split(":");
+  return { at: new Date(Number(at)), id: id! };
+}
+
+/** A page of the caller's personal notes, or of a project's notes: most recently updated first. */
+export async function listNotes(caller: Caller, q: z.output<typeof ZNoteListQuery>) {
+  if (q.projectId) await requireProjectAccess(caller, q.projectId, "read");
+  const after = parseCursor(q.cursor);
+  const rows = await db().memoryNote.findMany({
+    where: {
+      ...(q.projectId ? { projectId: q.projectId } : { projectId: null, userId: caller.userId }),
+      ...(after ? { OR: [{ updatedAt: { lt: after.at } }, { updatedAt: after.at, id: { lt: after.id } }] } : {}),
+    },
+    orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
+    take: q.limit + 1,
+  });
+  const page = rows.slice(0, q.limit);
+  const last = page[page.length - 1];
+  return { items: page.map(toNote), nextCursor: rows.length > q.limit && last ? `${last.updatedAt.getTime()}:${last.id}` : null };
+}
+
+export async function getNote(caller: Caller, noteId: string): Promise<TMemoryNote> {
+  return toNote(await noteOrThrow(caller, noteId, "read"));
+}
+
+export async function createNote(caller: Caller, input: z.output<typeof ZNoteCreateInput>): Promise<TMemoryNote> {
+  if (input.projectId) await requireProjectAccess(caller, input.projectId, "write");
+  const note = await db().memoryNote.create({ data: { userId: caller.userId, projectId: input.projectId ?? null, content: input.content } });
+  await queueEmbedding("note", note.id, note.content);
+  return toNote(note);
+}
+
+export async function updateNote(caller: Caller, noteId: string, input: z.output<typeof ZNoteUpdateInput>): Promise<TMemoryNote> {
+  await noteOrThrow(caller, noteId, "write");
+  // Conditional: a note deleted meanwhile is a 404, not a 500.
+  const { count } = await db().memoryNote.updateMany({ where: { id: noteId }, data: { content: input.content } });
+  const note = count ? await db().memoryNote.findUnique({ where: { id: noteId } }) : null;
+  if (!note) throw notFound("Note");
+  await queueEmbedding("note", note.id, note.content);
+  return toNote(note);
+}
+
+export async function deleteNote(caller: Caller, noteId: string): Promise<null> {
+  await noteOrThrow(caller, noteId, "write");
+  await db().memoryNote.deleteMany({ where: { id: noteId } });
+  return null;
+}

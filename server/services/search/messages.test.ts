@@ -1,0 +1,160 @@
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { setLogLevel } from "../../log.ts";
+import { startTestApp, type TestApp, type TestAppUser } from "../../testing/app.ts";
+import { PostgresUnavailable } from "../../testing/runtime.ts";
+import { splitSnippet } from "./query.ts";
+
+// todo_searchMessages through the real pipeline, on the embedded database and (when a server
+// answers, always in CI) on PostgreSQL: the generated tsvector column must behave the same.
+
+// Parsed JSON answers are navigated freely.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
+test("splitSnippet: markers become plain text and offsets", () => {
+  assert.deepEqual(splitSnippet("a \u0002run\u0003 and \u0002runs\u0003"), { text: "a run and runs", highlights: [{ start: 2, end: 5 }, { start: 10, end: 14 }] });
+  assert.deepEqual(splitSnippet("<b>x</b>"), { text: "<b>x</b>", highlights: [] });
+  assert.deepEqual(splitSnippet("\u0002\u0003x"), { text: "x", highlights: [] });
+});
+
+for (const database of ["pglite", "postgres"] as const) {
+  describe(`todo_searchMessages on ${database}`, () => {
+    let app: TestApp | undefined;
+    let skip = "";
+    const u: Record<string, TestAppUser> = {};
+    let P = "";
+    let Q = "";
+    let T1 = "";
+    let T2 = "";
+    let TQ = "";
+
+    before(async () => {
+      setLogLevel("silent");
+      try {
+        app = await startTestApp({ database });
+      } catch (e) {
+        if (e instanceof PostgresUnavailable && process.env.CI !== "true") {
+          skip = e.message;
+          return;
+        }
+        throw e;
+      }
+      const p = app.rt.prisma;
+      for (const name of ["owner", "viewer", "teammate", "stranger"]) u[name] = await app.newUser();
+      P = (await p.project.create({ data: { ownerId: u.owner!.userId, name: "Garden" } })).id;
+      Q = (await p.project.create({ data: { ownerId: u.stranger!.userId, name: "Secret" } })).id;
+      await p.projectShare.create({ data: { projectId: P, userId: u.viewer!.userId, role: "viewer" } });
+      const team = await p.team.create({ data: { ownerId: u.owner!.userId, name: "Team", projectId: P } });
+      await p.teamMember.create({ data: { teamId: team.id, userId: u.teammate!.userId, role: "member" } });
+      T1 = (await p.todo.create({ data: { projectId: P, userId: u.owner!.userId, content: "Plant tomatoes" } })).id;
+      T2 = (await p.todo.create({ data: { projectId: P, userId: u.viewer!.userId, content: "Water roses" } })).id;
+      TQ = (await p.todo.create({ data: { projectId: Q, userId: u.stranger!.userId, content: "Hidden" } })).id;
+      await p.message.create({ data: { todoId: T1, role: "user", content: "We are running the irrigation tonight" } });
+      await p.message.create({ data: { todoId: T1, role: "assistant", content: "The irrigation schedule runs at 9 pm <script>alert(1)</script>" } });
+      await p.message.create({ data: { todoId: T2, role: "user", content: "Deployment of the irrigation pump" } });
+      await p.message.create({ data: { todoId: TQ, role: "user", content: "secret irrigation plans" } });
+    });
+    after(async () => {
+      await app?.close();
+    });
+
+    const search = async (who: string, query: Record<string, string>) => {
+      const res = await app!.call("GET", "/messages/search", { key: u[who]!.apiKey, query });
+      assert.equal(res.status, 200, res.text);
+      return res.json as Json;
+    };
+
+    test("a stranger never sees another's messages; owner, viewer and team member see the project's", async (t) => {
+      if (skip) return t.skip(skip);
+      for (const who of ["owner", "viewer", "teammate"]) {
+        const body = await search(who, { q: "irrigation" });
+        assert.equal(body.items.length, 3, who);
+        assert.ok(body.items.every((h: Json) => h.projectId === P), who);
+      }
+      const stranger = await search("stranger", { q: "irrigation" });
+      assert.deepEqual(stranger.items.map((h: Json) => h.todoId), [TQ]);
+    });
+
+    test("newest first, English stems, the last word as a prefix, snippets highlight the words as plain text", async (t) => {
+      if (skip) return t.skip(skip);
+      const body = await search("owner", { q: "run" });
+      assert.deepEqual(body.items.map((h: Json) => h.role), ["assistant", "user"]);
+      const first = body.items[0];
+      assert.equal(first.todoTitle, "Plant tomatoes");
+      assert.equal(first.projectName, "Garden");
+      assert.equal(first.messageId, first.id);
+      const marked = first.snippet.highlights.map((r: Json) => first.snippet.text.slice(r.start, r.end));
+      assert.deepEqual(marked, ["runs"]);
+      assert.match(first.snippet.text, /<script>/, "the content stays text: no markup is added and none is interpreted");
+      const prefix = await search("owner", { q: "the deplo" });
+      assert.deepEqual(prefix.items.map((h: Json) => h.todoId), [T2]);
+      assert.deepEqual(
+        prefix.items[0].snippet.highlights.map((r: Json) => prefix.items[0].snippet.text.slice(r.start, r.end)),
+        ["Deployment"],
+      );
+      assert.equal((await search("owner", { q: "irrigation tomatoes" })).items.length, 0, "every word must occur in the message");
+      assert.equal((await search("owner", { q: "'); DROP TABLE \"Message\"; -- irrigation:* & !" })).items.length, 0);
+    });
+
+    test("scoping by project, todo and role", async (t) => {
+      if (skip) return t.skip(skip);
+      assert.equal((await search("owner", { q: "irrigation", todoId: T1 })).items.length, 2);
+      assert.equal((await search("owner", { q: "irrigation", todoId: T1, role: "assistant" })).items.length, 1);
+      assert.equal((await search("owner", { q: "irrigation", projectId: P, role: "user" })).items.length, 2);
+      assert.equal((await search("owner", { q: "irrigation", projectId: Q })).items.length, 0, "a hidden project matches nothing");
+      assert.equal((await search("owner", { q: "irrigation", todoId: TQ })).items.length, 0, "a hidden todo matches nothing");
+    });
+
+    test("bad input is a 400 in the error shape", async (t) => {
+      if (skip) return t.skip(skip);
+      for (const query of [{}, { q: "" }, { q: "   " }, { q: "!!! ..." }, { q: "x".repeat(501) }, { q: "a", cursor: "abc" }, { q: "a", role: "robot" }, { q: "a", limit: "0" }]) {
+        const res = await app!.call("GET", "/messages/search", { key: u.owner!.apiKey, query: query as Record<string, string> });
+        assert.equal(res.status, 400, JSON.stringify(query));
+        assert.equal((res.json as Json).code, "BAD_REQUEST");
+      }
+      assert.equal((await app!.call("GET", "/messages/search", { query: { q: "a" } })).status, 401);
+    });
+
+    test("removing access removes the results at once", async (t) => {
+      if (skip) return t.skip(skip);
+      const p = app!.rt.prisma;
+      await p.projectShare.deleteMany({ where: { projectId: P, userId: u.viewer!.userId } });
+      await p.teamMember.deleteMany({ where: { userId: u.teammate!.userId } });
+      assert.equal((await search("viewer", { q: "irrigation" })).items.length, 0);
+      assert.equal((await search("teammate", { q: "irrigation" })).items.length, 0);
+      await p.projectShare.create({ data: { projectId: P, userId: u.viewer!.userId, role: "viewer" } });
+      assert.equal((await search("viewer", { q: "irrigation" })).items.length, 3);
+    });
+
+    test("paging never repeats or skips a message (property)", async (t) => {
+      if (skip) return t.skip(skip);
+      const p = app!.rt.prisma;
+      const todo = (await p.todo.create({ data: { projectId: P, userId: u.owner!.userId, content: "Paging" } })).id;
+      // Same createdAt for many: only `seq` orders them.
+      const at = new Date();
+      const contents = Array.from({ length: 37 }, (_, i) => `pagingword number ${i} ${i % 3 === 0 ? "tulip" : "daisy"}`);
+      for (const content of contents) await p.message.create({ data: { todoId: todo, role: "user", content, createdAt: at } });
+      const all = await p.message.findMany({ where: { todoId: todo }, orderBy: { seq: "desc" }, select: { id: true, content: true } });
+      await fc.assert(
+        fc.asyncProperty(fc.integer({ min: 1, max: 40 }), fc.constantFrom("pagingword", "tulip", "daisy", "pagingw"), async (limit, q) => {
+          const seen: string[] = [];
+          let cursor: string | null = null;
+          let pages = 0;
+          do {
+            const body: Json = await search("owner", { q, todoId: todo, limit: String(limit), ...(cursor ? { cursor } : {}) });
+            assert.ok(body.items.length <= limit);
+            seen.push(...body.items.map((h: Json) => h.id));
+            cursor = body.nextCursor;
+            pages++;
+            assert.ok(pages < 100);
+          } while (cursor);
+          const want = all.filter((m) => m.content.includes(q === "pagingw" ? "pagingword" : q)).map((m) => m.id);
+          assert.deepEqual(seen, want);
+        }),
+        { numRuns: 15 },
+      );
+    });
+  });
+}
