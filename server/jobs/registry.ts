@@ -4,7 +4,7 @@ import { fireMessageJob } from "../agent/fire-message-job.ts";
 import { sendMailJob } from "../email/send-job.ts";
 import { stripeEventJob } from "../services/billing/webhook-job.ts";
 import { teamInviteMailJob } from "../services/teams/invite-mail-job.ts";
-import { stripeCustomerCleanupJob } from "../services/users/delete-account.ts";
+import { stripeCustomerCleanupJob } from "../services/users/stripe-cleanup-job.ts";
 import type { JobDefinition } from "./define.ts";
 
 export const jobs: readonly JobDefinition[] = [sendMailJob, fireMessageJob, teamInviteMailJob, stripeEventJob, stripeCustomerCleanupJob];

@@ -286,6 +286,11 @@ test("a team the account owns goes to the longest-standing admin with its shared
   assert.equal((await app.call("GET", `/todos/${shared.todoId}`, { key: member.apiKey })).status, 200, "with its todos");
   assert.equal((await app.rt.prisma.todo.findUniqueOrThrow({ where: { id: shared.todoId } })).userId, admin.userId);
   assert.deepEqual(await rowsMentioning([owner.userId, ownerEmail]), []);
+  const info = await ok(app.call("GET", "/billing/team", { key: admin.apiKey }));
+  assert.equal(info.ownerId, admin.userId);
+  assert.equal(info.role, "owner");
+  assert.equal(info.project?.id, shared.projectId);
+  assert.ok(info.activity.some((a: Json) => a.kind === "owner_changed" && a.userId === admin.userId));
 
   // A member leaving by deletion: the team stays, the log keeps a nameless entry.
   const memberEmail = await emailOf(member);

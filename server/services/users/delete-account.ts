@@ -2,43 +2,17 @@
 // happens to each table: ./account-data.ts; the decisions: docs/api.md "Account export and
 // deletion"). After the commit its connections close and the Stripe customer is deleted by a job.
 import { randomBytes } from "node:crypto";
-import { z } from "zod";
 import type { Caller } from "../../auth/caller.ts";
 import type { Prisma } from "../../db/generated/client.ts";
 import { lockRow } from "../../db/lock.ts";
 import { ApiError, notFound } from "../../http/errors.ts";
-import { defineJob } from "../../jobs/define.ts";
 import { enqueue } from "../../jobs/index.ts";
 import { log } from "../../log.ts";
 import { db, runtime } from "../../runtime.ts";
-import { stripeGateway } from "../billing/stripe.ts";
 import { logActivity, teamChanged } from "../teams/teams.ts";
+import { stripeCustomerCleanupJob } from "./stripe-cleanup-job.ts";
 
 type Tx = Prisma.TransactionClient;
-
-/**
- * Deletes the Stripe customer of a deleted account through the SDK: Stripe cancels its
- * subscriptions and detaches its cards with it. The job's data is the customer id only (the
- * account is gone); a customer Stripe no longer knows is done.
- */
-export const stripeCustomerCleanupJob = defineJob(
-  "account.stripe-cleanup",
-  z.object({ customerId: z.string().min(1).max(255) }),
-  async ({ customerId }, ctx) => {
-    await ctx.once("delete-customer", async (idempotencyKey) => {
-      const { client } = await stripeGateway();
-      try {
-        await client.customers.del(customerId, {}, { idempotencyKey });
-        return { deleted: customerId };
-      } catch (err) {
-        const e = err as { type?: string; code?: string; statusCode?: number };
-        if (e.statusCode === 404 || e.code === "resource_missing") return { deleted: customerId, alreadyGone: true };
-        throw err;
-      }
-    });
-  },
-  { attempts: 10, backoffMs: 10_000 },
-);
 
 /** A team the account owns: handed to the longest-standing admin, else member; deleted when no one else is in it. */
 async function handOverTeam(tx: Tx, userId: string): Promise<{ teamId: string; newOwnerId: string | null; keptProjectId: string | null } | null> {
