@@ -2,6 +2,7 @@
 
 import { useOperation } from "@/lib/api/swr";
 import { LoadError, Loading } from "@/components/ui/load-state";
+import { DeleteAccount, ExportData } from "./account-data";
 import { BillingInfoForm } from "./billing-info-form";
 import { DefaultProjectForm } from "./default-project-form";
 import { PreferencesForm } from "./preferences-form";
@@ -20,6 +21,8 @@ export function UserSettings() {
         <PreferencesForm initial={profile.data.settings} />
         <DefaultProjectForm projects={projects.data} initial={profile.data.defaultProjectId} />
         <BillingInfoForm />
+        <ExportData />
+        <DeleteAccount email={profile.data.email} />
       </>
     );
   }

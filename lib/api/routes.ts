@@ -95,6 +95,8 @@ export const ROUTES = {
   todo_updateStatus: ["PATCH", "/todos/{todoId}/status"],
   todo_updateWorkflow: ["PUT", "/todos/{todoId}/workflow"],
   usage_getUsage: ["GET", "/usage"],
+  user_deleteAccount: ["DELETE", "/users/account"],
+  user_exportData: ["GET", "/users/export"],
   user_profile: ["GET", "/users/profile"],
   user_setDefaultProject: ["POST", "/users/default-project"],
   user_updateProjectAgentMapping: ["POST", "/users/project-agent-mapping"],

@@ -29,7 +29,7 @@ export const ZTeamInviteInfo = z.object({
 
 export const ZTeamActivity = z.object({
   id: ZId,
-  kind: z.string().describe("created, invited, invite_revoked, joined, left, removed, role_changed, project_set, join_domain_set"),
+  kind: z.string().describe("created, invited, invite_revoked, joined, left, removed, role_changed, project_set, join_domain_set, owner_changed (the owner deleted their account; userId is the new owner)"),
   actorId: ZId.nullable(),
   userId: ZId.nullable(),
   data: z.record(z.string(), z.unknown()),

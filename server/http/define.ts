@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { BASE_CREDENTIAL, BASE_PATH, type Base, type Caller, type Credential } from "../auth/caller.ts";
 import type { ErrorCode } from "./errors.ts";
 import type { RatePolicyName } from "./rate-limit.ts";
+import type { StreamedJson } from "./streamed.ts";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -65,7 +66,8 @@ export type OperationDef<
   errors?: readonly ErrorCode[];
   /** Success body; everything the handler returns passes through it, so unlisted fields (hashes, secrets) never leave. */
   response: R;
-  handler: (ctx: OperationContext<P, Q, B, Auth>) => Promise<z.input<R>>;
+  /** The answer, or a StreamedJson (./streamed.ts) whose stream adds up to it. */
+  handler: (ctx: OperationContext<P, Q, B, Auth>) => Promise<z.input<R> | StreamedJson>;
 };
 
 export type AnyOperation = OperationDef<

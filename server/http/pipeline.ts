@@ -13,6 +13,7 @@ import { recorded } from "./status-record.ts";
 import { CLIENT_IP_HEADER, RateLimits, credentialKey, ipKey } from "./rate-limit.ts";
 import { basesOf } from "./define.ts";
 import { Router } from "./router.ts";
+import { StreamedJson, streamedJsonResponse } from "./streamed.ts";
 
 export type ResolveCaller = (base: Base, headers: Headers) => Promise<Caller | null>;
 
@@ -152,6 +153,7 @@ export function createPipeline(router: Router, resolveCaller: ResolveCaller, app
       const current = op;
       const run = async (): Promise<Response> => {
         const result = await current.handler({ caller: caller as Caller, params, query, body, socketId, request, requestId });
+        if (result instanceof StreamedJson) return streamedJsonResponse(result, idHeader);
         const out = current.response.safeParse(result);
         if (!out.success) {
           log.error("response failed its schema", { op: current.id, requestId, issues: zodIssues(out.error, "response") });

@@ -27,6 +27,7 @@ export const RATE_POLICIES = {
   deviceCodePoll: { points: 12, window: 60, per: "code", use: "GET /cli/login/poll (one poll per 5 s interval)" },
   userCodeEntry: { points: 10, window: 600, per: "ip", use: "approving or denying a user code" },
   invite: { points: 20, window: 3600, per: "credential", use: "team invites (mail)" },
+  accountData: { points: 20, window: 3600, per: "credential", use: "user_exportData, user_deleteAccount (a whole account read, or deleted)" },
   paymentIntent: { points: 10, window: 3600, per: "credential", use: "payment intents and checkout sessions" },
   webhook: { points: 600, window: 60, per: "ip", use: "raw-body routes (server/http/raw-route.ts): payment provider webhooks" },
 } as const satisfies Record<string, RatePolicy>;

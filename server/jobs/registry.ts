@@ -5,6 +5,7 @@ import { sendMailJob } from "../email/send-job.ts";
 import { stripeEventJob } from "../services/billing/webhook-job.ts";
 import { teamInviteMailJob } from "../services/teams/invite-mail-job.ts";
 import { embedJob } from "../services/search/embed-job.ts";
+import { stripeCustomerCleanupJob } from "../services/users/stripe-cleanup-job.ts";
 import type { JobDefinition } from "./define.ts";
 
-export const jobs: readonly JobDefinition[] = [sendMailJob, fireMessageJob, teamInviteMailJob, stripeEventJob, embedJob];
+export const jobs: readonly JobDefinition[] = [sendMailJob, fireMessageJob, teamInviteMailJob, stripeEventJob, stripeCustomerCleanupJob, embedJob];

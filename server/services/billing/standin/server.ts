@@ -6,7 +6,7 @@
 // its state in memory (and in a JSON file when given one), and sends webhooks signed as Stripe
 // signs them: `Stripe-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`.
 //
-// Only what the app uses exists: customers, payment methods (create, attach, detach, list),
+// Only what the app uses exists: customers (create, update, delete), payment methods (create, attach, detach, list),
 // payment intents, setup intents, products and prices (lookup keys), subscriptions (create,
 // update with proration, cancel now or at period end) and their invoices. Time does not advance
 // on its own (no renewals).
@@ -281,6 +281,8 @@ export class StripeStandin {
         return this.get("customers", "customer", id!);
       case "POST customers/:id":
         return this.updateCustomer(id!, f);
+      case "DELETE customers/:id":
+        return this.deleteCustomer(id!, request);
       case "GET customers/:id/payment_methods":
         this.get("customers", "customer", id!);
         return list(Object.values(this.state.paymentMethods).filter((p) => p.customer === id).sort((a, b) => Number(b.created) - Number(a.created)).map((p) => this.public(p)), `/v1/customers/${id}/payment_methods`);
@@ -350,6 +352,16 @@ export class StripeStandin {
     };
     this.state.customers[c.id as string] = c;
     return c;
+  }
+
+  /** Like Stripe: cancels the customer's live subscriptions, detaches its cards, then the customer is gone (a second delete is 404). */
+  private deleteCustomer(id: string, request: { id: string; key: string | null }): Obj {
+    this.get("customers", "customer", id);
+    for (const sub of Object.values(this.state.subscriptions)) if (sub.customer === id && sub.status !== "canceled") this.cancelSubscription(sub.id as string, request);
+    for (const pm of Object.values(this.state.paymentMethods)) if (pm.customer === id) pm.customer = null;
+    delete this.state.customers[id];
+    this.emit("customer.deleted", { id, object: "customer", deleted: true }, undefined, request);
+    return { id, object: "customer", deleted: true };
   }
 
   private updateCustomer(id: string, f: Form): Obj {

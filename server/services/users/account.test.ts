@@ -1,0 +1,306 @@
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { createHash, randomUUID } from "node:crypto";
+import { ZAccountDataExport } from "../../../lib/schemas/account.ts";
+import { Prisma } from "../../db/generated/client.ts";
+import { setLogLevel } from "../../log.ts";
+import { startTestApp, type TestApp, type TestAppUser } from "../../testing/app.ts";
+import { createTestUser } from "../../testing/runtime.ts";
+import { ensureCustomer } from "../billing/payments.ts";
+import { postTransaction } from "../billing/ledger.ts";
+import { stripeGateway } from "../billing/stripe.ts";
+import { ACCOUNT_TABLES } from "./account-data.ts";
+
+// user_exportData and user_deleteAccount through the real pipeline (docs/api.md "Account export
+// and deletion"). The socket side of deletion is in e2e/api/account.spec.ts.
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
+let app: TestApp;
+before(async () => {
+  setLogLevel("silent");
+  app = await startTestApp();
+});
+after(async () => {
+  await app?.close();
+});
+
+const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
+
+async function ok(res: Promise<{ status: number; text: string; json: Json }>): Promise<Json> {
+  const r = await res;
+  assert.equal(r.status, 200, r.text);
+  return r.json;
+}
+
+async function emailOf(u: TestAppUser): Promise<string> {
+  return (await app.rt.prisma.user.findUniqueOrThrow({ where: { id: u.userId } })).email;
+}
+
+/** A user with a project, a todo with two messages, and a marker in each. */
+async function withContent(u: TestAppUser, marker: string) {
+  const project = await ok(app.call("POST", "/projects", { key: u.apiKey, body: { name: `P ${marker}` } }));
+  const todo = await ok(app.call("POST", `/projects/${project.id}/todos`, { key: u.apiKey, body: { content: `todo ${marker}` } }));
+  await ok(app.call("POST", `/todos/${todo.id}/messages`, { key: u.apiKey, body: { content: `message ${marker}`, startProcessing: false } }));
+  return { projectId: project.id as string, todoId: todo.id as string };
+}
+
+async function exportOf(u: TestAppUser): Promise<{ text: string; json: Json; headers: Headers }> {
+  const res = await app.handle("api", new Request("http://app.test/api/v1/users/export", { headers: { "x-api-key": u.apiKey } }));
+  const text = await res.text();
+  assert.equal(res.status, 200, text);
+  return { text, json: JSON.parse(text), headers: res.headers };
+}
+
+/** Every row of every table whose text, JSON or array columns mention `needle` (case-insensitive). */
+async function rowsMentioning(needles: string[]): Promise<string[]> {
+  const columns = await app.rt.prisma.$queryRaw<{ table_name: string; column_name: string }[]>`
+    SELECT table_name, column_name FROM information_schema.columns
+    WHERE table_schema = 'public' AND table_name <> '_prisma_migrations'
+      AND (data_type IN ('text', 'jsonb', 'json', 'character varying') OR data_type = 'ARRAY')`;
+  assert.ok(columns.length > 50, "information_schema lists the tables");
+  const hits: string[] = [];
+  for (const { table_name, column_name } of columns) {
+    for (const needle of needles) {
+      const rows = await app.rt.prisma.$queryRawUnsafe<{ n: bigint }[]>(
+        `SELECT count(*) AS n FROM "${table_name}" WHERE position(lower($1) in lower("${column_name}"::text)) > 0`,
+        needle,
+      );
+      if (Number(rows[0]!.n) > 0) hits.push(`${table_name}.${column_name} mentions ${needle}`);
+    }
+  }
+  return hits;
+}
+
+test("every table of the schema says what export and deletion do with it, and the export sections exist", () => {
+  const models = Object.values(Prisma.ModelName).sort();
+  assert.deepEqual(Object.keys(ACCOUNT_TABLES).sort(), models, "a model is missing from ACCOUNT_TABLES (server/services/users/account-data.ts)");
+  const keys = new Set(Object.keys(ZAccountDataExport.shape));
+  const claimed = new Set<string>();
+  for (const [model, d] of Object.entries(ACCOUNT_TABLES)) {
+    assert.ok(d.deletion.length > 3, `${model}: deletion is described`);
+    if ("sections" in d.export) for (const s of d.export.sections) {
+      assert.ok(keys.has(s), `${model}: export section ${s} is a key of AccountDataExport`);
+      claimed.add(s);
+    }
+    else assert.ok(d.export.omitted.length > 10, `${model}: the reason it is not exported`);
+  }
+  for (const k of keys) if (!["format", "version", "exportedAt"].includes(k)) assert.ok(claimed.has(k), `export section ${k} is claimed by a table`);
+});
+
+test("the export holds the account's content as stored and no secret, and nothing of another user", async () => {
+  const [a, b, stranger] = [await app.newUser(), await app.newUser(), await app.newUser()];
+  const secrets: string[] = [a.apiKey, sha256(a.apiKey), a.sessionCookie.split("=")[1]!];
+  const second = await ok(app.call("POST", "/apikeys", { key: a.apiKey, body: { name: "second" } }));
+  secrets.push(second.key, sha256(second.key));
+  const mine = await withContent(a, "A-OWN");
+  // Content exactly as stored: markup, unicode, whitespace.
+  const raw = "  <b>x</b> & \"quotes\" \u2028 emoji 🧪 \\n not a newline\n";
+  await ok(app.call("POST", `/todos/${mine.todoId}/messages`, { key: a.apiKey, body: { content: raw, startProcessing: false } }));
+  const enrolled = await ok(app.call("POST", "/cli/device/enroll-self", { key: a.apiKey, body: { name: "laptop" } }));
+  secrets.push(enrolled.device.secret, enrolled.apiToken, sha256(enrolled.device.secret), sha256(enrolled.apiToken));
+  const exchanged = await ok(app.call("POST", "/cli/device/token", { body: { deviceId: enrolled.device.id, deviceSecret: enrolled.device.secret } }));
+  const mayfly = await ok(app.call("POST", "/cli/mayfly/token", { key: a.apiKey, body: { todoId: mine.todoId } }));
+  secrets.push(exchanged.apiToken, mayfly.apiToken);
+  for (const row of await app.rt.prisma.deviceToken.findMany({ where: { userId: a.userId } })) secrets.push(row.tokenHash);
+  // b shares a project with a; b's other project and the stranger's are not a's.
+  const bShared = await withContent(b, "B-SHARED");
+  await ok(app.call("POST", `/projects/${bShared.projectId}/share`, { key: b.apiKey, body: { email: await emailOf(a), role: "viewer" } }));
+  await withContent(b, "B-PRIVATE");
+  await withContent(stranger, "STRANGER");
+
+  const { text, json, headers } = await exportOf(a);
+  assert.match(headers.get("content-disposition") ?? "", /^attachment; filename="todo-service-export-\d{4}-\d{2}-\d{2}\.json"$/);
+  assert.equal(headers.get("cache-control"), "no-store");
+  for (const s of secrets) assert.ok(!text.includes(s), `a secret is in the export: ${s.slice(0, 8)}…`);
+  assert.ok(!/tsk_[0-9A-Za-z]{20}|dst_[0-9A-Za-z]{20}/.test(text), "no key or token shape");
+  for (const marker of ["B-PRIVATE", "STRANGER", "B-SHARED"]) assert.ok(!text.includes(`message ${marker}`), `${marker} is not a's content`);
+  assert.ok(!text.includes(await emailOf(stranger)));
+
+  const parsed = ZAccountDataExport.parse(json);
+  assert.deepEqual(Object.keys(json).sort(), Object.keys(ZAccountDataExport.shape).sort());
+  assert.equal(parsed.user.id, a.userId);
+  assert.deepEqual(parsed.projects.map((p) => p.name), ["P A-OWN"]);
+  assert.deepEqual(parsed.sharedWithMe.map((s) => [s.projectId, s.role]), [[bShared.projectId, "viewer"]]);
+  assert.deepEqual(parsed.todos.map((t) => t.content), ["todo A-OWN"]);
+  const stored = await app.rt.prisma.message.findMany({ where: { todoId: mine.todoId }, orderBy: { seq: "asc" } });
+  assert.ok(stored.some((m) => m.content.includes("emoji 🧪 \\n not a newline")));
+  assert.deepEqual(
+    parsed.messages.filter((m) => m.todoId === mine.todoId).map((m) => [m.id, m.content]),
+    stored.map((m) => [m.id, m.content]),
+    "messages exactly as stored",
+  );
+  assert.deepEqual(parsed.apiKeys.map((k) => k.name).sort(), ["second", "test"]);
+  assert.equal(parsed.apiKeys.find((k) => k.name === "second")!.last4, second.key.slice(-4));
+  assert.deepEqual(parsed.devices.map((d) => d.name), ["laptop"]);
+  assert.ok(!("secretHash" in json.devices[0]));
+});
+
+test("the export pages through more rows than a page holds, each once, and another user's rows in between never appear", async () => {
+  const [a, b] = [await app.newUser(), await app.newUser()];
+  const { todoId } = await withContent(a, "MANY");
+  const other = await withContent(b, "OTHER");
+  const count = 1203;
+  // Interleaved ids: a's and b's messages alternate in id order, so every page boundary sees both.
+  const rows = Array.from({ length: count * 2 }, (_, i) => ({
+    id: `m${String(i).padStart(6, "0")}${i % 2 ? "b" : "a"}`,
+    todoId: i % 2 ? other.todoId : todoId,
+    role: "user" as const,
+    content: `bulk ${i % 2 ? "OTHER" : "MINE"} ${i}`,
+  }));
+  await app.rt.prisma.message.createMany({ data: rows });
+  const { json } = await exportOf(a);
+  const bulk = (json.messages as { id: string; content: string }[]).filter((m) => m.content.startsWith("bulk"));
+  assert.equal(bulk.length, count);
+  assert.equal(new Set(bulk.map((m) => m.id)).size, count, "no message twice");
+  assert.ok(bulk.every((m) => m.content.startsWith("bulk MINE")));
+});
+
+test("the export needs a person's credential: no credential is 401, a device token's base does not serve it", async () => {
+  const u = await app.newUser();
+  assert.equal((await app.call("GET", "/users/export")).status, 401);
+  const enrolled = await ok(app.call("POST", "/cli/device/enroll-self", { key: u.apiKey, body: {} }));
+  const res = await app.call("GET", "/users/export", { base: "dst", headers: { authorization: `Bearer ${enrolled.apiToken}` } });
+  assert.equal(res.status, 404, res.text);
+  assert.equal((await app.call("GET", "/users/export", { base: "cookie", cookie: u.sessionCookie })).status, 200);
+});
+
+test("deletion needs the account's email typed: missing is 400, another value 422, and nothing changes", async () => {
+  const u = await app.newUser();
+  await withContent(u, "KEEP");
+  const missing = await app.call("DELETE", "/users/account", { key: u.apiKey, body: {} });
+  assert.equal(missing.status, 400, missing.text);
+  assert.equal(missing.json.code, "BAD_REQUEST");
+  const wrong = await app.call("DELETE", "/users/account", { key: u.apiKey, body: { confirm: "someone@else.test" } });
+  assert.equal(wrong.status, 422, wrong.text);
+  assert.equal(wrong.json.code, "UNPROCESSABLE_CONTENT");
+  assert.equal((await app.call("DELETE", "/users/account", { key: u.apiKey, rawBody: "{not json" })).status, 400);
+  assert.equal((await app.call("GET", "/users/profile", { key: u.apiKey })).status, 200);
+  assert.equal(await app.rt.prisma.todo.count({ where: { userId: u.userId } }), 1);
+  // Through the cookie base the same-origin check applies like every state change.
+  const cross = await app.call("DELETE", "/users/account", { base: "cookie", cookie: u.sessionCookie, body: { confirm: await emailOf(u) }, headers: { origin: "http://evil.test" } });
+  assert.equal(cross.status, 403, cross.text);
+  assert.equal((await app.call("GET", "/users/profile", { key: u.apiKey })).status, 200);
+});
+
+test("deletion removes every row naming the account, keeps accounting anonymised, deletes the Stripe customer; sharees get 404; credentials 401; the same email starts empty", async () => {
+  const [u, reader, outsider] = [await app.newUser(), await app.newUser(), await app.newUser()];
+  const email = await emailOf(u);
+  const { projectId, todoId } = await withContent(u, "GOING");
+  await ok(app.call("POST", `/projects/${projectId}/share`, { key: u.apiKey, body: { email: await emailOf(reader), role: "viewer" } }));
+  assert.equal((await app.call("GET", `/todos/${todoId}`, { key: reader.apiKey })).status, 200);
+  // A todo u wrote in the outsider's project (shared with u as editor) goes too; the project stays.
+  const theirs = await withContent(outsider, "THEIRS");
+  await ok(app.call("POST", `/projects/${theirs.projectId}/share`, { key: outsider.apiKey, body: { email, role: "editor" } }));
+  const written = await ok(app.call("POST", `/projects/${theirs.projectId}/todos`, { key: u.apiKey, body: { content: "u wrote this" } }));
+  const enrolled = await ok(app.call("POST", "/cli/device/enroll-self", { key: u.apiKey, body: { name: "box" } }));
+  await app.rt.prisma.memoryNote.create({ data: { userId: u.userId, projectId, content: "note" } });
+  await app.rt.prisma.memoryNote.create({ data: { userId: reader.userId, projectId, content: "reader's note on u's project" } });
+  await app.rt.prisma.user.update({ where: { id: reader.userId }, data: { defaultProjectId: projectId } });
+  const course = await app.rt.prisma.course.create({ data: { slug: `c-${randomUUID()}`, name: "Course" } });
+  await app.rt.prisma.courseSignup.create({ data: { courseId: course.id, email, userId: u.userId } });
+  await app.rt.prisma.courseIdea.create({ data: { courseId: course.id, authorId: u.userId, text: "idea" } });
+  const customerId = await ensureCustomer(u.userId);
+  const nonce = randomUUID();
+  await postTransaction(u.userId, { amountCents: 500, kind: "grant", description: `grant for ${email}`, reference: `grant-${nonce}-${u.userId}` });
+  await postTransaction(u.userId, { amountCents: -120, kind: "usage_charge", description: "turn" });
+  await app.rt.prisma.invoice.create({ data: { userId: u.userId, stripeInvoiceId: `in_test_${nonce}`, amountCents: 900, status: "paid" } });
+  const ledgerBefore = await app.rt.prisma.ledgerTransaction.findMany({ where: { userId: u.userId }, orderBy: { createdAt: "asc" } });
+  assert.equal(ledgerBefore.length, 2);
+
+  const del = await app.call("DELETE", "/users/account", { base: "cookie", cookie: u.sessionCookie, body: { confirm: ` ${email.toUpperCase()} ` } });
+  assert.equal(del.status, 200, del.text);
+  assert.deepEqual(del.json, { success: true });
+
+  // Every credential is refused at once.
+  assert.equal((await app.call("GET", "/users/profile", { key: u.apiKey })).status, 401);
+  assert.equal((await app.call("GET", "/users/profile", { base: "cookie", cookie: u.sessionCookie })).status, 401);
+  assert.equal((await app.call("GET", "/devices", { base: "dst", headers: { authorization: `Bearer ${enrolled.apiToken}` } })).status, 401);
+  assert.equal((await app.call("POST", "/cli/device/token", { body: { deviceId: enrolled.device.id, deviceSecret: enrolled.device.secret } })).status, 401);
+  // The reader of the shared project: gone, as if it never existed.
+  assert.equal((await app.call("GET", `/projects/${projectId}`, { key: reader.apiKey })).status, 404);
+  assert.equal((await app.call("GET", `/todos/${todoId}`, { key: reader.apiKey })).status, 404);
+  assert.equal((await ok(app.call("GET", "/users/profile", { key: reader.apiKey }))).defaultProjectId, null);
+  // The outsider keeps their project; u's todo in it is gone.
+  assert.equal((await app.call("GET", `/todos/${theirs.todoId}`, { key: outsider.apiKey })).status, 200);
+  assert.equal((await app.call("GET", `/todos/${written.id}`, { key: outsider.apiKey })).status, 404);
+
+  // No row anywhere names the account: its id or its email, in any text, JSON or array column.
+  assert.deepEqual(await rowsMentioning([u.userId, email]), []);
+  // What accounting keeps: the same amounts and references (the user id in one replaced), under an opaque account reference.
+  const archived = await app.rt.prisma.accountingArchive.findMany({ where: { reference: { in: [`grant-${nonce}-deleted-account`, `in_test_${nonce}`] } } });
+  assert.equal(archived.length, 2);
+  const refs = new Set(archived.map((r) => r.accountRef));
+  assert.equal(refs.size, 1);
+  const all = await app.rt.prisma.accountingArchive.findMany({ where: { accountRef: [...refs][0]! } });
+  assert.deepEqual(all.filter((r) => r.source === "ledger").map((r) => r.amountCents).sort(), ledgerBefore.map((r) => r.amountCents).sort());
+  assert.deepEqual(all.filter((r) => r.source === "invoice").map((r) => r.amountCents), [900]);
+
+  // The Stripe customer is deleted by the job, through the SDK.
+  await app.rt.runtime.jobs!.start();
+  await app.rt.runtime.jobs!.idle();
+  const { client } = await stripeGateway();
+  await assert.rejects(client.customers.retrieve(customerId), (e: { statusCode?: number }) => e.statusCode === 404);
+  assert.equal(await app.rt.prisma.job.count({ where: { name: "account.stripe-cleanup" } }), 0, "the job finished");
+
+  // The same email signs up again: an empty account.
+  const again = await createTestUser(app.rt.prisma, { email });
+  assert.notEqual(again.id, u.userId);
+  const { createKeyForUser } = await import("../api-keys/api-keys.ts");
+  const key = await createKeyForUser(again.id, "new");
+  const fresh = ZAccountDataExport.parse((await exportOf({ ...u, userId: again.id, apiKey: key.key })).json);
+  assert.deepEqual([fresh.projects, fresh.todos, fresh.messages, fresh.sharedWithMe, fresh.devices, fresh.billing.transactions, fresh.courseSignups], [[], [], [], [], [], [], []]);
+  assert.equal((await ok(app.call("GET", "/projects", { key: key.key }))).length, 0);
+});
+
+test("a team the account owns goes to the longest-standing admin with its shared project; alone, it is dissolved; a member leaving is logged without naming them", async () => {
+  const [owner, member, admin, later] = [await app.newUser(), await app.newUser(), await app.newUser(), await app.newUser()];
+  const shared = await withContent(owner, "TEAM");
+  const t0 = Date.now() - 60_000;
+  const team = await app.rt.prisma.team.create({
+    data: {
+      ownerId: owner.userId,
+      name: "Crew",
+      projectId: shared.projectId,
+      members: {
+        create: [
+          { userId: owner.userId, role: "owner", via: "owner", createdAt: new Date(t0) },
+          { userId: member.userId, role: "member", createdAt: new Date(t0 + 1000) },
+          { userId: admin.userId, role: "admin", createdAt: new Date(t0 + 2000) },
+          { userId: later.userId, role: "admin", createdAt: new Date(t0 + 3000) },
+        ],
+      },
+      activity: { create: { kind: "created", actorId: owner.userId, userId: owner.userId } },
+    },
+  });
+  assert.equal((await app.call("GET", `/todos/${shared.todoId}`, { key: member.apiKey })).status, 200);
+  const ownerEmail = await emailOf(owner);
+  assert.equal((await app.call("DELETE", "/users/account", { key: owner.apiKey, body: { confirm: ownerEmail } })).status, 200);
+
+  const after = await app.rt.prisma.team.findUniqueOrThrow({ where: { id: team.id }, include: { members: true, project: true } });
+  assert.equal(after.ownerId, admin.userId, "the longest-standing admin, not the older member or the later admin");
+  assert.equal(after.members.find((m) => m.userId === admin.userId)!.role, "owner");
+  assert.equal(after.members.length, 3);
+  assert.equal(after.project?.ownerId, admin.userId, "the shared project stays the team's");
+  assert.equal((await app.call("GET", `/todos/${shared.todoId}`, { key: member.apiKey })).status, 200, "with its todos");
+  assert.equal((await app.rt.prisma.todo.findUniqueOrThrow({ where: { id: shared.todoId } })).userId, admin.userId);
+  assert.deepEqual(await rowsMentioning([owner.userId, ownerEmail]), []);
+  const info = await ok(app.call("GET", "/billing/team", { key: admin.apiKey }));
+  assert.equal(info.ownerId, admin.userId);
+  assert.equal(info.role, "owner");
+  assert.equal(info.project?.id, shared.projectId);
+  assert.ok(info.activity.some((a: Json) => a.kind === "owner_changed" && a.userId === admin.userId));
+
+  // A member leaving by deletion: the team stays, the log keeps a nameless entry.
+  const memberEmail = await emailOf(member);
+  assert.equal((await app.call("DELETE", "/users/account", { key: member.apiKey, body: { confirm: memberEmail } })).status, 200);
+  assert.equal(await app.rt.prisma.teamMember.count({ where: { teamId: team.id } }), 2);
+  assert.ok(await app.rt.prisma.teamActivity.findFirst({ where: { teamId: team.id, kind: "left" } }));
+
+  // Alone in a team: it is dissolved.
+  const solo = await app.newUser();
+  const soloTeam = await app.rt.prisma.team.create({ data: { ownerId: solo.userId, name: "Solo", members: { create: { userId: solo.userId, role: "owner", via: "owner" } } } });
+  assert.equal((await app.call("DELETE", "/users/account", { key: solo.apiKey, body: { confirm: await emailOf(solo) } })).status, 200);
+  assert.equal(await app.rt.prisma.team.count({ where: { id: soloTeam.id } }), 0);
+});
