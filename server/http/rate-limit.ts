@@ -28,6 +28,8 @@ export const RATE_POLICIES = {
   userCodeEntry: { points: 10, window: 600, per: "ip", use: "approving or denying a user code" },
   invite: { points: 20, window: 3600, per: "credential", use: "team invites (mail)" },
   paymentIntent: { points: 10, window: 3600, per: "credential", use: "payment intents and checkout sessions" },
+  courseSignup: { points: 10, window: 3600, per: "ip", use: "course signups from one IP (public page)" },
+  courseRedeem: { points: 10, window: 3600, per: "credential", use: "coupon redemptions" },
   webhook: { points: 600, window: 60, per: "ip", use: "raw-body routes (server/http/raw-route.ts): payment provider webhooks" },
 } as const satisfies Record<string, RatePolicy>;
 
