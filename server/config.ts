@@ -38,6 +38,7 @@ const ZEnv = z.object({
     .optional(),
   AGENT_MAX_TOKENS: z.coerce.number().int().min(1).max(200_000).default(4096),
   AGENT_STEP_MS: z.coerce.number().int().min(0).max(60_000).default(200),
+  COURSE_MAIL_PER_SECOND: z.coerce.number().min(0.1).max(1000).default(10),
   AGENT_IDLE_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
   // Default: 8 on the embedded database, 16 on PostgreSQL (what one process sustains, bench/README.md).
   AGENT_MAX_CONCURRENT: z.coerce.number().int().min(1).max(10_000).optional(),
@@ -104,6 +105,8 @@ export type Config = {
   agentMaxTokens: number;
   /** Pause between the local agent's steps. */
   agentStepMs: number;
+  /** Course bulk mail: messages per second one run sends at most (COURSE_MAIL_PER_SECOND). */
+  courseMailPerSecond: number;
   /** Agent turns at once in one server process, and per user. */
   agentMaxConcurrent: number;
   agentMaxPerUser: number;
@@ -160,6 +163,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     agentModels: models,
     agentMaxTokens: e.AGENT_MAX_TOKENS,
     agentStepMs: e.AGENT_STEP_MS,
+    courseMailPerSecond: e.COURSE_MAIL_PER_SECOND,
     agentMaxConcurrent: e.AGENT_MAX_CONCURRENT ?? (e.DATABASE_URL ? 16 : 8),
     agentMaxPerUser: e.AGENT_MAX_CONCURRENT_PER_USER,
     rateLimitScale: e.RATE_LIMIT_SCALE,

@@ -29,6 +29,8 @@ export const RATE_POLICIES = {
   invite: { points: 20, window: 3600, per: "credential", use: "team invites (mail)" },
   accountData: { points: 20, window: 3600, per: "credential", use: "user_exportData, user_deleteAccount (a whole account read, or deleted)" },
   paymentIntent: { points: 10, window: 3600, per: "credential", use: "payment intents and checkout sessions" },
+  courseSignup: { points: 10, window: 3600, per: "ip", use: "course signups from one IP (public page)" },
+  courseRedeem: { points: 10, window: 3600, per: "credential", use: "coupon redemptions" },
   webhook: { points: 600, window: 60, per: "ip", use: "raw-body routes (server/http/raw-route.ts): payment provider webhooks" },
 } as const satisfies Record<string, RatePolicy>;
 

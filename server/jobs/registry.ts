@@ -2,10 +2,12 @@
 // is not listed cannot be enqueued, and a stored job whose name is missing fails without retries.
 import { fireMessageJob } from "../agent/fire-message-job.ts";
 import { sendMailJob } from "../email/send-job.ts";
+import { courseMailRunJob } from "../services/courses/mail-run-job.ts";
+import { coursePerkOpenJob } from "../services/courses/perk-job.ts";
 import { stripeEventJob } from "../services/billing/webhook-job.ts";
 import { teamInviteMailJob } from "../services/teams/invite-mail-job.ts";
 import { embedJob } from "../services/search/embed-job.ts";
 import { stripeCustomerCleanupJob } from "../services/users/stripe-cleanup-job.ts";
 import type { JobDefinition } from "./define.ts";
 
-export const jobs: readonly JobDefinition[] = [sendMailJob, fireMessageJob, teamInviteMailJob, stripeEventJob, stripeCustomerCleanupJob, embedJob];
+export const jobs: readonly JobDefinition[] = [sendMailJob, fireMessageJob, teamInviteMailJob, stripeEventJob, stripeCustomerCleanupJob, embedJob, courseMailRunJob, coursePerkOpenJob];

@@ -47,6 +47,9 @@ const SERVED_TO_DEVICES = [
   "cli_loginInit",
   "cli_loginPoll",
   "cli_deviceToken",
+  // Courses (issue 16): the public course page and its signup need no credential.
+  "course_get",
+  "course_signup",
 ];
 
 test("/dst/v1 serves an explicit list of operations, not everything but keys and billing", () => {

@@ -1,5 +1,6 @@
 import type { AnyOperation, OperationTypesById } from "../http/define.ts";
 import { apiKeyOperations } from "./api-keys/index.ts";
+import { courseOperations } from "./courses/index.ts";
 import { deviceOperations } from "./devices/index.ts";
 import { billingOperations } from "./billing/index.ts";
 import { metaOperations } from "./meta/index.ts";
@@ -23,6 +24,7 @@ export const operations: readonly AnyOperation[] = [
   ...teamOperations,
   ...deviceOperations,
   ...billingOperations,
+  ...courseOperations,
   ...metaOperations(() => operations),
 ];
 
@@ -42,6 +44,7 @@ export type TypedRegistryOperation =
   | (typeof teamOperations)[number]
   | (typeof deviceOperations)[number]
   | (typeof billingOperations)[number]
+  | (typeof courseOperations)[number]
   | ReturnType<typeof metaOperations>[number];
 
 /** operationId → params, query, body and response types, for the bridge's typed `call`. */

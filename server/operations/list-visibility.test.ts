@@ -28,6 +28,13 @@ const NOT_PROJECT_DATA: Record<string, string> = {
   billing_getTransactions: "the caller's own ledger",
   billing_getInvoices: "the caller's own invoices",
   billing_getPaymentMethods: "the caller's own saved cards",
+  admin_listCourses: "administrators only, no project data",
+  admin_courseMailRuns: "administrators only, no project data",
+  admin_courseMailRunFailures: "administrators only, no project data",
+  admin_courseIdeas: "administrators only, no project data",
+  admin_courseRegistrations: "administrators only, no project data",
+  admin_log: "administrators only, no project data",
+  course_listIdeas: "a course's public wall, no project data",
 };
 
 type World = { P: string; Q: string; todos: Record<string, string> };

@@ -17,7 +17,9 @@ export type EventType =
   | "device.online"
   | "device.offline"
   /** A team changed (members, roles, invites, shared project, join domain): to its members' own connections. */
-  | "team.updated";
+  | "team.updated"
+  /** A course bulk mailing's progress (data: { courseId, run }): to every administrator's own connections. */
+  | "course.mail";
 
 export type AppEvent = {
   type: EventType;

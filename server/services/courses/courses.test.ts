@@ -1,0 +1,225 @@
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { setLogLevel } from "../../log.ts";
+import { operations } from "../../operations/index.ts";
+import { TEST_APP_URL, startTestApp, type TestApp, type TestAppUser } from "../../testing/app.ts";
+
+// The course administration operations through the real pipeline: access on every base, inputs,
+// eligible, coupons (resend), perks (idempotent under a concurrent double call), followers, the
+// audit, ideas, registrations, the coupon audit and redemption.
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
+let app: TestApp;
+let admin: TestAppUser;
+let user: TestAppUser;
+before(async () => {
+  setLogLevel("silent");
+  app = await startTestApp({ env: { COURSE_MAIL_PER_SECOND: "1000" } });
+  admin = await app.newUser();
+  await app.rt.prisma.user.update({ where: { id: admin.userId }, data: { isAdmin: true } });
+  user = await app.newUser();
+  await app.rt.runtime.jobs!.start();
+});
+after(async () => {
+  await app?.close();
+});
+
+const A = () => ({ key: admin.apiKey });
+let n = 0;
+async function newCourse(extra: Record<string, unknown> = {}): Promise<string> {
+  const slug = `course-${++n}-${Date.now()}`;
+  const res = await app.call("PUT", `/admin/course/${slug}`, { ...A(), body: { slug, title: `Course ${n}`, startsAt: Date.now() + 86_400_000, perkCreditCents: 500, ...extra } });
+  assert.equal(res.status, 200, res.text);
+  return slug;
+}
+
+async function outbox(): Promise<Json[]> {
+  const dir = app.rt.outboxDir;
+  const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith(".json"));
+  return Promise.all(files.map(async (f) => JSON.parse(await readFile(path.join(dir, f), "utf8"))));
+}
+
+test("every admin operation: 401 without a credential, 403 for a non-admin, on the key and cookie bases; not served to device tokens", async () => {
+  const slug = await newCourse();
+  const admins = operations.filter((op) => op.admin);
+  assert.ok(admins.length >= 9);
+  for (const op of admins) {
+    const p = op.path.replace("{slug}", slug).replace("{kind}", "day").replace("{code}", "XXXX").replace("{runId}", "x");
+    for (const base of ["api", "cookie"] as const) {
+      const anon = await app.call(op.method, p, { base, body: op.body ? {} : undefined, headers: base === "cookie" ? { origin: TEST_APP_URL } : {} });
+      assert.equal(anon.status, 401, `${op.id} ${base} anonymous: ${anon.text}`);
+      const cred = base === "api" ? { key: user.apiKey } : { cookie: user.sessionCookie };
+      const denied = await app.call(op.method, p, { base, ...cred, body: op.body ? {} : undefined });
+      assert.equal(denied.status, 403, `${op.id} ${base} non-admin: ${denied.text}`);
+      assert.equal(denied.json.code, "FORBIDDEN");
+    }
+    const dst = await app.call(op.method, p, { base: "dst", headers: { authorization: "Bearer dst_nothing" } });
+    assert.ok([401, 404].includes(dst.status), `${op.id} dst: ${dst.status}`);
+  }
+  // The admin over the cookie base too.
+  const ok = await app.call("GET", `/admin/course/${slug}`, { base: "cookie", cookie: admin.sessionCookie });
+  assert.equal(ok.status, 200, ok.text);
+});
+
+test("eligible: invalid entries are 400 with the list and nothing applied; skipInvalid applies the valid ones and lists the rest", async () => {
+  const slug = await newCourse();
+  const bad = await app.call("POST", `/admin/course/${slug}/eligible`, { ...A(), body: { emails: ["a@x.test", "not-an-email", " B@X.test "] } });
+  assert.equal(bad.status, 400, bad.text);
+  assert.deepEqual(bad.json.data.invalid, ["not-an-email"]);
+  let regs = await app.call("GET", `/admin/course/${slug}/registrations`, A());
+  assert.equal(regs.json.total, 0, "nothing applied");
+  const ok = await app.call("POST", `/admin/course/${slug}/eligible`, { ...A(), body: { emails: ["a@x.test", "not-an-email", " B@X.test "], skipInvalid: true, note: "support #12" } });
+  assert.equal(ok.status, 200, ok.text);
+  assert.deepEqual(ok.json, { added: ["a@x.test", "b@x.test"], alreadyListed: [], rejected: ["not-an-email"] });
+  const again = await app.call("POST", `/admin/course/${slug}/eligible`, { ...A(), body: { emails: ["A@x.test"] } });
+  assert.deepEqual(again.json, { added: [], alreadyListed: ["a@x.test"], rejected: [] });
+  regs = await app.call("GET", `/admin/course/${slug}/registrations`, A());
+  assert.deepEqual(regs.json.items.map((r: Json) => [r.email, r.source]), [["a@x.test", "eligible"], ["b@x.test", "eligible"]]);
+  for (const body of [{}, { emails: [] }, { emails: "a@x.test" }, { emails: ["a@x.test"], skipInvalid: "yes" }]) {
+    assert.equal((await app.call("POST", `/admin/course/${slug}/eligible`, { ...A(), body })).status, 400, JSON.stringify(body));
+  }
+  assert.equal((await app.call("POST", `/admin/course/no-such-course/eligible`, { ...A(), body: { emails: ["a@x.test"] } })).status, 404);
+  const log = await app.call("GET", "/admin/log", { ...A(), query: { course: slug } });
+  assert.deepEqual(log.json.items.map((e: Json) => [e.action, e.count]).slice(0, 2), [["course.eligible", 0], ["course.eligible", 2]]);
+});
+
+test("signup, coupons to those not yet mailed, resend=true to everyone, redeem once, the per-code audit", async () => {
+  const slug = await newCourse();
+  for (const email of ["c1@x.test", "c2@x.test"]) {
+    const r = await app.call("POST", `/courses/${slug}/signups`, { body: { email, fingerprint: "fp-1" }, headers: { "x-todo-client-ip": "10.0.0.9" } });
+    assert.equal(r.status, 200, r.text);
+  }
+  assert.equal((await app.call("POST", `/courses/${slug}/signups`, { body: { email: "nope" } })).status, 400);
+  const first = await app.call("POST", `/admin/course/${slug}/coupons`, A());
+  assert.equal(first.status, 200, first.text);
+  assert.equal(first.json.total, 2);
+  await app.rt.runtime.jobs!.idle();
+  const coupons = async () => (await outbox()).filter((m) => m.subject.startsWith("Your coupon") && ["c1@x.test", "c2@x.test", "c3@x.test"].includes(m.to));
+  assert.equal((await coupons()).length, 2);
+  // A third signup: the next call mails only them.
+  await app.call("POST", `/courses/${slug}/signups`, { body: { email: "c3@x.test" } });
+  const second = await app.call("POST", `/admin/course/${slug}/coupons`, { ...A(), body: { resend: false } });
+  assert.equal(second.json.total, 1);
+  await app.rt.runtime.jobs!.idle();
+  assert.equal((await coupons()).length, 3);
+  const resend = await app.call("POST", `/admin/course/${slug}/coupons`, { ...A(), body: { resend: true } });
+  assert.equal(resend.json.total, 3);
+  await app.rt.runtime.jobs!.idle();
+  const mails = await coupons();
+  assert.equal(mails.length, 6);
+  const codeOf = (to: string) => mails.find((m) => m.to === to)!.text.match(/code: ([A-Z0-9-]+)/)![1]!;
+  assert.equal(new Set(mails.filter((m) => m.to === "c1@x.test").map((m) => codeOf(m.to))).size, 1, "the same code again");
+  const runs = await app.call("GET", `/admin/course/${slug}/mail-runs`, A());
+  assert.deepEqual(runs.json.items.map((r: Json) => [r.state, r.total, r.sent, r.failed]), [["done", 3, 3, 0], ["done", 1, 1, 0], ["done", 2, 2, 0]]);
+
+  // Redeem once; the perk goes through the ledger.
+  const code = codeOf("c1@x.test");
+  const redeem = await app.call("POST", "/courses/coupons/redeem", { key: user.apiKey, body: { code, fingerprint: "fp-r" } });
+  assert.equal(redeem.status, 200, redeem.text);
+  assert.equal(redeem.json.creditedCents, 500);
+  assert.equal((await app.call("POST", "/courses/coupons/redeem", { key: user.apiKey, body: { code } })).status, 409);
+  assert.equal((await app.call("POST", "/courses/coupons/redeem", { key: user.apiKey, body: { code: "NOPE-NOPE-NOPE" } })).status, 404);
+  const audit = await app.call("GET", `/admin/coupon/${code}/audit`, A());
+  assert.equal(audit.status, 200, audit.text);
+  assert.equal(audit.json.email, "c1@x.test");
+  assert.equal(audit.json.mailCount, 2);
+  assert.equal(audit.json.redeemedBy.userId, user.userId);
+  assert.equal(audit.json.redeemedFingerprint, "fp-r");
+  assert.equal(audit.json.signupIp, "10.0.0.9");
+  assert.equal((await app.call("GET", `/admin/coupon/NOPE/audit`, A())).status, 404);
+
+  const redeemed = await app.call("GET", `/admin/course/${slug}/registrations`, { ...A(), query: { redeemed: "true" } });
+  assert.deepEqual(redeemed.json.items.map((r: Json) => r.email), ["c1@x.test"]);
+  const page = await app.call("GET", `/admin/course/${slug}/registrations`, { ...A(), query: { limit: "2", offset: "2" } });
+  assert.deepEqual([page.json.total, page.json.items.length], [3, 1]);
+  assert.equal((await app.call("GET", `/admin/course/${slug}/registrations`, { ...A(), query: { mailed: "maybe" } })).status, 400);
+});
+
+test("perks: granted once per user under a concurrent double call; a rerun grants nobody", async () => {
+  const slug = await newCourse();
+  const members = [user, await app.newUser(), await app.newUser()];
+  const emails = await Promise.all(members.map(async (m) => (await app.rt.prisma.user.findUniqueOrThrow({ where: { id: m.userId } })).email));
+  await app.call("POST", `/admin/course/${slug}/eligible`, { ...A(), body: { emails: [...emails, "noaccount@x.test"] } });
+  const before = await app.rt.prisma.ledgerTransaction.count({ where: { kind: "grant", reference: { startsWith: "course-perk:" } } });
+  const [a, b] = await Promise.all([app.call("POST", `/admin/course/${slug}/perks`, A()), app.call("POST", `/admin/course/${slug}/perks`, A())]);
+  assert.equal(a.status, 200, a.text);
+  assert.equal(b.status, 200, b.text);
+  assert.equal(a.json.granted + b.json.granted, 3, JSON.stringify([a.json, b.json]));
+  assert.equal(a.json.withoutAccount, 1);
+  const course = await app.rt.prisma.course.findUniqueOrThrow({ where: { slug } });
+  assert.equal(await app.rt.prisma.coursePerkGrant.count({ where: { courseId: course.id } }), 3);
+  assert.equal(await app.rt.prisma.ledgerTransaction.count({ where: { kind: "grant", reference: { startsWith: `course-perk:${course.id}:` } } }), 3);
+  const rerun = await app.call("POST", `/admin/course/${slug}/perks`, A());
+  assert.deepEqual(rerun.json, { granted: 0, alreadyGranted: 3, withoutAccount: 1 });
+  assert.equal(await app.rt.prisma.ledgerTransaction.count({ where: { kind: "grant", reference: { startsWith: "course-perk:" } } }), before + 3);
+  const claimed = await app.call("GET", `/admin/course/${slug}/registrations`, { ...A(), query: { claimed: "false" } });
+  assert.deepEqual(claimed.json.items.map((r: Json) => r.email), ["noaccount@x.test"]);
+});
+
+test("mail kinds: last needs an attendee code; day goes to those no day mail reached; an unknown kind is 400", async () => {
+  const slug = await newCourse();
+  await app.call("POST", `/admin/course/${slug}/eligible`, { ...A(), body: { emails: ["d1@x.test", "d2@x.test"] } });
+  assert.equal((await app.call("POST", `/admin/course/${slug}/mail/last`, A())).status, 409);
+  assert.equal((await app.call("POST", `/admin/course/${slug}/mail/week`, A())).status, 400);
+  assert.equal((await app.call("POST", `/admin/course/${slug}/mail/day`, { ...A(), body: { resend: "yes" } })).status, 400);
+  const day = await app.call("POST", `/admin/course/${slug}/mail/day`, A());
+  assert.equal(day.json.total, 2);
+  await app.rt.runtime.jobs!.idle();
+  assert.equal((await app.call("POST", `/admin/course/${slug}/mail/day`, A())).json.total, 0);
+  assert.equal((await app.call("POST", `/admin/course/${slug}/mail/day`, { ...A(), body: { resend: true } })).json.total, 2);
+  await app.rt.runtime.jobs!.idle();
+  const dayMails = (await outbox()).filter((m) => m.subject.includes("starts tomorrow") && ["d1@x.test", "d2@x.test"].includes(m.to));
+  assert.equal(dayMails.length, 4);
+});
+
+test("followers and the audit: invalid handles 400 (snapshot kept); clusters by fingerprint and IP; redeemers marked by the snapshot", async () => {
+  const slug = await newCourse();
+  const sign = (email: string, fingerprint: string, ip: string, socialHandle?: string) =>
+    app.call("POST", `/courses/${slug}/signups`, { body: { email, fingerprint, socialHandle }, headers: { "x-todo-client-ip": ip } });
+  await sign("e1@x.test", "dev-a", "1.1.1.1", "@Alice");
+  await sign("e2@x.test", "dev-a", "2.2.2.2");
+  await sign("e3@x.test", "dev-c", "2.2.2.2");
+  await sign("e4@x.test", "dev-d", "4.4.4.4");
+  assert.equal((await app.call("PUT", `/admin/course/${slug}/followers`, { ...A(), body: { handles: ["alice", "bob"] } })).json.count, 2);
+  const bad = await app.call("PUT", `/admin/course/${slug}/followers`, { ...A(), body: { handles: ["carol", "not a handle!"] } });
+  assert.equal(bad.status, 400);
+  assert.deepEqual(bad.json.data.invalid, ["not a handle!"]);
+  assert.equal((await app.call("PUT", `/admin/course/${slug}/followers`, { ...A(), body: {} })).status, 400);
+  await app.call("POST", `/admin/course/${slug}/coupons`, A());
+  await app.rt.runtime.jobs!.idle();
+  const course = await app.rt.prisma.course.findUniqueOrThrow({ where: { slug } });
+  await app.rt.prisma.courseCoupon.updateMany({ where: { courseId: course.id, signup: { email: { in: ["e1@x.test", "e4@x.test"] } } }, data: { redeemedAt: new Date() } });
+  const audit = await app.call("GET", `/admin/course/${slug}/audit`, A());
+  assert.equal(audit.status, 200, audit.text);
+  assert.deepEqual(audit.json.clusters.map((c: Json) => [c.by, c.value, c.members.map((m: Json) => m.email)]), [
+    ["ip", "2.2.2.2", ["e2@x.test", "e3@x.test"]],
+    ["fingerprint", "dev-a", ["e1@x.test", "e2@x.test"]],
+  ]);
+  assert.deepEqual(audit.json.redeemers.map((m: Json) => [m.email, m.followsPage]), [["e1@x.test", true], ["e4@x.test", false]]);
+  assert.equal(audit.json.followerSnapshot.count, 2, "the 400 kept the snapshot");
+});
+
+test("ideas: signed-in users submit and see them; a hidden idea vanishes from the wall and stays (marked) for admins", async () => {
+  const slug = await newCourse();
+  assert.equal((await app.call("GET", `/courses/${slug}/ideas`)).status, 401);
+  const posted = await app.call("POST", `/courses/${slug}/ideas`, { key: user.apiKey, body: { text: "More exercises please" } });
+  assert.equal(posted.status, 200, posted.text);
+  assert.equal((await app.call("POST", `/courses/${slug}/ideas`, { key: user.apiKey, body: { text: "" } })).status, 400);
+  const other = await app.newUser();
+  const wall = await app.call("GET", `/courses/${slug}/ideas`, { key: other.apiKey });
+  assert.deepEqual(wall.json.items.map((i: Json) => [i.text, i.mine]), [["More exercises please", false]]);
+  const hide = await app.call("POST", "/admin/course/hide-idea", { ...A(), body: { ideaId: posted.json.id } });
+  assert.equal(hide.status, 200, hide.text);
+  assert.equal(hide.json.hidden, true);
+  assert.deepEqual((await app.call("GET", `/courses/${slug}/ideas`, { key: other.apiKey })).json.items, []);
+  const mod = await app.call("GET", `/admin/course/${slug}/ideas`, A());
+  assert.deepEqual(mod.json.items.map((i: Json) => [i.text, i.hidden]), [["More exercises please", true]]);
+  assert.equal((await app.call("POST", "/admin/course/hide-idea", { ...A(), body: { ideaId: "nope" } })).status, 404);
+  assert.equal((await app.call("POST", "/admin/course/hide-idea", { ...A(), body: {} })).status, 400);
+  await app.call("POST", "/admin/course/hide-idea", { ...A(), body: { ideaId: posted.json.id, hidden: false } });
+  assert.equal((await app.call("GET", `/courses/${slug}/ideas`, { key: other.apiKey })).json.items.length, 1);
+});

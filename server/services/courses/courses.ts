@@ -1,0 +1,414 @@
+// Course administration (SPEC.md §4.8; docs/api.md "Course administration"): courses, eligible
+// mailboxes, perks, the abuse audit, followers, ideas, registrations and the admin log. Bulk mail
+// (coupons and the three mail kinds) is server/services/courses/mail-run.ts.
+import { randomBytes } from "node:crypto";
+import type { z } from "zod";
+import {
+  ZHandle,
+  isCourseEmail,
+  normalizeEmail,
+  type ZCourseInput,
+  type ZEligibleInput,
+  type ZRegistrationQuery,
+} from "../../../lib/schemas/courses.ts";
+import type { Caller } from "../../auth/caller.ts";
+import type { Prisma } from "../../db/generated/client.ts";
+import { ApiError } from "../../http/errors.ts";
+import { enqueue } from "../../jobs/index.ts";
+import { log } from "../../log.ts";
+import { db } from "../../runtime.ts";
+import { TX_OPTIONS, post } from "../billing/ledger.ts";
+import { coursePerkOpenJob } from "./perk-job.ts";
+
+type Tx = Prisma.TransactionClient;
+type CourseRow = NonNullable<Awaited<ReturnType<ReturnType<typeof db>["course"]["findUnique"]>>>;
+
+const ms = (d: Date | null | undefined) => (d ? d.getTime() : null);
+
+export async function courseBySlug(slug: string): Promise<CourseRow> {
+  const course = await db().course.findUnique({ where: { slug } });
+  if (!course) throw new ApiError("NOT_FOUND", `No course "${slug}"`);
+  return course;
+}
+
+/** One line of the admin log: who did what, on which course, reaching how many people. */
+export async function logAdmin(
+  actorId: string,
+  entry: { action: string; courseId?: string | null; target?: string | null; count?: number; data?: Record<string, unknown> },
+  tx: Tx = db(),
+): Promise<void> {
+  await tx.adminAuditLog.create({
+    data: { actorId, action: entry.action, courseId: entry.courseId ?? null, target: entry.target ?? null, count: entry.count ?? 0, data: (entry.data ?? {}) as Prisma.InputJsonValue },
+  });
+}
+
+// ── Courses ──
+
+export async function courseStats(courseId: string) {
+  const p = db();
+  const emails = (await p.courseSignup.findMany({ where: { courseId }, select: { email: true } })).map((s) => s.email);
+  const [withAccount, couponsMailed, couponsRedeemed, perksGranted] = await Promise.all([
+    emails.length ? p.user.count({ where: { email: { in: emails } } }) : 0,
+    p.courseCoupon.count({ where: { courseId, mailedAt: { not: null } } }),
+    p.courseCoupon.count({ where: { courseId, redeemedAt: { not: null } } }),
+    p.coursePerkGrant.count({ where: { courseId } }),
+  ]);
+  return { signups: emails.length, withAccount, couponsMailed, couponsRedeemed, perksGranted };
+}
+
+export function serializeCourse(c: CourseRow) {
+  return {
+    id: c.id,
+    slug: c.slug,
+    title: c.title,
+    startsAt: c.startsAt.getTime(),
+    attendeeCodeEnd: ms(c.attendeeCodeEnd),
+    perkOpensAt: ms(c.perkOpensAt),
+    perkCreditCents: c.perkCreditCents,
+    perkDescription: c.perkDescription,
+    createdAt: c.createdAt.getTime(),
+  };
+}
+
+export async function adminCourse(c: CourseRow) {
+  return { ...serializeCourse(c), attendeeCode: c.attendeeCode, stats: await courseStats(c.id) };
+}
+
+export async function listCourses() {
+  const rows = await db().course.findMany({ orderBy: { startsAt: "desc" } });
+  return { items: await Promise.all(rows.map(adminCourse)) };
+}
+
+/** Creates the course, or updates the one with this slug; queues the perk's opening. */
+export async function upsertCourse(caller: Caller, input: z.output<typeof ZCourseInput>) {
+  const data = {
+    title: input.title,
+    startsAt: new Date(input.startsAt),
+    attendeeCode: input.attendeeCode ?? null,
+    attendeeCodeEnd: input.attendeeCodeEnd == null ? null : new Date(input.attendeeCodeEnd),
+    perkOpensAt: input.perkOpensAt == null ? null : new Date(input.perkOpensAt),
+    perkCreditCents: input.perkCreditCents,
+    perkDescription: input.perkDescription,
+  };
+  const course = await db().$transaction(async (tx) => {
+    const c = await tx.course.upsert({ where: { slug: input.slug }, create: { slug: input.slug, ...data }, update: data });
+    await logAdmin(caller.userId, { action: "course.save", courseId: c.id, target: c.slug }, tx);
+    return c;
+  });
+  await schedulePerkOpening(course);
+  return adminCourse(course);
+}
+
+export async function schedulePerkOpening(course: { id: string; perkOpensAt: Date | null }): Promise<void> {
+  if (!course.perkOpensAt) return;
+  const at = course.perkOpensAt.getTime();
+  try {
+    await enqueue(coursePerkOpenJob, { courseId: course.id, at }, { key: `${course.id}@${at}`, delay: Math.max(0, at - Date.now()) });
+  } catch (e) {
+    // The course is saved; the next save (or a sign-in, grantOpenPerksTo) grants it.
+    log.error("could not queue the perk opening", { courseId: course.id, error: e instanceof Error ? e.message : String(e) });
+  }
+}
+
+// ── Eligible ──
+
+export async function addEligible(caller: Caller, slug: string, input: z.output<typeof ZEligibleInput>) {
+  const course = await courseBySlug(slug);
+  const rejected: string[] = [];
+  const valid = new Set<string>();
+  for (const raw of input.emails) {
+    const email = normalizeEmail(raw);
+    if (isCourseEmail(email)) valid.add(email);
+    else rejected.push(raw);
+  }
+  if (rejected.length && !input.skipInvalid) {
+    throw new ApiError("BAD_REQUEST", `${rejected.length} invalid email address(es); nothing was applied (send skipInvalid=true to apply the valid ones)`, {
+      invalid: rejected,
+      valid: valid.size,
+    });
+  }
+  const emails = [...valid];
+  return db().$transaction(async (tx) => {
+    const known = new Set((await tx.courseSignup.findMany({ where: { courseId: course.id, email: { in: emails } }, select: { email: true } })).map((s) => s.email));
+    await tx.courseEligible.createMany({ data: emails.map((email) => ({ courseId: course.id, email, note: input.note, addedById: caller.userId })), skipDuplicates: true });
+    const { count } = await tx.courseSignup.createMany({ data: emails.filter((e) => !known.has(e)).map((email) => ({ courseId: course.id, email, source: "eligible" })), skipDuplicates: true });
+    const added = emails.filter((e) => !known.has(e));
+    await logAdmin(caller.userId, { action: "course.eligible", courseId: course.id, count, data: { added: added.length, alreadyListed: known.size, rejected: rejected.length, note: input.note } }, tx);
+    return { added, alreadyListed: emails.filter((e) => known.has(e)), rejected };
+  });
+}
+
+// ── Perks ──
+
+/**
+ * Grants the course's perk to one user, once: the grant row's unique (course, user) is inserted
+ * with ON CONFLICT DO NOTHING (a concurrent second grant waits for the first and then inserts
+ * nothing), and the credit is posted in the same transaction with a unique ledger reference.
+ */
+export async function grantPerk(course: CourseRow, user: { id: string; email: string }): Promise<boolean> {
+  return db().$transaction(async (tx) => {
+    const { count } = await tx.coursePerkGrant.createMany({
+      data: [{ courseId: course.id, userId: user.id, email: user.email, amountCents: course.perkCreditCents }],
+      skipDuplicates: true,
+    });
+    if (count === 0) return false;
+    if (course.perkCreditCents > 0) {
+      const posted = await post(tx, user.id, {
+        amountCents: course.perkCreditCents,
+        kind: "grant",
+        description: `Course perk: ${course.title}`,
+        reference: `course-perk:${course.id}:${user.id}`,
+      });
+      await tx.coursePerkGrant.update({ where: { courseId_userId: { courseId: course.id, userId: user.id } }, data: { ledgerId: posted.id } });
+    }
+    return true;
+  }, TX_OPTIONS);
+}
+
+/** Grants the perk to every signup with an account; returns the counts. Safe to run twice, or at once. */
+export async function grantPerksToCourse(course: CourseRow) {
+  const p = db();
+  const emails = (await p.courseSignup.findMany({ where: { courseId: course.id }, select: { email: true } })).map((s) => s.email);
+  const users = emails.length ? await p.user.findMany({ where: { email: { in: emails } }, select: { id: true, email: true } }) : [];
+  let granted = 0;
+  for (const user of users) if (await grantPerk(course, user)) granted++;
+  return { granted, alreadyGranted: users.length - granted, withoutAccount: emails.length - users.length };
+}
+
+export async function grantPerks(caller: Caller, slug: string) {
+  const course = await courseBySlug(slug);
+  const result = await grantPerksToCourse(course);
+  await logAdmin(caller.userId, { action: "course.perks", courseId: course.id, count: result.granted, data: result });
+  return result;
+}
+
+/** A user signed in (perhaps for the first time): the perks of open courses they signed up for. */
+export async function grantOpenPerksTo(userId: string): Promise<number> {
+  const p = db();
+  const user = await p.user.findUnique({ where: { id: userId }, select: { id: true, email: true } });
+  if (!user) return 0;
+  const signups = await p.courseSignup.findMany({ where: { email: user.email.toLowerCase(), course: { perkOpensAt: { lte: new Date() } } }, include: { course: true } });
+  let n = 0;
+  for (const s of signups) if (await grantPerk(s.course, user)) n++;
+  return n;
+}
+
+// ── Registrations ──
+
+export async function listRegistrations(slug: string, q: z.output<typeof ZRegistrationQuery>) {
+  const course = await courseBySlug(slug);
+  const p = db();
+  const needle = q.q?.toLowerCase();
+  const signups = await p.courseSignup.findMany({
+    where: {
+      courseId: course.id,
+      ...(needle ? { OR: [{ email: { contains: needle } }, { fingerprint: { contains: q.q } }, { ip: { contains: q.q } }] } : {}),
+      ...(q.mailed === undefined ? {} : q.mailed ? { coupon: { mailedAt: { not: null } } } : { OR: [{ coupon: null }, { coupon: { mailedAt: null } }] }),
+      ...(q.redeemed === undefined ? {} : q.redeemed ? { coupon: { redeemedAt: { not: null } } } : { OR: [{ coupon: null }, { coupon: { redeemedAt: null } }] }),
+    },
+    include: { coupon: true },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
+  // Accounts and grants are matched by email: read for the course's addresses at once.
+  const emails = signups.map((s) => s.email);
+  const accounts = new Set((emails.length ? await p.user.findMany({ where: { email: { in: emails } }, select: { email: true } }) : []).map((u) => u.email));
+  const grants = new Map((await p.coursePerkGrant.findMany({ where: { courseId: course.id } })).map((g) => [g.email, g.createdAt]));
+  const rows = signups
+    .map((s) => ({
+      id: s.id,
+      email: s.email,
+      source: s.source === "eligible" ? ("eligible" as const) : ("signup" as const),
+      fingerprint: s.fingerprint,
+      ip: s.ip,
+      socialHandle: s.socialHandle,
+      hasAccount: accounts.has(s.email),
+      couponMailedAt: ms(s.coupon?.mailedAt),
+      couponRedeemedAt: ms(s.coupon?.redeemedAt),
+      perkClaimedAt: ms(grants.get(s.email)),
+      createdAt: s.createdAt.getTime(),
+    }))
+    .filter((r) => (q.hasAccount === undefined || r.hasAccount === q.hasAccount) && (q.claimed === undefined || (r.perkClaimedAt !== null) === q.claimed));
+  return { items: rows.slice(q.offset, q.offset + q.limit), total: rows.length };
+}
+
+// ── Audit and followers ──
+
+export async function courseAudit(slug: string) {
+  const course = await courseBySlug(slug);
+  const p = db();
+  const [signups, followers] = await Promise.all([
+    p.courseSignup.findMany({ where: { courseId: course.id }, include: { coupon: { select: { redeemedAt: true } } }, orderBy: { createdAt: "asc" } }),
+    p.courseFollower.findMany({ where: { courseId: course.id }, select: { handle: true } }),
+  ]);
+  const following = new Set(followers.map((f) => f.handle));
+  const member = (s: (typeof signups)[number]) => {
+    const redeemed = !!s.coupon?.redeemedAt;
+    const handle = s.socialHandle ? s.socialHandle.replace(/^@/, "").toLowerCase() : null;
+    return { email: s.email, fingerprint: s.fingerprint, ip: s.ip, socialHandle: s.socialHandle, redeemed, followsPage: redeemed ? handle !== null && following.has(handle) : null };
+  };
+  const clusters: { by: "fingerprint" | "ip"; value: string; members: ReturnType<typeof member>[] }[] = [];
+  for (const by of ["fingerprint", "ip"] as const) {
+    const groups = new Map<string, typeof signups>();
+    for (const s of signups) {
+      const v = s[by];
+      if (v) groups.set(v, [...(groups.get(v) ?? []), s]);
+    }
+    for (const [value, list] of groups) if (list.length > 1) clusters.push({ by, value, members: list.map(member) });
+  }
+  clusters.sort((a, b) => b.members.length - a.members.length || a.value.localeCompare(b.value));
+  return { clusters, redeemers: signups.filter((s) => s.coupon?.redeemedAt).map(member), followerSnapshot: { count: following.size } };
+}
+
+export async function setFollowers(caller: Caller, slug: string, handles: string[]) {
+  const course = await courseBySlug(slug);
+  const invalid: string[] = [];
+  const valid = new Set<string>();
+  for (const h of handles) {
+    const r = ZHandle.safeParse(h);
+    if (r.success) valid.add(r.data);
+    else invalid.push(h);
+  }
+  if (invalid.length) throw new ApiError("BAD_REQUEST", `${invalid.length} invalid handle(s); the snapshot was not replaced`, { invalid: invalid.slice(0, 1000) });
+  await db().$transaction(async (tx) => {
+    await tx.courseFollower.deleteMany({ where: { courseId: course.id } });
+    await tx.courseFollower.createMany({ data: [...valid].map((handle) => ({ courseId: course.id, handle })) });
+    await logAdmin(caller.userId, { action: "course.followers", courseId: course.id, count: valid.size }, tx);
+  }, TX_OPTIONS);
+  return { count: valid.size };
+}
+
+// ── Ideas ──
+
+async function authors(ids: string[]) {
+  const users = ids.length ? await db().user.findMany({ where: { id: { in: ids } }, select: { id: true, name: true, email: true } }) : [];
+  return new Map(users.map((u) => [u.id, u]));
+}
+
+const publicName = (u: { name: string | null; email: string } | undefined) => u?.name?.trim() || (u ? u.email.split("@")[0]! : "someone");
+
+export async function listIdeas(caller: Caller, slug: string) {
+  const course = await courseBySlug(slug);
+  const rows = await db().courseIdea.findMany({ where: { courseId: course.id, hidden: false }, orderBy: { createdAt: "desc" }, take: 500 });
+  const by = await authors([...new Set(rows.map((r) => r.authorId))]);
+  return { items: rows.map((r) => ({ id: r.id, text: r.text, authorName: publicName(by.get(r.authorId)), mine: r.authorId === caller.userId, createdAt: r.createdAt.getTime() })) };
+}
+
+export async function submitIdea(caller: Caller, slug: string, text: string) {
+  const course = await courseBySlug(slug);
+  const recent = await db().courseIdea.count({ where: { courseId: course.id, authorId: caller.userId, createdAt: { gt: new Date(Date.now() - 3_600_000) } } });
+  if (recent >= 20) throw new ApiError("TOO_MANY_REQUESTS", "At most 20 ideas an hour");
+  const r = await db().courseIdea.create({ data: { courseId: course.id, authorId: caller.userId, text } });
+  return { id: r.id, text: r.text, authorName: publicName((await authors([caller.userId])).get(caller.userId)), mine: true, createdAt: r.createdAt.getTime() };
+}
+
+export async function adminListIdeas(slug: string) {
+  const course = await courseBySlug(slug);
+  const rows = await db().courseIdea.findMany({ where: { courseId: course.id }, orderBy: { createdAt: "desc" }, take: 1000 });
+  const by = await authors([...new Set(rows.map((r) => r.authorId))]);
+  return {
+    items: rows.map((r) => ({
+      id: r.id,
+      text: r.text,
+      authorName: publicName(by.get(r.authorId)),
+      authorEmail: by.get(r.authorId)?.email ?? "",
+      mine: false,
+      hidden: r.hidden,
+      courseSlug: course.slug,
+      createdAt: r.createdAt.getTime(),
+    })),
+  };
+}
+
+export async function hideIdea(caller: Caller, ideaId: string, hidden: boolean) {
+  const idea = await db().courseIdea.findUnique({ where: { id: ideaId }, include: { course: { select: { slug: true } } } });
+  if (!idea) throw new ApiError("NOT_FOUND", "No such idea");
+  await db().$transaction(async (tx) => {
+    await tx.courseIdea.update({ where: { id: ideaId }, data: { hidden } });
+    await logAdmin(caller.userId, { action: hidden ? "idea.hide" : "idea.unhide", courseId: idea.courseId, target: ideaId, count: 1 }, tx);
+  });
+  const by = await authors([idea.authorId]);
+  return {
+    id: idea.id,
+    text: idea.text,
+    authorName: publicName(by.get(idea.authorId)),
+    authorEmail: by.get(idea.authorId)?.email ?? "",
+    mine: false,
+    hidden,
+    courseSlug: idea.course.slug,
+    createdAt: idea.createdAt.getTime(),
+  };
+}
+
+// ── Coupons ──
+
+const CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+export function newCouponCode(): string {
+  const bytes = randomBytes(12);
+  let s = "";
+  for (const b of bytes) s += CODE_ALPHABET[b % CODE_ALPHABET.length];
+  return `${s.slice(0, 4)}-${s.slice(4, 8)}-${s.slice(8, 12)}`;
+}
+
+/** A code for every signup of the course that has none (one per signup, unique). */
+export async function ensureCoupons(tx: Tx, courseId: string): Promise<void> {
+  const missing = await tx.courseSignup.findMany({ where: { courseId, coupon: null }, select: { id: true } });
+  if (missing.length) await tx.courseCoupon.createMany({ data: missing.map((s) => ({ courseId, signupId: s.id, code: newCouponCode() })), skipDuplicates: true });
+}
+
+export async function couponAudit(code: string) {
+  const c = await db().courseCoupon.findUnique({ where: { code: code.toUpperCase() }, include: { signup: true, course: { select: { slug: true } } } });
+  if (!c) throw new ApiError("NOT_FOUND", "No such coupon code");
+  const by = c.redeemedById ? await db().user.findUnique({ where: { id: c.redeemedById }, select: { email: true } }) : null;
+  return {
+    code: c.code,
+    courseSlug: c.course.slug,
+    email: c.signup.email,
+    mailedAt: ms(c.mailedAt),
+    mailCount: c.mailCount,
+    redeemedAt: ms(c.redeemedAt),
+    redeemedBy: c.redeemedById ? { userId: c.redeemedById, email: by?.email ?? null } : null,
+    redeemedFingerprint: c.redeemedFingerprint,
+    redeemedIp: c.redeemedIp,
+    signupFingerprint: c.signup.fingerprint,
+    signupIp: c.signup.ip,
+  };
+}
+
+/** Redeems a code once, for the signed-in caller: the course perk is granted through the ledger. */
+export async function redeemCoupon(caller: Caller, code: string, device: { fingerprint?: string; ip: string | null }) {
+  const p = db();
+  const coupon = await p.courseCoupon.findUnique({ where: { code: code.trim().toUpperCase() }, include: { course: true } });
+  if (!coupon) throw new ApiError("NOT_FOUND", "No such coupon code");
+  const { count } = await p.courseCoupon.updateMany({
+    where: { id: coupon.id, redeemedAt: null },
+    data: { redeemedAt: new Date(), redeemedById: caller.userId, redeemedFingerprint: device.fingerprint ?? null, redeemedIp: device.ip },
+  });
+  if (count === 0) throw new ApiError("CONFLICT", "This code has been redeemed already");
+  const granted = await grantPerk(coupon.course, { id: caller.userId, email: caller.email });
+  return { courseSlug: coupon.course.slug, creditedCents: granted ? coupon.course.perkCreditCents : 0 };
+}
+
+// ── Admin log ──
+
+export async function adminLog(opts: { courseSlug?: string; limit: number }) {
+  const course = opts.courseSlug ? await courseBySlug(opts.courseSlug) : null;
+  const rows = await db().adminAuditLog.findMany({ where: course ? { courseId: course.id } : {}, orderBy: { createdAt: "desc" }, take: opts.limit });
+  const [actors, courses] = await Promise.all([
+    db().user.findMany({ where: { id: { in: [...new Set(rows.map((r) => r.actorId))] } }, select: { id: true, email: true } }),
+    db().course.findMany({ where: { id: { in: [...new Set(rows.map((r) => r.courseId).filter((x): x is string => !!x))] } }, select: { id: true, slug: true } }),
+  ]);
+  const actor = new Map(actors.map((a) => [a.id, a.email]));
+  const slugOf = new Map(courses.map((c) => [c.id, c.slug]));
+  return {
+    items: rows.map((r) => ({
+      id: r.id,
+      actorId: r.actorId,
+      actorEmail: actor.get(r.actorId) ?? null,
+      action: r.action,
+      courseSlug: r.courseId ? (slugOf.get(r.courseId) ?? null) : null,
+      target: r.target,
+      count: r.count,
+      createdAt: r.createdAt.getTime(),
+    })),
+  };
+}

@@ -1,0 +1,73 @@
+// Bulk mail of a course (coupons, and the `day`, `start`, `last` mails) as a resumable job.
+//
+// Starting a run writes the run and one CourseMailRecipient row per recipient in one transaction,
+// then queues `course.mail-run` with the run's id as its key. The job sends one recipient at a time:
+//   1. claims the row (status `sending`, attempts + 1) — committed before the send;
+//   2. sends with the idempotency key `course-mail:<recipient id>` (Resend's Idempotency-Key; the
+//      outbox writes one file per key);
+//   3. marks it `sent` (and the coupon mailed) in one transaction.
+// A crash anywhere leaves the row `pending` or `sending`; the resumed job sends `sending` rows again
+// with the same key, which the provider answers without a second message. Nobody is mailed twice,
+// nobody is skipped. A provider refusal is kept as `reason`; after MAX_ATTEMPTS the row is `failed`.
+import type { MAIL_KINDS } from "../../../lib/schemas/courses.ts";
+import type { Caller } from "../../auth/caller.ts";
+import { ApiError } from "../../http/errors.ts";
+import { enqueue } from "../../jobs/index.ts";
+import { db } from "../../runtime.ts";
+import { courseBySlug, ensureCoupons, logAdmin } from "./courses.ts";
+import { courseMailRunJob, serializeRun, type RunKind } from "./mail-run-job.ts";
+
+export { courseMailRunJob, serializeRun, type RunKind };
+
+/**
+ * Starts a run: coupons go to signups whose coupon was never mailed, a mail kind to signups no
+ * earlier run of that kind reached; `resend` takes every signup. A run of the same kind still going
+ * is 409 (its id in `data.runId`). A run with nobody to reach is stored as done at once.
+ */
+export async function startMailRun(caller: Caller, slug: string, kind: RunKind, resend: boolean) {
+  const course = await courseBySlug(slug);
+  if (kind === "last" && !course.attendeeCode) throw new ApiError("CONFLICT", "The course has no attendee code to send");
+  const run = await db().$transaction(
+    async (tx) => {
+      // One run per (course, kind) at a time: the course row's lock orders concurrent starts.
+      await tx.$queryRaw`SELECT id FROM "Course" WHERE id = ${course.id} FOR UPDATE`;
+      const going = await tx.courseMailRun.findFirst({ where: { courseId: course.id, kind, state: { in: ["queued", "running"] } } });
+      if (going) throw new ApiError("CONFLICT", `A ${kind} mailing of this course is still running`, { runId: going.id });
+      if (kind === "coupons") await ensureCoupons(tx, course.id);
+      let signups: { id: string; email: string }[];
+      if (resend) signups = await tx.courseSignup.findMany({ where: { courseId: course.id }, select: { id: true, email: true }, orderBy: { createdAt: "asc" } });
+      else if (kind === "coupons")
+        signups = await tx.courseSignup.findMany({ where: { courseId: course.id, coupon: { mailedAt: null } }, select: { id: true, email: true }, orderBy: { createdAt: "asc" } });
+      else {
+        const reached = await tx.courseMailRecipient.findMany({ where: { status: "sent", run: { courseId: course.id, kind } }, select: { signupId: true } });
+        const done = new Set(reached.map((r) => r.signupId));
+        signups = (await tx.courseSignup.findMany({ where: { courseId: course.id }, select: { id: true, email: true }, orderBy: { createdAt: "asc" } })).filter((s) => !done.has(s.id));
+      }
+      const r = await tx.courseMailRun.create({
+        data: { courseId: course.id, kind, resend, total: signups.length, createdById: caller.userId, ...(signups.length ? {} : { state: "done", finishedAt: new Date() }) },
+      });
+      await tx.courseMailRecipient.createMany({ data: signups.map((s) => ({ runId: r.id, signupId: s.id, email: s.email })) });
+      await logAdmin(caller.userId, { action: `course.mail.${kind}`, courseId: course.id, target: r.id, count: signups.length, data: { resend } }, tx);
+      return r;
+    },
+    { maxWait: 15_000, timeout: 60_000 },
+  );
+  if (run.total > 0) await enqueue(courseMailRunJob, { runId: run.id }, { key: run.id });
+  return serializeRun(run);
+}
+
+export async function listMailRuns(slug: string) {
+  const course = await courseBySlug(slug);
+  const rows = await db().courseMailRun.findMany({ where: { courseId: course.id }, orderBy: { createdAt: "desc" }, take: 50 });
+  return { items: rows.map(serializeRun) };
+}
+
+export async function mailRunFailures(slug: string, runId: string) {
+  const course = await courseBySlug(slug);
+  const run = await db().courseMailRun.findFirst({ where: { id: runId, courseId: course.id } });
+  if (!run) throw new ApiError("NOT_FOUND", "No such mailing of this course");
+  const rows = await db().courseMailRecipient.findMany({ where: { runId, status: "failed" }, orderBy: { email: "asc" }, take: 1000 });
+  return { items: rows.map((r) => ({ email: r.email, reason: r.reason, attempts: r.attempts })) };
+}
+
+export type MailKind = (typeof MAIL_KINDS)[number];
