@@ -20,6 +20,12 @@ export type RunnerOptions = {
   leaseMs?: number;
   /** A todo whose user is at the per-user limit is looked at again after this long (default 500 ms). */
   busyRetryMs?: number;
+  /** How long a model may stay silent before the turn fails (0 or absent: no limit). */
+  idleTimeoutMs?: number;
+  /** Retries of a failed model call (default 2). */
+  maxRetries?: number;
+  /** Model calls one turn may take (default MAX_STEPS). */
+  maxSteps?: number;
 };
 
 /** The outcome of `runNow`: "busy" when the user's turn limit (across all processes) kept it from starting. */
@@ -149,7 +155,7 @@ export class TurnRunner implements AgentRunner {
 
   /** One turn, or its continuation after a pause or a restart (runTurn). */
   private turn(todoId: string): Promise<boolean | "busy"> {
-    const ctx = { ...this.opts, owner: this.owner, leaseMs: this.leaseMs, flushMs: this.flushMs, stopping: () => this.stopping };
+    const ctx = { ...this.opts, owner: this.owner, leaseMs: this.leaseMs, flushMs: this.flushMs, stopping: () => this.stopping, toolHost: this };
     return runTurn(ctx, todoId);
   }
 
