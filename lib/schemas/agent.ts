@@ -34,5 +34,5 @@ export const ZAgentProviderInfo = z
     models: z.array(z.object({ name: z.string(), inPerMTok: z.number().describe("cents per million input tokens"), outPerMTok: z.number().describe("cents per million output tokens") })),
   })
   .meta({ id: "AgentProviderInfo" });
-export const ZAgentProviderList = z.object({ items: z.array(ZAgentProviderInfo) }).meta({ id: "AgentProviderList" });
+export const ZAgentProviderList = z.object({ providers: z.array(ZAgentProviderInfo) }).meta({ id: "AgentProviderList" });
 export type TAgentProviderInfo = z.infer<typeof ZAgentProviderInfo>;
