@@ -3,6 +3,7 @@ import { log } from "../log.ts";
 import { db } from "../runtime.ts";
 import type { AgentProvider } from "./provider.ts";
 import type { AgentRunner } from "./runner.ts";
+import type { AgentToolDef } from "./tools/index.ts";
 import { failTurn } from "./turn-store.ts";
 import { runTurn } from "./turn-stream.ts";
 
@@ -26,6 +27,8 @@ export type RunnerOptions = {
   maxRetries?: number;
   /** Model calls one turn may take (default MAX_STEPS). */
   maxSteps?: number;
+  /** The tools offered to models that take tools (default AGENT_TOOLS). */
+  tools?: readonly AgentToolDef[];
 };
 
 /** The outcome of `runNow`: "busy" when the user's turn limit (across all processes) kept it from starting. */
@@ -155,7 +158,7 @@ export class TurnRunner implements AgentRunner {
 
   /** One turn, or its continuation after a pause or a restart (runTurn). */
   private turn(todoId: string): Promise<boolean | "busy"> {
-    const ctx = { ...this.opts, owner: this.owner, leaseMs: this.leaseMs, flushMs: this.flushMs, stopping: () => this.stopping, toolHost: this };
+    const ctx = { ...this.opts, owner: this.owner, leaseMs: this.leaseMs, flushMs: this.flushMs, stopping: () => this.stopping };
     return runTurn(ctx, todoId);
   }
 

@@ -8,6 +8,7 @@ import { chargeTurn } from "../services/billing/usage.ts";
 import { publishTodo } from "../services/todos/events.ts";
 import { changeTodo, setStatus, type TodoRef } from "../services/todos/lifecycle.ts";
 import { asObject, messageWithBlocks, toBlock, toMessage } from "../services/todos/serialize.ts";
+import { linksOf } from "../services/todos/sub-todos.ts";
 import { countTokens } from "./local-reply.ts";
 import type { AgentProvider, BlockDraft, ChatMessage, TurnUsage } from "./provider.ts";
 import { dropLease, NO_LEASE, type Turn, type Workflow } from "./turn-lease.ts";
@@ -33,7 +34,8 @@ export async function openTurn(todo: TodoRef): Promise<Turn | null | "stopped"> 
       const open = await tx.message.findFirst({ where: { id: w.currentTurn.messageId, state: "PROCESSING" }, select: { id: true } });
       if (open) return w.currentTurn;
     }
-    const waiting = await tx.message.findMany({ where: { todoId: todo.id, role: "user", state: "PENDING" }, orderBy: { seq: "asc" } });
+    // The user's messages, and results the system hands the agent (its sub-todos').
+    const waiting = await tx.message.findMany({ where: { todoId: todo.id, role: { in: ["user", "system"] }, state: "PENDING" }, orderBy: { seq: "asc" } });
     if (waiting.length === 0) return null;
     await tx.message.updateMany({ where: { id: { in: waiting.map((m) => m.id) } }, data: { state: "DONE" } });
     const message = await tx.message.create({ data: { todoId: todo.id, role: "assistant", content: "", state: "PROCESSING" }, include: messageWithBlocks });
@@ -85,16 +87,18 @@ export async function finishTurn(todo: TodoRef, turn: Turn | null, provider: Age
       for (const block of message.blocks.slice(first)) fx.emit("block.updated", toBlock(block));
     }
     const [pending, scheduled] = await Promise.all([
-      tx.message.count({ where: { todoId: todo.id, role: "user", state: "PENDING" } }),
+      tx.message.count({ where: { todoId: todo.id, role: { in: ["user", "system"] }, state: "PENDING" } }),
       tx.message.count({ where: { todoId: todo.id, state: "SCHEDULED" } }),
     ]);
     const { currentTurn: _t, ...rest } = w;
     const usedSummary = turn && w.contextSummary && !w.contextSummaryUsed ? { contextSummaryUsed: true } : {};
+    // Waiting for sub-todos it started: it stays RUNNING, holding no turn, until the last settles.
+    const waiting = (linksOf(w).waitingFor?.length ?? 0) > 0;
     // Only a turn that is still RUNNING moves on; a pause or cancel that came in first stands.
-    const next = current.status === "RUNNING" ? afterTurn({ pendingInput: pending > 0, hasScheduled: scheduled > 0 }) : current.status;
+    const next = current.status !== "RUNNING" ? current.status : waiting ? "RUNNING" : afterTurn({ pendingInput: pending > 0, hasScheduled: scheduled > 0 });
     // A next turn is run by this runner's loop, not started again.
-    await setStatus(tx, current, fx, next, { ...NO_LEASE, workflow: { ...rest, ...usedSummary, state: "idle" } as Prisma.InputJsonValue }, { continued: true });
-    return next;
+    await setStatus(tx, current, fx, next, { ...NO_LEASE, workflow: { ...rest, ...usedSummary, state: waiting ? "waiting" : "idle" } as Prisma.InputJsonValue }, { continued: true });
+    return waiting ? "waiting" : next;
   });
   return next === "RUNNING";
 }
@@ -109,7 +113,7 @@ export type ToolStepContent = { tool: string; toolCallId: string; input: unknown
 export class ToolSteps {
   /** Blocks on the reply so far. */
   count = 0;
-  private readonly stepBlocks = new Map<string, string>();
+  private readonly stepBlocks = new Map<string, Promise<string>>();
 
   constructor(
     private readonly todo: TodoRef,
@@ -131,18 +135,23 @@ export class ToolSteps {
   }
 
   /** The block of a tool call (the "calling block" of what it creates), by the call's id. */
-  blockOf(toolCallId: string): string | undefined {
+  blockOf(toolCallId: string): Promise<string> | undefined {
     return this.stepBlocks.get(toolCallId);
   }
 
-  async called(toolCallId: string, tool: string, input: unknown): Promise<void> {
-    const content: ToolStepContent = { tool, toolCallId, input: jsonOf(input), state: "running" };
-    const block = await this.add({ type: "tool_call", actionable: false, content });
-    this.stepBlocks.set(toolCallId, block.id);
+  /** The call's step block, created once (the tool's run and the stream both ask, whichever comes first). */
+  called(toolCallId: string, tool: string, input: unknown): Promise<string> {
+    let block = this.stepBlocks.get(toolCallId);
+    if (!block) {
+      const content: ToolStepContent = { tool, toolCallId, input: jsonOf(input), state: "running" };
+      block = this.add({ type: "tool_call", actionable: false, content }).then((b) => b.id);
+      this.stepBlocks.set(toolCallId, block);
+    }
+    return block;
   }
 
   async ended(toolCallId: string, state: "done" | "error", output: unknown): Promise<void> {
-    const id = this.stepBlocks.get(toolCallId);
+    const id = await this.stepBlocks.get(toolCallId)?.catch(() => undefined);
     if (!id) return;
     const row = await db().block.findUnique({ where: { id }, select: { content: true } });
     if (!row) return;

@@ -3,7 +3,7 @@
 // checks that the todo still runs), tool calls are written as steps of the reply as they happen,
 // usage is counted per model step, and a heartbeat renews the lease. Pause, cancel and a lost
 // lease abort the model call through its abort signal.
-import { stepCountIs, streamText, type ModelMessage, type ToolSet } from "ai";
+import { hasToolCall, stepCountIs, streamText, type ModelMessage, type ToolSet } from "ai";
 import type { TAgentSettings } from "../../lib/schemas/agent.ts";
 import { db } from "../runtime.ts";
 import { publishTodo } from "../services/todos/events.ts";
@@ -12,7 +12,9 @@ import { asObject } from "../services/todos/serialize.ts";
 import { IdleTimeoutError } from "./providers/configured.ts";
 import { CONTINUE_PROMPT, type AgentProvider, type TurnUsage } from "./provider.ts";
 import { RepeatedPrefix } from "./resume.ts";
-import { buildTools, type ToolHost } from "./tools/index.ts";
+import { linksOf } from "../services/todos/sub-todos.ts";
+import { AGENT_TOOLS, buildTools, type AgentToolDef } from "./tools/index.ts";
+import { SPAWN_TOOL } from "./tools/spawn-subtodos.ts";
 import { dropLease, takeLease, type LeaseHolder, type Turn } from "./turn-lease.ts";
 import { finishTurn, history, interrupted, openTurn, ToolSteps } from "./turn-store.ts";
 
@@ -25,8 +27,8 @@ export type StreamContext = LeaseHolder & {
   maxRetries?: number;
   /** Model steps (calls) one turn may take: tool calls and the answer after them. */
   maxSteps?: number;
-  /** What tools need from the runner (starting sub-todos); absent: no tools. */
-  toolHost?: ToolHost;
+  /** The tools a model that takes tools is offered (default AGENT_TOOLS). */
+  tools?: readonly AgentToolDef[];
 };
 export type TurnContext = StreamContext & { providers: Record<string, AgentProvider>; defaultProvider: string };
 
@@ -35,8 +37,10 @@ export const MAX_STEPS = 8;
 
 /** One turn of a RUNNING todo, or its continuation after a pause or a restart. True when another turn should follow. */
 export async function runTurn(ctx: TurnContext, todoId: string): Promise<boolean | "busy"> {
-  const todo = await db().todo.findUnique({ where: { id: todoId }, select: { id: true, projectId: true, userId: true, status: true, agentSettings: true } });
+  const todo = await db().todo.findUnique({ where: { id: todoId }, select: { id: true, projectId: true, userId: true, status: true, agentSettings: true, workflow: true } });
   if (!todo || todo.status !== "RUNNING") return false;
+  // Waiting for its sub-todos: the last one to settle starts the next turn.
+  if (linksOf(todo.workflow).waitingFor?.length) return false;
   const leased = await takeLease(ctx, todoId);
   if (leased !== "ok") return leased === "busy" ? "busy" : false;
   const settings = asObject(todo.agentSettings) as TAgentSettings;
@@ -78,9 +82,13 @@ export async function streamTurn(ctx: StreamContext, todo: TodoRef & { userId: s
   const idle = new IdleTimer(ctx.idleTimeoutMs ?? 0);
   const resumeFrom = current.content.trim() ? current.content : "";
   // System text (the settings' prompt, a pending context summary) goes in the call's system field.
-  const system = [settings.systemPrompt?.trim() ? settings.systemPrompt : "", ...messages.filter((m) => m.role === "system").map((m) => m.content)].filter(Boolean).join("\n\n");
+  // A pending context summary (history's first message, when there is one) goes there too; later
+  // system messages (sub-todo results) stay in place, as input of the turn.
+  const summary = messages[0]?.role === "system" ? [messages[0].content] : [];
+  const rest = summary.length ? messages.slice(1) : messages;
+  const system = [settings.systemPrompt?.trim() ? settings.systemPrompt : "", ...summary].filter(Boolean).join("\n\n");
   const prompt: ModelMessage[] = [
-    ...messages.filter((m) => m.role !== "system"),
+    ...rest.map((m) => (m.role === "system" ? { role: "user" as const, content: m.content } : m)),
     ...(resumeFrom
       ? [
           { role: "assistant" as const, content: resumeFrom },
@@ -90,12 +98,13 @@ export async function streamTurn(ctx: StreamContext, todo: TodoRef & { userId: s
   ];
   const steps = new ToolSteps(todo, turn.messageId);
   await steps.init();
-  const tools: ToolSet | undefined = choice.tools && ctx.toolHost ? await buildTools({ todo, messageId: turn.messageId, steps, host: ctx.toolHost, signal: controller.signal }) : undefined;
+  const tools: ToolSet | undefined = choice.tools ? await buildTools({ todo, messageId: turn.messageId, steps, signal: controller.signal }, ctx.tools ?? AGENT_TOOLS) : undefined;
   const result = streamText({
     model: choice.model,
     ...(system ? { system } : {}),
     messages: prompt,
-    ...(tools && Object.keys(tools).length ? { tools, stopWhen: stepCountIs(ctx.maxSteps ?? MAX_STEPS) } : {}),
+    // Spawning sub-todos ends the turn: the todo waits for them, holding no turn.
+    ...(tools && Object.keys(tools).length ? { tools, stopWhen: [stepCountIs(ctx.maxSteps ?? MAX_STEPS), hasToolCall(SPAWN_TOOL)] } : {}),
     ...(choice.maxOutputTokens !== undefined ? { maxOutputTokens: choice.maxOutputTokens } : {}),
     ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
     maxRetries: ctx.maxRetries ?? 2,

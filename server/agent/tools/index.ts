@@ -8,12 +8,7 @@ import type { TodoRef } from "../../services/todos/lifecycle.ts";
 import type { ToolSteps } from "../turn-store.ts";
 import { checklistTool } from "./checklist.ts";
 import { scheduleFollowupTool } from "./schedule-followup.ts";
-
-/** What tools need from the runner. */
-export type ToolHost = {
-  /** Starts the agent on a todo (a sub-todo just created RUNNING). */
-  start(todoId: string): void;
-};
+import { spawnSubtodosTool } from "./spawn-subtodos.ts";
 
 export type ToolContext = {
   todo: TodoRef & { userId: string };
@@ -23,7 +18,6 @@ export type ToolContext = {
   messageId: string;
   /** Blocks of the reply: tools add theirs here. */
   steps: ToolSteps;
-  host: ToolHost;
   /** Aborted on pause, cancel, or a lost lease. */
   signal: AbortSignal;
 };
@@ -36,7 +30,7 @@ export type AgentToolDef = {
 };
 
 /** Every tool the agent may be offered; adding one is one file and one line here. */
-export const AGENT_TOOLS: readonly AgentToolDef[] = [checklistTool, scheduleFollowupTool];
+export const AGENT_TOOLS: readonly AgentToolDef[] = [checklistTool, scheduleFollowupTool, spawnSubtodosTool];
 
 /** The tools of one turn, as the todo's owner. */
 export async function buildTools(opts: Omit<ToolContext, "caller">, defs: readonly AgentToolDef[] = AGENT_TOOLS): Promise<ToolSet> {
@@ -47,7 +41,18 @@ export async function buildTools(opts: Omit<ToolContext, "caller">, defs: readon
   const tools: ToolSet = {};
   for (const def of defs) {
     if (def.available && !(await def.available(ctx))) continue;
-    tools[def.name] = def.create(ctx);
+    const made = def.create(ctx);
+    const run = made.execute;
+    // The call's step block comes first, before whatever the tool adds to the reply.
+    tools[def.name] = run
+      ? {
+          ...made,
+          execute: async (input: unknown, options: Parameters<typeof run>[1]) => {
+            await ctx.steps.called(options.toolCallId, def.name, input);
+            return run(input, options);
+          },
+        }
+      : made;
   }
   return tools;
 }
