@@ -38,6 +38,8 @@ const common = {
   OPENAI_BASE_URL: `http://127.0.0.1:${port.standin}/v1`,
   // An endpoint that goes silent ends the turn after this long (the stand-in's "[silent]").
   AGENT_IDLE_TIMEOUT_MS: "1500",
+  // A failing endpoint fails the turn at once (the AI SDK would retry twice with backoff).
+  AGENT_MAX_RETRIES: "0",
   // The models agent settings may name (each priced); AGENT_MAX_TOKENS stays at its default, 4096.
   AGENT_MODELS: "gpt-4o-mini,gpt-4.1-mini,gpt-4.1-nano,o4-mini",
   LOG_LEVEL: "warn",

@@ -32,7 +32,9 @@ describe("defaults", () => {
       emailFrom: "Todo Service <no-reply@todo.localhost>",
       logLevel: "info",
       agentProvider: "local",
-      openai: undefined,
+      agentProviders: [],
+      agentIdleTimeoutMs: 60_000,
+      agentMaxRetries: 2,
       agentStepMs: 200,
       agentMaxConcurrent: 8,
       agentMaxPerUser: 4,
@@ -79,6 +81,7 @@ describe("defaults", () => {
       AGENT_MAX_TOKENS: "8000",
       AGENT_STEP_MS: "25",
       AGENT_IDLE_TIMEOUT_MS: "5000",
+      AGENT_MAX_RETRIES: "1",
       AGENT_MAX_CONCURRENT: "64",
       AGENT_MAX_CONCURRENT_PER_USER: "2",
       RATE_LIMIT_SCALE: "0.5",
@@ -104,7 +107,9 @@ describe("defaults", () => {
       emailFrom: "Todo <todo@example.org>",
       logLevel: "warn",
       agentProvider: "openai",
-      openai: { baseUrl: "http://localhost:11434/v1", apiKey: "sk-test", model: "llama3", idleTimeoutMs: 5000, models, maxTokens: 8000 },
+      agentProviders: [{ name: "openai", kind: "openai-compatible", baseUrl: "http://localhost:11434/v1", apiKey: "sk-test", models, defaultModel: "llama3", maxTokens: 8000 }],
+      agentIdleTimeoutMs: 5000,
+      agentMaxRetries: 1,
       agentModels: models,
       agentMaxTokens: 8000,
       agentStepMs: 25,
@@ -146,8 +151,8 @@ describe("defaults", () => {
     // A list: AGENT_MODEL defaults to its first model.
     const c = load({ AGENT_PROVIDER: "openai", AGENT_MODELS: "gpt-4.1-nano,qwen2.5:7b=0/0,my/model=12.5/50" });
     assert.deepEqual(c.agentModels, { "gpt-4.1-nano": { inPerMTok: 10, outPerMTok: 40 }, "qwen2.5:7b": { inPerMTok: 0, outPerMTok: 0 }, "my/model": { inPerMTok: 12.5, outPerMTok: 50 } });
-    assert.equal(c.openai?.model, "gpt-4.1-nano");
-    assert.equal(c.openai?.models, c.agentModels);
+    assert.equal(c.agentProviders[0]?.defaultModel, "gpt-4.1-nano");
+    assert.equal(c.agentProviders[0]?.models, c.agentModels);
     // A model without a price, a malformed price, an AGENT_MODEL outside the list: refused at start.
     assert.throws(() => load({ AGENT_MODEL: "llama3" }), /AGENT_MODEL: "llama3" has no known price.*AGENT_MODELS=llama3=0\/0/);
     assert.throws(() => load({ AGENT_MODELS: "gpt-4o,llama3" }), /AGENT_MODELS: "llama3" has no known price/);
@@ -162,7 +167,7 @@ describe("defaults", () => {
     assert.equal(load({}).agentMaxConcurrent, 8);
     assert.equal(load({ DATABASE_URL: "postgresql://db/todo" }).agentMaxConcurrent, 16);
     assert.equal(load({ DATABASE_URL: "postgresql://db/todo", AGENT_MAX_CONCURRENT: "3" }).agentMaxConcurrent, 3);
-    assert.equal(load({ AGENT_PROVIDER: "openai" }).openai?.idleTimeoutMs, 60_000);
+    assert.equal(load({ AGENT_PROVIDER: "openai" }).agentIdleTimeoutMs, 60_000);
     assert.throws(() => load({ AGENT_IDLE_TIMEOUT_MS: "-5" }), /AGENT_IDLE_TIMEOUT_MS/);
   });
 
@@ -170,11 +175,35 @@ describe("defaults", () => {
     assert.throws(() => load({ AGENT_PROVIDER: "gpt" }), /AGENT_PROVIDER/);
     assert.throws(() => load({ OPENAI_BASE_URL: "not a url" }), /OPENAI_BASE_URL/);
     // openai without a base URL means OpenAI itself; a base URL alone makes the provider available per todo.
-    assert.equal(load({ AGENT_PROVIDER: "openai" }).openai?.baseUrl, "https://api.openai.com/v1");
+    assert.equal(load({ AGENT_PROVIDER: "openai" }).agentProviders[0]?.baseUrl, "https://api.openai.com/v1");
     assert.equal(load({ OPENAI_BASE_URL: "http://127.0.0.1:8000/v1" }).agentProvider, "local");
-    assert.equal(load({ OPENAI_BASE_URL: "http://127.0.0.1:8000/v1" }).openai?.model, "gpt-4o-mini");
+    assert.equal(load({ OPENAI_BASE_URL: "http://127.0.0.1:8000/v1" }).agentProviders[0]?.defaultModel, "gpt-4o-mini");
     assert.throws(() => load({ AGENT_STEP_MS: "-1" }), /AGENT_STEP_MS/);
     assert.throws(() => load({ AGENT_STEP_MS: "fast" }), /AGENT_STEP_MS/);
+  });
+
+  test("AGENT_PROVIDERS: named providers with their kind, base URL, key (or the variable holding it), priced models and cap", () => {
+    const c = load({
+      AGENT_PROVIDERS: JSON.stringify([
+        { name: "ollama", kind: "openai-compatible", baseUrl: "http://127.0.0.1:11434/v1", models: "llama3:8b=0/0,qwen2.5:7b=0/0", defaultModel: "qwen2.5:7b", maxTokens: 2048 },
+        { name: "claude", kind: "anthropic", apiKeyEnv: "MY_ANTHROPIC_KEY", models: "claude-sonnet-4-5=300/1500" },
+      ]),
+      MY_ANTHROPIC_KEY: "sk-ant-123",
+      AGENT_PROVIDER: "ollama",
+    });
+    assert.equal(c.agentProvider, "ollama");
+    assert.deepEqual(c.agentProviders, [
+      { name: "ollama", kind: "openai-compatible", baseUrl: "http://127.0.0.1:11434/v1", apiKey: undefined, models: { "llama3:8b": { inPerMTok: 0, outPerMTok: 0 }, "qwen2.5:7b": { inPerMTok: 0, outPerMTok: 0 } }, defaultModel: "qwen2.5:7b", maxTokens: 2048 },
+      { name: "claude", kind: "anthropic", baseUrl: undefined, apiKey: "sk-ant-123", models: { "claude-sonnet-4-5": { inPerMTok: 300, outPerMTok: 1500 } }, defaultModel: "claude-sonnet-4-5", maxTokens: 4096 },
+    ]);
+    assert.throws(() => load({ AGENT_PROVIDERS: "not json" }), /AGENT_PROVIDERS: must be a JSON array/);
+    assert.throws(() => load({ AGENT_PROVIDERS: JSON.stringify([{ name: "x", kind: "openai-compatible", models: "a=0/0" }]) }), /AGENT_PROVIDERS: 0.baseUrl: an openai-compatible provider needs its base URL/);
+    assert.throws(() => load({ AGENT_PROVIDERS: JSON.stringify([{ name: "local", kind: "openai", models: "gpt-4o" }]) }), /AGENT_PROVIDERS: 0.name/);
+    assert.throws(() => load({ AGENT_PROVIDERS: JSON.stringify([{ name: "x", kind: "openai", models: "mystery" }]) }), /AGENT_PROVIDERS: 0.models: "mystery" has no known price/);
+    assert.throws(() => load({ AGENT_PROVIDERS: JSON.stringify([{ name: "x", kind: "openai", models: "gpt-4o", apiKeyEnv: "NOPE" }]) }), /0.apiKeyEnv: NOPE is not set/);
+    assert.throws(() => load({ AGENT_PROVIDER: "nosuch" }), /AGENT_PROVIDER: "nosuch" is not a configured provider/);
+    // A key given inline is never part of a configuration error.
+    assert.throws(() => load({ AGENT_PROVIDERS: JSON.stringify([{ name: "x", kind: "openai", models: "gpt-4o", apiKey: "sk-LEAK", extra: 1 }]) }), (e: Error) => !e.message.includes("sk-LEAK"));
   });
 
   test("APP_URL defaults to localhost on the configured PORT; a trailing slash is dropped", () => {

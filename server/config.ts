@@ -1,7 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { parseRateLimitOverrides, type RateLimitOverrides } from "./http/rate-limit.ts";
-import { parseModelList, priceOf, type ModelAllowList } from "./agent/pricing.ts";
+import { parseModelList, priceOf, type ModelAllowList } from "./services/billing/prices.ts";
 
 // Every variable the server reads, validated once at start with a message per problem.
 const ZEnv = z.object({
@@ -19,7 +19,9 @@ const ZEnv = z.object({
   AUTH_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
   RESEND_API_KEY: z.string().min(1).optional(),
   EMAIL_FROM: z.string().min(3).default("Todo Service <no-reply@todo.localhost>"),
-  AGENT_PROVIDER: z.enum(["local", "openai"], "must be local (the built-in agent) or openai (an OpenAI-compatible endpoint)").default("local"),
+  AGENT_PROVIDER: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/, "must be local (the built-in agent) or the name of a configured provider (openai, or one of AGENT_PROVIDERS)").default("local"),
+  // The model providers users may pick by name: a JSON array (docs/api.md "Model providers").
+  AGENT_PROVIDERS: z.string().max(100_000).optional(),
   OPENAI_BASE_URL: z.string().url("must be an absolute URL such as https://api.openai.com/v1 or http://localhost:11434/v1").optional(),
   OPENAI_API_KEY: z.string().min(1).optional(),
   AGENT_MODEL: z.string().min(1).max(200).optional(),
@@ -40,6 +42,7 @@ const ZEnv = z.object({
   AGENT_STEP_MS: z.coerce.number().int().min(0).max(60_000).default(200),
   COURSE_MAIL_PER_SECOND: z.coerce.number().min(0.1).max(1000).default(10),
   AGENT_IDLE_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
+  AGENT_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
   // Default: 8 on the embedded database, 16 on PostgreSQL (what one process sustains, bench/README.md).
   AGENT_MAX_CONCURRENT: z.coerce.number().int().min(1).max(10_000).optional(),
   AGENT_MAX_CONCURRENT_PER_USER: z.coerce.number().int().min(1).max(10_000).default(4),
@@ -94,9 +97,14 @@ export type Config = {
   resendApiKey?: string;
   emailFrom: string;
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
-  agentProvider: "local" | "openai";
-  /** An OpenAI-compatible endpoint; todos may pick it per project or todo when it is set. */
-  openai?: { baseUrl: string; apiKey?: string; model: string; idleTimeoutMs: number; models: ModelAllowList; maxTokens: number };
+  /** The provider of a todo whose settings name none: "local" or a configured provider's name. */
+  agentProvider: string;
+  /** The model providers agent settings may name (AGENT_PROVIDERS, and "openai" from OPENAI_BASE_URL); "local" is always there. */
+  agentProviders: AgentProviderConfig[];
+  /** How long a model endpoint may stay silent before the turn fails (0: no limit). */
+  agentIdleTimeoutMs: number;
+  /** Retries of a failed model call, with backoff (AGENT_MAX_RETRIES). */
+  agentMaxRetries: number;
   /** Embeddings for the related tail of todo_searchUnified (server/services/search/embeddings.ts). */
   embeddings: { provider: "lexical" } | { provider: "openai"; baseUrl: string; apiKey?: string; model: string };
   /** The models agent settings may name, each with its price (AGENT_MODELS; default: AGENT_MODEL alone). */
@@ -121,6 +129,39 @@ export type Config = {
   billingEnabled: boolean;
 };
 
+/** One operator-configured model provider. Its base URL and key never leave the server. */
+export type AgentProviderConfig = {
+  name: string;
+  /** openai: OpenAI's Responses API; openai-compatible: any chat-completions endpoint (Ollama, vLLM, LM Studio, LiteLLM); anthropic: Claude. */
+  kind: AgentProviderKind;
+  baseUrl?: string;
+  apiKey?: string;
+  /** The models it allows, each with its price (cents per million input/output tokens). */
+  models: ModelAllowList;
+  /** The model when settings name none (one of `models`). */
+  defaultModel: string;
+  /** The most tokens one reply may take. */
+  maxTokens: number;
+};
+
+export const AGENT_PROVIDER_KINDS = ["openai", "openai-compatible", "anthropic"] as const;
+export type AgentProviderKind = (typeof AGENT_PROVIDER_KINDS)[number];
+
+const ZProviderEntry = z
+  .object({
+    name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/, "must be 1-32 letters, digits, '_' or '-'").refine((n) => n !== "local", "local is the built-in agent"),
+    kind: z.enum(AGENT_PROVIDER_KINDS),
+    baseUrl: z.string().url().regex(/^https?:\/\//, "must be an http(s) URL").optional(),
+    apiKey: z.string().min(1).optional(),
+    /** The variable that holds the key, so the JSON need not. */
+    apiKeyEnv: z.string().regex(/^[A-Z_][A-Z0-9_]*$/).optional(),
+    /** AGENT_MODELS syntax: `name` (a model of the price table) or `name=IN/OUT`, comma-separated. */
+    models: z.string().min(1).max(10_000),
+    defaultModel: z.string().min(1).max(200).optional(),
+    maxTokens: z.number().int().min(1).max(200_000).optional(),
+  })
+  .strict();
+
 export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -138,6 +179,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = parsed.data;
   const models = agentModelsOf(e.AGENT_MODEL, e.AGENT_MODELS);
   const model = e.AGENT_MODEL ?? Object.keys(models)[0]!;
+  const providers = agentProvidersOf(e.AGENT_PROVIDERS, cleaned, e.AGENT_MAX_TOKENS);
+  // OPENAI_BASE_URL (or AGENT_PROVIDER=openai): an OpenAI-compatible endpoint named "openai", with AGENT_MODELS.
+  if ((e.OPENAI_BASE_URL || e.AGENT_PROVIDER === "openai") && !providers.some((p) => p.name === "openai")) {
+    providers.push({ name: "openai", kind: "openai-compatible", baseUrl: e.OPENAI_BASE_URL ?? "https://api.openai.com/v1", apiKey: e.OPENAI_API_KEY, models, defaultModel: model, maxTokens: e.AGENT_MAX_TOKENS });
+  }
+  if (e.AGENT_PROVIDER !== "local" && !providers.some((p) => p.name === e.AGENT_PROVIDER)) {
+    throw new ConfigError(`Invalid environment:\n  AGENT_PROVIDER: "${e.AGENT_PROVIDER}" is not a configured provider (local${providers.map((p) => `, ${p.name}`).join("")})`);
+  }
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -152,10 +201,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     emailFrom: e.EMAIL_FROM,
     logLevel: e.LOG_LEVEL,
     agentProvider: e.AGENT_PROVIDER,
-    openai:
-      e.OPENAI_BASE_URL || e.AGENT_PROVIDER === "openai"
-        ? { baseUrl: e.OPENAI_BASE_URL ?? "https://api.openai.com/v1", apiKey: e.OPENAI_API_KEY, model, idleTimeoutMs: e.AGENT_IDLE_TIMEOUT_MS, models, maxTokens: e.AGENT_MAX_TOKENS }
-        : undefined,
+    agentProviders: providers,
+    agentIdleTimeoutMs: e.AGENT_IDLE_TIMEOUT_MS,
+    agentMaxRetries: e.AGENT_MAX_RETRIES,
     embeddings:
       e.EMBEDDING_PROVIDER === "openai"
         ? { provider: "openai", baseUrl: (e.EMBEDDING_BASE_URL ?? e.OPENAI_BASE_URL ?? "https://api.openai.com/v1").replace(/\/$/, ""), apiKey: e.EMBEDDING_API_KEY ?? e.OPENAI_API_KEY, model: e.EMBEDDING_MODEL }
@@ -189,4 +237,36 @@ function agentModelsOf(model: string | undefined, list: ModelAllowList | undefin
   const name = model ?? "gpt-4o-mini";
   const price = priceOf(name) ?? fail(`AGENT_MODEL: "${name}" has no known price: list it with its price in AGENT_MODELS, e.g. AGENT_MODELS=${name}=0/0 (cents per million input/output tokens)`);
   return { [name]: price };
+}
+
+/** AGENT_PROVIDERS: a JSON array of providers; each problem is named with its place. */
+function agentProvidersOf(json: string | undefined, env: Record<string, string>, maxTokens: number): AgentProviderConfig[] {
+  if (!json) return [];
+  const fail = (message: string): never => {
+    throw new ConfigError(`Invalid environment:\n  AGENT_PROVIDERS: ${message}`);
+  };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(json);
+  } catch {
+    fail("must be a JSON array of providers, e.g. [{\"name\":\"ollama\",\"kind\":\"openai-compatible\",\"baseUrl\":\"http://localhost:11434/v1\",\"models\":\"llama3=0/0\"}]");
+  }
+  const parsed = z.array(ZProviderEntry).max(32).safeParse(raw);
+  if (!parsed.success) fail(parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; "));
+  const out: AgentProviderConfig[] = [];
+  for (const [i, p] of parsed.data!.entries()) {
+    if (out.some((o) => o.name === p.name)) fail(`${i}.name: "${p.name}" is listed twice`);
+    if (p.kind === "openai-compatible" && !p.baseUrl) fail(`${i}.baseUrl: an openai-compatible provider needs its base URL`);
+    let models: ModelAllowList = {};
+    try {
+      models = parseModelList(p.models);
+    } catch (err) {
+      fail(`${i}.models: ${(err as Error).message}`);
+    }
+    const defaultModel = p.defaultModel ?? Object.keys(models)[0]!;
+    if (!Object.hasOwn(models, defaultModel)) fail(`${i}.defaultModel: "${defaultModel}" must be one of its models`);
+    const apiKey = p.apiKey ?? (p.apiKeyEnv ? (env[p.apiKeyEnv] ?? fail(`${i}.apiKeyEnv: ${p.apiKeyEnv} is not set`)) : undefined);
+    out.push({ name: p.name, kind: p.kind, baseUrl: p.baseUrl, apiKey, models, defaultModel, maxTokens: p.maxTokens ?? maxTokens });
+  }
+  return out;
 }

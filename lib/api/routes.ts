@@ -91,6 +91,7 @@ export const ROUTES = {
   project_subscribe: ["POST", "/projects/{projectId}/subscribe"],
   project_update: ["PUT", "/projects/{projectId}"],
   project_upsertGroup: ["PUT", "/projects/{projectId}/groups/{slug}"],
+  settings_getAgentProviders: ["GET", "/settings/agent-providers"],
   settings_getProjectSettings: ["GET", "/settings/projects/{projectId}"],
   settings_getUserSettings: ["GET", "/settings/user"],
   settings_updateBillingInfo: ["PUT", "/settings/user/billing"],

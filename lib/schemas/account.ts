@@ -133,7 +133,16 @@ export const ZAccountDataExport = z
       })
       .nullable()
       .describe("The team the account is in, as a member sees it"),
-    courseSignups: z.array(z.object({ courseSlug: z.string(), email: z.string(), eligible: z.boolean(), couponRedeemed: z.boolean(), socialHandle: z.string().nullable(), createdAt: ZTimestamp })),
+    courseSignups: z.array(
+      z.object({
+        courseSlug: z.string(),
+        email: z.string(),
+        socialHandle: z.string().nullable(),
+        createdAt: ZTimestamp,
+        coupon: z.object({ code: z.string(), mailedAt: ZTimestamp.nullable(), redeemedAt: ZTimestamp.nullable() }).nullable().describe("The signup's coupon, if one was made"),
+      }),
+    ),
+    coursePerks: z.array(z.object({ courseSlug: z.string(), amountCents: z.number().int(), createdAt: ZTimestamp })).describe("Course perks granted to the account"),
     courseIdeas: z.array(z.object({ id: ZId, text: z.string(), hidden: z.boolean(), createdAt: ZTimestamp })),
   })
   .meta({

@@ -29,7 +29,7 @@ export const ZBlock = z
     blockId: ZId,
     todoId: ZId,
     messageId: ZId,
-    type: z.string(),
+    type: z.string().describe("checklist_item (actionable), tool_call (a step the agent took: content {tool, toolCallId, input, state: running|done|error, output}), …"),
     content: z.unknown(),
     actionable: z.boolean(),
     checked: z.boolean(),
@@ -43,12 +43,16 @@ export const ZBlock = z
 /** What server/agent/turn-runner.ts records on an assistant message (toMessage keeps only these fields). */
 export const ZMessageUsage = z
   .object({
-    provider: z.string().optional().describe("The agent provider that wrote the reply: `local` or `openai`"),
+    provider: z.string().optional().describe("The agent provider that wrote the reply: `local` or a configured provider's name"),
     model: z.string().optional().describe("The model, when the todo's agent settings name one"),
     tokensIn: z.number().optional().describe("Input tokens (the provider's count, else an estimate)"),
     tokensOut: z.number().optional().describe("Output tokens (the provider's count, else an estimate)"),
     costCents: z.number().optional().describe("What the turn cost, in cents (0 for the local agent)"),
     durationMs: z.number().optional().describe("How long the turn took, in ms"),
+    steps: z
+      .array(z.object({ tokensIn: z.number(), tokensOut: z.number() }))
+      .optional()
+      .describe("Token usage of each model call, when the turn took more than one (tool calls and the answer after them)"),
     interrupted: z.boolean().optional().describe("true when complete or cancel ended the reply early"),
     error: z.string().optional().describe("Why the reply stopped, on a reply in state ERROR"),
   })

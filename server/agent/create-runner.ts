@@ -1,7 +1,7 @@
 import type { Config } from "../config.ts";
 import type { AgentProvider } from "./provider.ts";
 import { LocalProvider } from "./providers/local.ts";
-import { OpenAIProvider } from "./providers/openai.ts";
+import { ConfiguredProvider } from "./providers/configured.ts";
 import { TurnRunner } from "./turn-runner.ts";
 import { QueuedRunner } from "./queue.ts";
 import type { AgentRunner } from "./runner.ts";
@@ -9,8 +9,10 @@ import type { AgentRunner } from "./runner.ts";
 /** The runner with every provider this server is configured for; AGENT_PROVIDER picks the default. */
 export function createRunner(config: Config, opts: { leaseMs?: number } = {}): TurnRunner {
   const providers: Record<string, AgentProvider> = { local: new LocalProvider(config.agentStepMs) };
-  if (config.openai) providers.openai = new OpenAIProvider(config.openai);
+  for (const p of config.agentProviders) providers[p.name] = new ConfiguredProvider(p);
   return new TurnRunner({
+    idleTimeoutMs: config.agentIdleTimeoutMs,
+    maxRetries: config.agentMaxRetries,
     providers,
     defaultProvider: config.agentProvider,
     maxConcurrent: config.agentMaxConcurrent,

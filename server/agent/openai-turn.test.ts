@@ -1,30 +1,34 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { openAIError, startOpenAIStandin, type OpenAIStandin } from "../testing/openai-standin.ts";
+import { contentChunk, openAIError, startOpenAIStandin, type OpenAIStandin } from "../testing/openai-standin.ts";
 import { createTestUser, startTestRuntime, type TestRuntime } from "../testing/runtime.ts";
-import { OpenAIProvider } from "./providers/openai.ts";
+import { ConfiguredProvider } from "./providers/configured.ts";
 import { LocalProvider } from "./providers/local.ts";
 import { TurnRunner } from "./turn-runner.ts";
 
-// The runner with the OpenAI-compatible provider, against a local server that speaks the
-// streaming protocol: the code path users get with OPENAI_BASE_URL.
+// The runner with a configured OpenAI-compatible provider (the AI SDK's @ai-sdk/openai-compatible),
+// against a local server that speaks the streaming protocol: the code path users get with
+// OPENAI_BASE_URL or an AGENT_PROVIDERS entry of kind openai-compatible.
 let t: TestRuntime;
 let standin: OpenAIStandin;
 let runner: TurnRunner;
 const KEY = "sk-unit-SECRET-42";
+const logged: string[] = [];
+const originalWrite = process.stderr.write.bind(process.stderr);
 
 before(async () => {
   t = await startTestRuntime();
   standin = await startOpenAIStandin({ delayMs: 15, apiKey: KEY });
-  runner = new TurnRunner({
-    providers: { local: new LocalProvider(0), openai: new OpenAIProvider({ baseUrl: standin.url, apiKey: KEY, model: "gpt-4o-mini" }) },
-    defaultProvider: "local",
-    maxConcurrent: 8,
-    maxPerUser: 8,
-    flushMs: 0,
-  });
+  const openai = new ConfiguredProvider({ name: "openai", kind: "openai-compatible", baseUrl: standin.url, apiKey: KEY, models: { "gpt-4o-mini": { inPerMTok: 15, outPerMTok: 60 } }, defaultModel: "gpt-4o-mini", maxTokens: 4096 });
+  runner = new TurnRunner({ providers: { local: new LocalProvider(0), openai }, defaultProvider: "local", maxConcurrent: 8, maxPerUser: 8, flushMs: 0, maxRetries: 0, idleTimeoutMs: 1000 });
+  // Everything written to stderr (the log) while these tests run, to check that the key never is.
+  process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+    logged.push(String(chunk));
+    return originalWrite(chunk, ...rest);
+  }) as typeof process.stderr.write;
 });
 after(async () => {
+  process.stderr.write = originalWrite;
   await runner.stop();
   await standin.close();
   await t.close();
@@ -46,13 +50,15 @@ test("a todo set to the openai provider streams its reply from the endpoint and 
   const reply = await t.prisma.message.findFirstOrThrow({ where: { todoId: todo.id, role: "assistant" } });
   assert.equal(reply.state, "DONE");
   assert.equal(reply.content, "please list three colours now");
-  const usage = reply.usage as { provider: string; tokensIn: number; tokensOut: number; costCents: number };
+  const usage = reply.usage as { provider: string; model: string; tokensIn: number; tokensOut: number; costCents: number };
   assert.equal(usage.provider, "openai");
+  assert.equal(usage.model, "gpt-4o-mini");
   assert.ok(usage.tokensIn > 0 && usage.tokensOut > 0);
   assert.ok(usage.costCents >= 1, "gpt-4o-mini is priced");
   assert.equal((await t.prisma.todo.findUniqueOrThrow({ where: { id: todo.id } })).status, "READY");
   const sent = standin.requests[0]!.json!;
   assert.equal(sent.model, "gpt-4o-mini");
+  assert.equal(sent.max_tokens, 4096, "the provider's cap is sent");
   assert.deepEqual(sent.messages, [
     { role: "system", content: "Be brief." },
     { role: "user", content: "please list three colours now" },
@@ -60,7 +66,7 @@ test("a todo set to the openai provider streams its reply from the endpoint and 
   assert.equal(standin.requests[0]!.headers.authorization, `Bearer ${KEY}`);
 });
 
-test("an endpoint error leaves the todo ERROR with the reason shown, never the key", async () => {
+test("an endpoint error leaves the todo ERROR with the reason shown, never the key (not in the todo, not in the log)", async () => {
   standin.reset();
   standin.setScript(() => ({ status: 500, body: openAIError(`The server had an error processing your request (key ${KEY})`) }));
   const todo = await openaiTodo("fail please");
@@ -71,6 +77,32 @@ test("an endpoint error leaves the todo ERROR with the reason shown, never the k
   const reason = (after.metadata as { error: string }).error;
   assert.match(reason, /^Model endpoint answered 500: The server had an error processing your request/);
   assert.ok(!reason.includes(KEY));
+  assert.ok(!logged.join("").includes(KEY), "the key is not logged");
+});
+
+test("an error event mid-stream ends the turn in ERROR with the partial text kept", async () => {
+  standin.reset();
+  standin.setScript(() => ({ events: [contentChunk("Half ", { role: true }), contentChunk("a reply"), openAIError("the model crashed")] }));
+  const todo = await openaiTodo("go on");
+  runner.start(todo.id);
+  await runner.idle();
+  const after = await t.prisma.todo.findUniqueOrThrow({ where: { id: todo.id }, include: { messages: { where: { role: "assistant" } } } });
+  assert.equal(after.status, "ERROR");
+  assert.match((after.metadata as { error: string }).error, /the model crashed/);
+  assert.equal(after.messages[0]!.state, "ERROR");
+  assert.equal(after.messages[0]!.content, "Half a reply");
+});
+
+test("an endpoint that goes silent ends the turn after the idle timeout, the partial reply kept", async () => {
+  standin.reset();
+  standin.setScript(() => ({ events: [contentChunk("Thinking", { role: true })], end: "hang" }));
+  const todo = await openaiTodo("slow");
+  runner.start(todo.id);
+  await runner.idle();
+  const after = await t.prisma.todo.findUniqueOrThrow({ where: { id: todo.id }, include: { messages: { where: { role: "assistant" } } } });
+  assert.equal(after.status, "ERROR");
+  assert.equal((after.metadata as { error: string }).error, "Model endpoint sent nothing for 1 s (AGENT_IDLE_TIMEOUT_MS); the turn was stopped");
+  assert.equal(after.messages[0]!.content, "Thinking");
 });
 
 test("pause mid-stream stops the request; resume continues with the partial reply, not again from the start", async () => {

@@ -3,14 +3,16 @@ import assert from "node:assert/strict";
 import { startOpenAIStandin, type OpenAIStandin } from "../testing/openai-standin.ts";
 import { createTestUser, startTestRuntime, type TestRuntime } from "../testing/runtime.ts";
 import { ApiError } from "../http/errors.ts";
-import { agentSettingsIssues, checkAgentSettings } from "./policy.ts";
-import { OpenAIProvider } from "./providers/openai.ts";
+import { agentSettingsIssues, checkAgentSettings, configuredProviders } from "./policy.ts";
+import { ConfiguredProvider } from "./providers/configured.ts";
 import { LocalProvider } from "./providers/local.ts";
 import { TurnRunner } from "./turn-runner.ts";
 
 // Issue 9 A12: users pick models from the server's allow-list (with prices) and replies are
 // capped, when settings are written and again when a turn starts.
-const policy = { agentModels: { "gpt-4o-mini": { inPerMTok: 15, outPerMTok: 60 }, "llama3:8b": { inPerMTok: 0, outPerMTok: 0 } }, agentMaxTokens: 4096 };
+const models = { "gpt-4o-mini": { inPerMTok: 15, outPerMTok: 60 }, "llama3:8b": { inPerMTok: 0, outPerMTok: 0 } };
+const policy = { agentModels: models, agentMaxTokens: 4096, agentProvider: "local", agentProviders: [{ name: "openai", models, maxTokens: 4096 }] };
+const providerOf = (url: string) => new ConfiguredProvider({ name: "openai", kind: "openai-compatible", baseUrl: url, models, defaultModel: "gpt-4o-mini", maxTokens: 4096 });
 let t: TestRuntime;
 let standin: OpenAIStandin;
 
@@ -53,26 +55,37 @@ test("checkAgentSettings refuses with 400 BAD_REQUEST and the issues, from the r
 });
 
 test("the provider refuses a model outside its allow-list before anything is sent, and caps max_tokens on every turn", async () => {
-  const p = new OpenAIProvider({ baseUrl: standin.url, model: "gpt-4o-mini", models: policy.agentModels, maxTokens: 4096 });
+  const p = providerOf(standin.url);
   standin.reset();
-  assert.throws(() => p.stream({ messages: [{ role: "user", content: "hi" }], settings: { model: "gpt-4-turbo" }, resumeFrom: "" }, new AbortController().signal), /Model "gpt-4-turbo" is not allowed on this server \(allowed: gpt-4o-mini, llama3:8b\)/);
+  assert.throws(() => p.modelFor({ model: "gpt-4-turbo" }), /Model "gpt-4-turbo" is not allowed on this server \(allowed: gpt-4o-mini, llama3:8b\)/);
   assert.equal(standin.requests.length, 0);
-
   for (const [maxTokens, sent] of [[undefined, 4096], [100_000, 4096], [256, 256]] as const) {
-    standin.reset();
-    const stream = p.stream({ messages: [{ role: "user", content: "hi" }], settings: { model: "llama3:8b", maxTokens }, resumeFrom: "" }, new AbortController().signal);
-    for await (const _ of stream.deltas);
-    assert.equal(standin.requests[0]!.json!.max_tokens, sent);
-    assert.equal(standin.requests[0]!.json!.model, "llama3:8b");
+    assert.equal(p.modelFor({ model: "llama3:8b", maxTokens }).maxOutputTokens, sent);
   }
-  // Costs come from the allow-list's prices.
-  assert.equal(p.costCents({ tokensIn: 1_000_000, tokensOut: 0 }, { model: "llama3:8b" }), 0);
-  assert.equal(p.costCents({ tokensIn: 1_000_000, tokensOut: 0 }, {}), 15);
+  // Costs come from the allow-list's prices (billing's price table).
+  assert.equal(p.costCents({ tokensIn: 1_000_000, tokensOut: 0 }, "llama3:8b"), 0);
+  assert.equal(p.costCents({ tokensIn: 1_000_000, tokensOut: 0 }, "gpt-4o-mini"), 15);
+});
+
+test("settings naming an unknown provider, or a URL, or carrying a base URL are refused (400) and nothing connects", async () => {
+  const { ZAgentSettings } = await import("../../lib/schemas/agent.ts");
+  assert.deepEqual(agentSettingsIssues({ provider: "ollama" }, "body.agentSettings", policy).map((i) => [i.path, i.message]), [
+    ["body.agentSettings.provider", "must be one of the providers this server is configured with: local, openai"],
+  ]);
+  assert.throws(() => checkAgentSettings([{ provider: "evil" }, "body.agentSettings"]), (err: unknown) => err instanceof ApiError && err.status === 400);
+  // A URL is not a name, and a URL field is not a setting: the schema refuses both (400 at the API).
+  assert.equal(ZAgentSettings.safeParse({ provider: "http://169.254.169.254/v1" }).success, false);
+  assert.equal(ZAgentSettings.safeParse({ provider: "openai", baseUrl: "http://169.254.169.254/v1" }).success, false);
+  assert.equal(ZAgentSettings.safeParse({ provider: "openai", apiKey: "sk-x" }).success, false);
+  // The picker's list: names and prices, never a URL or a key.
+  const listed = JSON.stringify(configuredProviders({ ...policy, agentProviders: [{ name: "openai", kind: "openai-compatible", baseUrl: "http://10.0.0.7:11434/v1", apiKey: "sk-SECRET", models, defaultModel: "gpt-4o-mini", maxTokens: 4096 }] }));
+  assert.ok(!listed.includes("10.0.0.7") && !listed.includes("sk-SECRET"));
+  assert.match(listed, /"name":"llama3:8b"/);
 });
 
 test("a turn on a model no longer allowed (settings written before the list changed) ends in ERROR with the reason, and nothing is sent", async () => {
   const runner = new TurnRunner({
-    providers: { local: new LocalProvider(0), openai: new OpenAIProvider({ baseUrl: standin.url, model: "gpt-4o-mini", models: t.runtime.config.agentModels, maxTokens: t.runtime.config.agentMaxTokens }) },
+    providers: { local: new LocalProvider(0), openai: providerOf(standin.url) },
     defaultProvider: "local",
     maxConcurrent: 4,
     maxPerUser: 4,

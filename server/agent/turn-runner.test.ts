@@ -3,7 +3,9 @@ import assert from "node:assert/strict";
 import type { AppEvent } from "../realtime/bus.ts";
 import { LocalProvider } from "./providers/local.ts";
 import { TURN_LOST_TWICE, TurnRunner, type RunnerOptions } from "./turn-runner.ts";
+import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import type { AgentProvider } from "./provider.ts";
+import { scriptedProvider } from "./testing/scripted-model.ts";
 import { createTestUser, createWaitingTodo, startTestRuntime, type TestRuntime } from "../testing/runtime.ts";
 
 let t: TestRuntime;
@@ -71,26 +73,8 @@ test("a todo that is not RUNNING is left alone; input that arrives during a turn
   assert.equal((await t.prisma.todo.findUniqueOrThrow({ where: { id: busy.id } })).status, "READY");
 });
 
-function fakeProvider(opts: { pieces?: string[]; failAfter?: number; stepMs?: number; seen?: unknown[] } = {}): AgentProvider {
-  return {
-    name: "fake",
-    stream(request, signal) {
-      opts.seen?.push(request);
-      const pieces = opts.pieces ?? ["Hello ", "there ", "friend."];
-      async function* deltas() {
-        let i = 0;
-        for (const piece of pieces.slice(request.resumeFrom ? pieces.findIndex((_, k) => pieces.slice(0, k).join("") === request.resumeFrom) : 0)) {
-          await new Promise((r) => setTimeout(r, opts.stepMs ?? 0));
-          if (signal.aborted) return;
-          if (opts.failAfter !== undefined && i++ >= opts.failAfter) throw new Error("Model endpoint answered 500: overloaded");
-          yield piece;
-        }
-      }
-      return { deltas: deltas(), usage: () => ({ tokensIn: 11, tokensOut: 22 }) };
-    },
-    blocksFor: () => [],
-    costCents: (usage) => usage.tokensOut,
-  };
+function fakeProvider(opts: { pieces?: string[]; failAfter?: number; stepMs?: number; seen?: LanguageModelV3CallOptions[] } = {}): AgentProvider {
+  return scriptedProvider([{ text: opts.pieces ?? ["Hello ", "there ", "friend."], failAfter: opts.failAfter }], { stepMs: opts.stepMs, seen: opts.seen });
 }
 
 function runnerWith(provider: AgentProvider, extra: Partial<RunnerOptions> = {}) {
@@ -123,15 +107,16 @@ test("a provider error keeps the text it sent that was not written yet (between 
 test("usage and cost come from the provider; a pending context summary is sent first, then marked used", async () => {
   const todo = await runningTodo("with summary");
   await t.prisma.todo.update({ where: { id: todo.id }, data: { workflow: { contextSummary: "We agreed on blue." } } });
-  const seen: { messages: { role: string; content: string }[] }[] = [];
+  const seen: LanguageModelV3CallOptions[] = [];
   const runner = runnerWith(fakeProvider({ seen }));
   runner.start(todo.id);
   await runner.idle();
-  assert.equal(seen[0]!.messages[0]!.role, "system");
-  assert.match(seen[0]!.messages[0]!.content, /We agreed on blue\./);
-  assert.deepEqual(seen[0]!.messages.at(-1), { role: "user", content: "with summary" });
+  const prompt = seen[0]!.prompt;
+  assert.equal(prompt[0]!.role, "system");
+  assert.match(String(prompt[0]!.content), /We agreed on blue\./);
+  assert.deepEqual(prompt.at(-1), { role: "user", content: [{ type: "text", text: "with summary" }], providerOptions: undefined });
   const reply = await t.prisma.message.findFirstOrThrow({ where: { todoId: todo.id, role: "assistant" } });
-  assert.deepEqual({ ...(reply.usage as object), durationMs: 0 }, { provider: "fake", tokensIn: 11, tokensOut: 22, costCents: 22, durationMs: 0 });
+  assert.deepEqual({ ...(reply.usage as object), durationMs: 0 }, { provider: "fake", model: "fake-model", tokensIn: 11, tokensOut: 22, costCents: 22, durationMs: 0 });
   const w = (await t.prisma.todo.findUniqueOrThrow({ where: { id: todo.id } })).workflow as { contextSummaryUsed: boolean };
   assert.equal(w.contextSummaryUsed, true);
 });

@@ -3,6 +3,7 @@ import { log } from "../log.ts";
 import { db } from "../runtime.ts";
 import type { AgentProvider } from "./provider.ts";
 import type { AgentRunner } from "./runner.ts";
+import type { AgentToolDef } from "./tools/index.ts";
 import { failTurn } from "./turn-store.ts";
 import { runTurn } from "./turn-stream.ts";
 
@@ -20,6 +21,14 @@ export type RunnerOptions = {
   leaseMs?: number;
   /** A todo whose user is at the per-user limit is looked at again after this long (default 500 ms). */
   busyRetryMs?: number;
+  /** How long a model may stay silent before the turn fails (0 or absent: no limit). */
+  idleTimeoutMs?: number;
+  /** Retries of a failed model call (default 2). */
+  maxRetries?: number;
+  /** Model calls one turn may take (default MAX_STEPS). */
+  maxSteps?: number;
+  /** The tools offered to models that take tools (default AGENT_TOOLS). */
+  tools?: readonly AgentToolDef[];
 };
 
 /** The outcome of `runNow`: "busy" when the user's turn limit (across all processes) kept it from starting. */

@@ -8,8 +8,9 @@ import { chargeTurn } from "../services/billing/usage.ts";
 import { publishTodo } from "../services/todos/events.ts";
 import { changeTodo, setStatus, type TodoRef } from "../services/todos/lifecycle.ts";
 import { asObject, messageWithBlocks, toBlock, toMessage } from "../services/todos/serialize.ts";
+import { linksOf } from "../services/todos/sub-todos.ts";
 import { countTokens } from "./local-reply.ts";
-import type { AgentProvider, ChatMessage, TurnUsage } from "./provider.ts";
+import type { AgentProvider, BlockDraft, ChatMessage, TurnUsage } from "./provider.ts";
 import { dropLease, NO_LEASE, type Turn, type Workflow } from "./turn-lease.ts";
 
 /** The conversation before this turn's reply, with a pending context summary first. */
@@ -33,7 +34,8 @@ export async function openTurn(todo: TodoRef): Promise<Turn | null | "stopped"> 
       const open = await tx.message.findFirst({ where: { id: w.currentTurn.messageId, state: "PROCESSING" }, select: { id: true } });
       if (open) return w.currentTurn;
     }
-    const waiting = await tx.message.findMany({ where: { todoId: todo.id, role: "user", state: "PENDING" }, orderBy: { seq: "asc" } });
+    // The user's messages, and results the system hands the agent (its sub-todos').
+    const waiting = await tx.message.findMany({ where: { todoId: todo.id, role: { in: ["user", "system"] }, state: "PENDING" }, orderBy: { seq: "asc" } });
     if (waiting.length === 0) return null;
     await tx.message.updateMany({ where: { id: { in: waiting.map((m) => m.id) } }, data: { state: "DONE" } });
     const message = await tx.message.create({ data: { todoId: todo.id, role: "assistant", content: "", state: "PROCESSING" }, include: messageWithBlocks });
@@ -59,35 +61,110 @@ export async function interrupted(todo: TodoRef, turn: Turn, written: string, pr
   return false;
 }
 
+/** What the stream learnt of the turn: the model, each model step's usage, and whether tools wrote blocks. */
+export type TurnFacts = { modelId: string; steps: TurnUsage[]; toolBlocks: number };
+
 /** Ends the turn: reply DONE with usage and blocks, todo READY (or SCHEDULED, or on to the next turn: true). */
-export async function finishTurn(todo: TodoRef, turn: Turn | null, provider: AgentProvider, settings: TAgentSettings, text: string, reported: TurnUsage | null): Promise<boolean> {
-  // Worked out before the transaction: reading user content may take a while (and yields).
-  const blocks = turn ? await provider.blocksFor(text, turn.userMessages) : [];
+export async function finishTurn(todo: TodoRef, turn: Turn | null, provider: AgentProvider, settings: TAgentSettings, text: string, reported: TurnUsage | null, facts: TurnFacts | null): Promise<boolean> {
+  // Worked out before the transaction: reading user content may take a while (and yields). A reply
+  // whose checklist the agent already wrote with its tool gets no second one from its text.
+  const usedChecklistTool = turn ? (await db().block.count({ where: { messageId: turn.messageId, type: "checklist_item" } })) > 0 : false;
+  const blocks = turn && !usedChecklistTool ? await provider.blocksFor(text, turn.userMessages) : [];
   const next = await changeTodo(todo.id, async (tx, current, fx) => {
     const w = asObject(current.workflow) as Workflow;
     if (turn) {
       const counts = reported ?? { tokensIn: countTokens(turn.userMessages.join("\n")), tokensOut: countTokens(text) };
-      const usage = { provider: provider.name, ...(settings.model ? { model: settings.model } : {}), ...counts, costCents: provider.costCents?.(counts, settings) ?? 0, durationMs: Date.now() - turn.startedAt };
-      await tx.block.createMany({ data: blocks.map((b, position) => ({ todoId: todo.id, messageId: turn.messageId, position, type: b.type, actionable: b.actionable, content: b.content as Prisma.InputJsonValue })) });
+      const modelId = facts?.modelId ?? settings.model;
+      const shownModel = modelId === "local" ? settings.model : modelId;
+      const steps = facts && facts.steps.length > 1 ? { steps: facts.steps } : {};
+      const usage = { provider: provider.name, ...(shownModel ? { model: shownModel } : {}), ...counts, ...steps, costCents: provider.costCents(counts, modelId ?? ""), durationMs: Date.now() - turn.startedAt };
+      const first = facts?.toolBlocks ?? (await tx.block.count({ where: { messageId: turn.messageId } }));
+      await tx.block.createMany({ data: blocks.map((b, i) => ({ todoId: todo.id, messageId: turn.messageId, position: first + i, type: b.type, actionable: b.actionable, content: b.content as Prisma.InputJsonValue })) });
       const message = await tx.message.update({ where: { id: turn.messageId }, data: { content: text, state: "DONE", usage }, include: messageWithBlocks });
       // Charged in the transaction that ends the turn: the reply and its charge commit together, once.
       await chargeTurn(tx, { userId: current.userId, projectId: current.projectId, todoId: todo.id, messageId: turn.messageId, costCents: usage.costCents, tokensIn: counts.tokensIn, tokensOut: counts.tokensOut });
       fx.emit("message.updated", toMessage(message));
-      for (const block of message.blocks) fx.emit("block.updated", toBlock(block));
+      for (const block of message.blocks.slice(first)) fx.emit("block.updated", toBlock(block));
     }
     const [pending, scheduled] = await Promise.all([
-      tx.message.count({ where: { todoId: todo.id, role: "user", state: "PENDING" } }),
+      tx.message.count({ where: { todoId: todo.id, role: { in: ["user", "system"] }, state: "PENDING" } }),
       tx.message.count({ where: { todoId: todo.id, state: "SCHEDULED" } }),
     ]);
     const { currentTurn: _t, ...rest } = w;
     const usedSummary = turn && w.contextSummary && !w.contextSummaryUsed ? { contextSummaryUsed: true } : {};
+    // Waiting for sub-todos it started: it stays RUNNING, holding no turn, until the last settles.
+    const waiting = (linksOf(w).waitingFor?.length ?? 0) > 0;
     // Only a turn that is still RUNNING moves on; a pause or cancel that came in first stands.
-    const next = current.status === "RUNNING" ? afterTurn({ pendingInput: pending > 0, hasScheduled: scheduled > 0 }) : current.status;
+    const next = current.status !== "RUNNING" ? current.status : waiting ? "RUNNING" : afterTurn({ pendingInput: pending > 0, hasScheduled: scheduled > 0 });
     // A next turn is run by this runner's loop, not started again.
-    await setStatus(tx, current, fx, next, { ...NO_LEASE, workflow: { ...rest, ...usedSummary, state: "idle" } as Prisma.InputJsonValue }, { continued: true });
-    return next;
+    await setStatus(tx, current, fx, next, { ...NO_LEASE, workflow: { ...rest, ...usedSummary, state: waiting ? "waiting" : "idle" } as Prisma.InputJsonValue }, { continued: true });
+    return waiting ? "waiting" : next;
   });
   return next === "RUNNING";
+}
+
+/** A tool step as a block of the reply: what the agent did, its input, and (once done) its result. */
+export type ToolStepContent = { tool: string; toolCallId: string; input: unknown; state: "running" | "done" | "error"; output?: unknown };
+
+/**
+ * The blocks a turn adds to its reply while it runs (tool steps, and what tools create), in order
+ * after the ones it already has (a resumed turn keeps its earlier steps).
+ */
+export class ToolSteps {
+  /** Blocks on the reply so far. */
+  count = 0;
+  private readonly stepBlocks = new Map<string, Promise<string>>();
+
+  constructor(
+    private readonly todo: TodoRef,
+    readonly messageId: string,
+  ) {}
+
+  async init(): Promise<void> {
+    this.count = await db().block.count({ where: { messageId: this.messageId } });
+  }
+
+  /** Adds a block to the reply and publishes it. */
+  async add(draft: BlockDraft & { subTodoIds?: string[] }) {
+    const position = this.count++;
+    const block = await db().block.create({
+      data: { todoId: this.todo.id, messageId: this.messageId, position, type: draft.type, actionable: draft.actionable, content: draft.content as Prisma.InputJsonValue, subTodoIds: draft.subTodoIds ?? [] },
+    });
+    publishTodo("block.updated", this.todo, toBlock(block));
+    return block;
+  }
+
+  /** The block of a tool call (the "calling block" of what it creates), by the call's id. */
+  blockOf(toolCallId: string): Promise<string> | undefined {
+    return this.stepBlocks.get(toolCallId);
+  }
+
+  /** The call's step block, created once (the tool's run and the stream both ask, whichever comes first). */
+  called(toolCallId: string, tool: string, input: unknown): Promise<string> {
+    let block = this.stepBlocks.get(toolCallId);
+    if (!block) {
+      const content: ToolStepContent = { tool, toolCallId, input: jsonOf(input), state: "running" };
+      block = this.add({ type: "tool_call", actionable: false, content }).then((b) => b.id);
+      this.stepBlocks.set(toolCallId, block);
+    }
+    return block;
+  }
+
+  async ended(toolCallId: string, state: "done" | "error", output: unknown): Promise<void> {
+    const id = await this.stepBlocks.get(toolCallId)?.catch(() => undefined);
+    if (!id) return;
+    const row = await db().block.findUnique({ where: { id }, select: { content: true } });
+    if (!row) return;
+    const content = { ...asObject(row.content), state, output: jsonOf(output) };
+    const block = await db().block.update({ where: { id }, data: { content: content as Prisma.InputJsonValue } });
+    publishTodo("block.updated", this.todo, toBlock(block));
+  }
+}
+
+/** A value as stored JSON (undefined as null), at most 20 000 characters of it. */
+function jsonOf(value: unknown): unknown {
+  const text = JSON.stringify(value ?? null);
+  return text.length <= 20_000 ? (JSON.parse(text) as unknown) : { truncated: true, preview: text.slice(0, 2000) };
 }
 
 /** A turn that throws leaves the todo ERROR with the reason in its metadata; the partial reply is kept. */

@@ -1,27 +1,51 @@
-// One turn: take the lease, open (or resume) the turn, then the streaming loop: the provider's
-// deltas are appended to the reply at most every flushMs (a "step": each also checks that the todo
-// still runs), while a heartbeat renews the lease.
+// One turn: take the lease, open (or resume) the turn, then the streaming loop over the AI SDK's
+// streamText: text deltas are appended to the reply at most every flushMs (a "step": each also
+// checks that the todo still runs), tool calls are written as steps of the reply as they happen,
+// usage is counted per model step, and a heartbeat renews the lease. Pause, cancel and a lost
+// lease abort the model call through its abort signal.
+import { hasToolCall, stepCountIs, streamText, type ModelMessage, type ToolSet } from "ai";
 import type { TAgentSettings } from "../../lib/schemas/agent.ts";
 import { db } from "../runtime.ts";
 import { publishTodo } from "../services/todos/events.ts";
 import type { TodoRef } from "../services/todos/lifecycle.ts";
 import { asObject } from "../services/todos/serialize.ts";
-import type { AgentProvider } from "./provider.ts";
+import { IdleTimeoutError } from "./providers/configured.ts";
+import { CONTINUE_PROMPT, type AgentProvider, type TurnUsage } from "./provider.ts";
+import { RepeatedPrefix } from "./resume.ts";
+import { linksOf } from "../services/todos/sub-todos.ts";
+import { AGENT_TOOLS, buildTools, type AgentToolDef } from "./tools/index.ts";
+import { SPAWN_TOOL } from "./tools/spawn-subtodos.ts";
 import { dropLease, takeLease, type LeaseHolder, type Turn } from "./turn-lease.ts";
-import { finishTurn, history, interrupted, openTurn } from "./turn-store.ts";
+import { finishTurn, history, interrupted, openTurn, ToolSteps } from "./turn-store.ts";
 
-export type StreamContext = LeaseHolder & { flushMs: number; stopping(): boolean };
+export type StreamContext = LeaseHolder & {
+  flushMs: number;
+  stopping(): boolean;
+  /** How long the model may stay silent (before its answer and between two parts); 0 or absent: no limit. */
+  idleTimeoutMs?: number;
+  /** Retries of a failed model call (the SDK's, with backoff); default 2. */
+  maxRetries?: number;
+  /** Model steps (calls) one turn may take: tool calls and the answer after them. */
+  maxSteps?: number;
+  /** The tools a model that takes tools is offered (default AGENT_TOOLS). */
+  tools?: readonly AgentToolDef[];
+};
 export type TurnContext = StreamContext & { providers: Record<string, AgentProvider>; defaultProvider: string };
+
+/** Model calls per turn unless the runner says otherwise. */
+export const MAX_STEPS = 8;
 
 /** One turn of a RUNNING todo, or its continuation after a pause or a restart. True when another turn should follow. */
 export async function runTurn(ctx: TurnContext, todoId: string): Promise<boolean | "busy"> {
-  const todo = await db().todo.findUnique({ where: { id: todoId }, select: { id: true, projectId: true, status: true, agentSettings: true } });
+  const todo = await db().todo.findUnique({ where: { id: todoId }, select: { id: true, projectId: true, userId: true, status: true, agentSettings: true, workflow: true } });
   if (!todo || todo.status !== "RUNNING") return false;
+  // Waiting for its sub-todos: the last one to settle starts the next turn.
+  if (linksOf(todo.workflow).waitingFor?.length) return false;
   const leased = await takeLease(ctx, todoId);
   if (leased !== "ok") return leased === "busy" ? "busy" : false;
   const settings = asObject(todo.agentSettings) as TAgentSettings;
   const providerName = settings.provider ?? ctx.defaultProvider;
-  const provider = ctx.providers[providerName];
+  const provider = Object.hasOwn(ctx.providers, providerName) ? ctx.providers[providerName] : undefined;
   if (!provider) throw new Error(`Agent provider "${providerName}" is not configured on this server`);
 
   const turn = await openTurn(todo);
@@ -29,21 +53,72 @@ export async function runTurn(ctx: TurnContext, todoId: string): Promise<boolean
     await dropLease(todoId);
     return false;
   }
-  if (!turn) return finishTurn(todo, null, provider, settings, "", null);
+  if (!turn) return finishTurn(todo, null, provider, settings, "", null, null);
   return streamTurn(ctx, todo, turn, provider, settings);
 }
 
-/** Streams the turn's reply and ends it; true when another turn should follow. */
-export async function streamTurn(ctx: StreamContext, todo: TodoRef, turn: Turn, provider: AgentProvider, settings: TAgentSettings): Promise<boolean> {
-  const todoId = todo.id;
-  const messages = await history(todoId, turn.messageId);
-  const current = await db().message.findUniqueOrThrow({ where: { id: turn.messageId }, select: { content: true } });
-  const controller = new AbortController();
-  const stream = provider.stream({ messages, settings, resumeFrom: current.content }, controller.signal);
+/** Aborts its signal when `arm` is not followed by `disarm` within `ms`. */
+class IdleTimer {
+  readonly controller = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+  constructor(private readonly ms: number) {}
+  arm(): void {
+    this.disarm();
+    if (this.ms > 0) this.timer = setTimeout(() => this.controller.abort(new IdleTimeoutError(this.ms)), this.ms);
+  }
+  disarm(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
 
+/** Streams the turn's reply and ends it; true when another turn should follow. */
+export async function streamTurn(ctx: StreamContext, todo: TodoRef & { userId: string }, turn: Turn, provider: AgentProvider, settings: TAgentSettings): Promise<boolean> {
+  const todoId = todo.id;
+  // A model no longer allowed fails here, before anything connects.
+  const choice = provider.modelFor(settings);
+  const [messages, current] = await Promise.all([history(todoId, turn.messageId), db().message.findUniqueOrThrow({ where: { id: turn.messageId }, select: { content: true } })]);
+  const controller = new AbortController();
+  const idle = new IdleTimer(ctx.idleTimeoutMs ?? 0);
+  const resumeFrom = current.content.trim() ? current.content : "";
+  // System text (the settings' prompt, a pending context summary) goes in the call's system field.
+  // A pending context summary (history's first message, when there is one) goes there too; later
+  // system messages (sub-todo results) stay in place, as input of the turn.
+  const summary = messages[0]?.role === "system" ? [messages[0].content] : [];
+  const rest = summary.length ? messages.slice(1) : messages;
+  const system = [settings.systemPrompt?.trim() ? settings.systemPrompt : "", ...summary].filter(Boolean).join("\n\n");
+  const prompt: ModelMessage[] = [
+    ...rest.map((m) => (m.role === "system" ? { role: "user" as const, content: m.content } : m)),
+    ...(resumeFrom
+      ? [
+          { role: "assistant" as const, content: resumeFrom },
+          { role: "user" as const, content: CONTINUE_PROMPT },
+        ]
+      : []),
+  ];
+  const steps = new ToolSteps(todo, turn.messageId);
+  await steps.init();
+  const tools: ToolSet | undefined = choice.tools ? await buildTools({ todo, messageId: turn.messageId, steps, signal: controller.signal }, ctx.tools ?? AGENT_TOOLS) : undefined;
+  const result = streamText({
+    model: choice.model,
+    ...(system ? { system } : {}),
+    messages: prompt,
+    // Spawning sub-todos ends the turn: the todo waits for them, holding no turn.
+    ...(tools && Object.keys(tools).length ? { tools, stopWhen: [stepCountIs(ctx.maxSteps ?? MAX_STEPS), hasToolCall(SPAWN_TOOL)] } : {}),
+    ...(choice.maxOutputTokens !== undefined ? { maxOutputTokens: choice.maxOutputTokens } : {}),
+    ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
+    maxRetries: ctx.maxRetries ?? 2,
+    abortSignal: AbortSignal.any([controller.signal, idle.controller.signal]),
+    // Failures come through the stream's error part (and are recorded on the todo), not the console.
+    onError: () => undefined,
+  });
+
+  const skip = new RepeatedPrefix(resumeFrom);
   let written = current.content;
   let buffer = "";
   let lastFlush = Date.now();
+  let usage: TurnUsage | null = null;
+  const stepUsage: TurnUsage[] = [];
   // The lease is renewed on a timer, not per piece, so a slow model does not lose it; losing it
   // (another process took the turn over) stops this one without writing anything more.
   let lost = false;
@@ -83,24 +158,66 @@ export async function streamTurn(ctx: StreamContext, todo: TodoRef, turn: Turn, 
     await renewing;
     return lost ? false : interrupted(todo, turn, written, provider.name);
   };
+  const iterator = result.fullStream[Symbol.asyncIterator]();
   try {
-    for await (const delta of stream.deltas) {
-      buffer += delta;
-      if (Date.now() - lastFlush >= ctx.flushMs && (await flush()) === "stop") {
-        controller.abort();
-        return stop();
+    for (;;) {
+      idle.arm();
+      let next: IteratorResult<(typeof result.fullStream extends AsyncIterable<infer P> ? P : never)>;
+      try {
+        next = await iterator.next();
+      } finally {
+        idle.disarm();
+      }
+      if (next.done) break;
+      const part = next.value;
+      if (part.type === "text-delta") {
+        buffer += skip.push(part.text);
+        if (Date.now() - lastFlush >= ctx.flushMs && (await flush()) === "stop") {
+          controller.abort();
+          return stop();
+        }
+      } else if (part.type === "tool-call") {
+        // What the model said before the call is stored before the call's step shows.
+        buffer += skip.end();
+        if ((await flush()) === "stop") {
+          controller.abort();
+          return stop();
+        }
+        await steps.called(part.toolCallId, part.toolName, part.input);
+      } else if (part.type === "tool-result") {
+        await steps.ended(part.toolCallId, "done", part.output);
+      } else if (part.type === "tool-error") {
+        await steps.ended(part.toolCallId, "error", { error: provider.describeError(part.error) });
+      } else if (part.type === "finish-step") {
+        stepUsage.push({ tokensIn: part.usage.inputTokens ?? 0, tokensOut: part.usage.outputTokens ?? 0 });
+      } else if (part.type === "finish") {
+        const known = part.totalUsage.inputTokens !== undefined || part.totalUsage.outputTokens !== undefined;
+        if (known) usage = { tokensIn: part.totalUsage.inputTokens ?? 0, tokensOut: part.totalUsage.outputTokens ?? 0 };
+      } else if (part.type === "abort") {
+        break;
+      } else if (part.type === "error") {
+        throw part.error;
       }
     }
   } catch (err) {
     if (controller.signal.aborted) return stop();
-    // The provider failed: what it did send is kept with the reply, which then fails.
+    // The model failed: what it did send is kept with the reply, which then fails.
+    buffer += skip.end();
     await flush().catch(() => undefined);
-    throw err;
+    throw new Error(provider.describeError(idle.controller.signal.aborted ? idle.controller.signal.reason : err));
   } finally {
     clearInterval(heartbeat);
+    idle.disarm();
   }
+  if (idle.controller.signal.aborted) {
+    buffer += skip.end();
+    await flush().catch(() => undefined);
+    throw new Error(provider.describeError(idle.controller.signal.reason));
+  }
+  if (controller.signal.aborted) return stop();
+  buffer += skip.end();
   if ((await flush()) === "stop") return stop();
   await renewing;
   if (lost) return false;
-  return finishTurn(todo, turn, provider, settings, written, stream.usage());
+  return finishTurn(todo, turn, provider, settings, written, usage, { modelId: choice.modelId, steps: stepUsage, toolBlocks: steps.count });
 }

@@ -15,7 +15,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import { listenLocal } from "./listen.ts";
-import { CONTINUE_PROMPT } from "../agent/providers/openai.ts";
+import { CONTINUE_PROMPT } from "../agent/provider.ts";
 
 export type ChatRequestBody = {
   model?: string;

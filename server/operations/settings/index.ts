@@ -1,4 +1,5 @@
 import type { AnyOperation } from "../../http/define.ts";
+import settingsGetAgentProviders from "./settings-get-agent-providers.ts";
 import settingsGetProjectSettings from "./settings-get-project-settings.ts";
 import settingsGetUserSettings from "./settings-get-user-settings.ts";
 import settingsUpdateBillingInfo from "./settings-update-billing-info.ts";
@@ -11,4 +12,5 @@ export const settingsOperations = [
   settingsUpdateBillingInfo,
   settingsGetProjectSettings,
   settingsUpdateProjectSettings,
+  settingsGetAgentProviders,
 ] satisfies AnyOperation[];

@@ -42,3 +42,14 @@ export async function toggleChecked(caller: Caller, todoId: string, blockId: str
   publishTodo("block.updated", todo, toBlock(block));
   return null;
 }
+
+/** Changes the text of an actionable (checklist) block. */
+export async function setBlockText(caller: Caller, todoId: string, blockId: string, text: string): Promise<null> {
+  const { todo } = await getTodoOrThrow(caller, todoId, "write");
+  const existing = await blockOf(todoId, blockId);
+  if (!existing.actionable) throw new ApiError("CONFLICT", "This block is not actionable");
+  const content = { ...(typeof existing.content === "object" && existing.content && !Array.isArray(existing.content) ? existing.content : {}), text };
+  const block = await db().block.update({ where: { id: blockId }, data: { content } });
+  publishTodo("block.updated", todo, toBlock(block));
+  return null;
+}

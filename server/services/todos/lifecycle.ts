@@ -10,6 +10,7 @@ import type { EventType } from "../../realtime/bus.ts";
 import { db, runtime } from "../../runtime.ts";
 import { assertCanStartTurn } from "../billing/usage.ts";
 import { publishStatus, publishTodo } from "./events.ts";
+import { cancelSubTodos, linksOf, SETTLED, subTodoSettled } from "./sub-todos.ts";
 
 type Tx = Prisma.TransactionClient;
 export type TodoRef = { id: string; projectId: string };
@@ -84,6 +85,12 @@ export async function setStatus(tx: Tx, todo: LockedTodo, fx: Effects, to: TTodo
   fx.from ??= todo.status;
   fx.to = to;
   fx.startTurn = to === "RUNNING" && !opts.continued;
+  // Sub-todos: a child that settles tells its parent; a parent cancelled cancels its children.
+  if (to !== todo.status) {
+    const links = linksOf(todo.workflow);
+    if (links.parentTodoId && SETTLED.has(to)) fx.later(() => subTodoSettled(links.parentTodoId!));
+    if (to === "CANCELLED" && links.subTodos?.length) fx.later(() => cancelSubTodos(links.subTodos!));
+  }
 }
 
 /** Creates a todo in its first status (initialStatus), inside the caller's transaction; the effects start a RUNNING one. */

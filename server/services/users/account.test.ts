@@ -198,8 +198,11 @@ test("deletion removes every row naming the account, keeps accounting anonymised
   await app.rt.prisma.memoryNote.create({ data: { userId: u.userId, projectId, content: "note" } });
   await app.rt.prisma.memoryNote.create({ data: { userId: reader.userId, projectId, content: "reader's note on u's project" } });
   await app.rt.prisma.user.update({ where: { id: reader.userId }, data: { defaultProjectId: projectId } });
-  const course = await app.rt.prisma.course.create({ data: { slug: `c-${randomUUID()}`, name: "Course" } });
-  await app.rt.prisma.courseSignup.create({ data: { courseId: course.id, email, userId: u.userId } });
+  const course = await app.rt.prisma.course.create({ data: { slug: `c-${randomUUID()}`, title: "Course", startsAt: new Date() } });
+  const signup = await app.rt.prisma.courseSignup.create({ data: { courseId: course.id, email } });
+  await app.rt.prisma.courseCoupon.create({ data: { courseId: course.id, signupId: signup.id, code: `C-${randomUUID()}`, redeemedAt: new Date(), redeemedById: u.userId, redeemedIp: "203.0.113.9" } });
+  await app.rt.prisma.coursePerkGrant.create({ data: { courseId: course.id, userId: u.userId, email, amountCents: 100 } });
+  await app.rt.prisma.courseMailRecipient.create({ data: { run: { create: { courseId: course.id, kind: "day", total: 1, createdById: "some-admin" } }, signupId: signup.id, email, status: "sent" } });
   await app.rt.prisma.courseIdea.create({ data: { courseId: course.id, authorId: u.userId, text: "idea" } });
   const customerId = await ensureCustomer(u.userId);
   const nonce = randomUUID();

@@ -12,6 +12,9 @@ import { db, runtime } from "../../runtime.ts";
 import { logActivity, teamChanged } from "../teams/teams.ts";
 import { stripeCustomerCleanupJob } from "./stripe-cleanup-job.ts";
 
+/** Stands for a deleted administrator in the records that outlive the account. */
+const DELETED_ACCOUNT = "deleted-account";
+
 type Tx = Prisma.TransactionClient;
 
 /** A team the account owns: handed to the longest-standing admin, else member; deleted when no one else is in it. */
@@ -93,9 +96,17 @@ async function deleteInTransaction(userId: string, email: string): Promise<Delet
       await tx.$executeRaw`UPDATE "TeamActivity" SET "actorId" = NULL WHERE "actorId" = ${userId}`;
       await tx.$executeRaw`UPDATE "TeamActivity" SET "userId" = NULL WHERE "userId" = ${userId}`;
       await tx.$executeRaw`UPDATE "TeamActivity" SET "data" = '{"redacted":true}'::jsonb WHERE position(${userId} in "data"::text) > 0 OR position(${email.toLowerCase()} in lower("data"::text)) > 0`;
-      await tx.courseSignup.deleteMany({ where: { OR: [{ userId }, { email: { equals: email, mode: "insensitive" } }] } });
-      await tx.courseMailing.deleteMany({ where: { email: { equals: email, mode: "insensitive" } } });
+      const byEmail = { email: { equals: email, mode: "insensitive" as const } };
+      await tx.courseSignup.deleteMany({ where: byEmail });
+      await tx.courseEligible.deleteMany({ where: byEmail });
+      await tx.courseMailRecipient.deleteMany({ where: byEmail });
+      await tx.coursePerkGrant.deleteMany({ where: { OR: [{ userId }, byEmail] } });
+      await tx.courseCoupon.updateMany({ where: { redeemedById: userId }, data: { redeemedById: null, redeemedFingerprint: null, redeemedIp: null } });
       await tx.courseIdea.deleteMany({ where: { authorId: userId } });
+      // An administrator's actions stay on record, without who.
+      await tx.courseEligible.updateMany({ where: { addedById: userId }, data: { addedById: DELETED_ACCOUNT } });
+      await tx.courseMailRun.updateMany({ where: { createdById: userId }, data: { createdById: DELETED_ACCOUNT } });
+      await tx.adminAuditLog.updateMany({ where: { actorId: userId }, data: { actorId: DELETED_ACCOUNT } });
       await tx.verificationToken.deleteMany({ where: { identifier: { equals: email, mode: "insensitive" } } });
       const scopes = [`user:${userId}`, ...creds.apiKeys.map((k) => `key:${k.id}`), ...creds.devices.map((d) => `device:${d.id}`), ...creds.deviceTokens.map((t) => `device:${t.id}`)];
       await tx.idempotencyKey.deleteMany({ where: { scope: { in: scopes } } });

@@ -239,13 +239,24 @@ export async function* exportChunks(userId: string, now: Date = new Date()): Asy
     "courseSignups",
     pages((after, take) =>
       p.courseSignup.findMany({
-        where: { OR: [{ userId }, { email: { equals: user.email, mode: "insensitive" } }], ...afterId(after) },
+        where: { email: { equals: user.email, mode: "insensitive" }, ...afterId(after) },
         orderBy: { id: "asc" },
         take,
-        include: { course: { select: { slug: true } } },
+        include: { course: { select: { slug: true } }, coupon: { select: { code: true, mailedAt: true, redeemedAt: true } } },
       }),
     ),
-    (s) => ({ courseSlug: s.course.slug, email: s.email, eligible: s.eligible, couponRedeemed: s.couponRedeemed, socialHandle: s.socialHandle, createdAt: ms(s.createdAt) }),
+    (s) => ({
+      courseSlug: s.course.slug,
+      email: s.email,
+      socialHandle: s.socialHandle,
+      createdAt: ms(s.createdAt),
+      coupon: s.coupon ? { code: s.coupon.code, mailedAt: s.coupon.mailedAt ? ms(s.coupon.mailedAt) : null, redeemedAt: s.coupon.redeemedAt ? ms(s.coupon.redeemedAt) : null } : null,
+    }),
+  );
+  yield* array(
+    "coursePerks",
+    pages((after, take) => p.coursePerkGrant.findMany({ where: { userId, ...afterId(after) }, orderBy: { id: "asc" }, take, include: { course: { select: { slug: true } } } })),
+    (g) => ({ courseSlug: g.course.slug, amountCents: g.amountCents, createdAt: ms(g.createdAt) }),
   );
   yield* array(
     "courseIdeas",

@@ -1,6 +1,9 @@
-import type { TurnUsage } from "./provider.ts";
+// What models cost: the price table billing charges agent turns by. A provider names its models'
+// prices in the server's configuration (AGENT_PROVIDERS, AGENT_MODELS; server/config.ts); the
+// default table fills in well-known models listed without one.
 
-// What models cost the operator, and which ones a server allows (AGENT_MODELS, server/config.ts).
+/** Tokens a turn (or one of its steps) read and wrote. */
+export type TurnUsage = { tokensIn: number; tokensOut: number };
 
 /** Prices in cents per million tokens. */
 export type ModelPrice = { inPerMTok: number; outPerMTok: number };
@@ -80,4 +83,12 @@ export function parseModelList(value: string): ModelAllowList {
   if (out.length === 0) throw new Error("lists no model");
   // fromEntries: own properties whatever the name (`__proto__` included).
   return Object.fromEntries(out);
+}
+
+/**
+ * The built-in offline agent's price, so billing has something to charge without a model: one cent
+ * per 100 words read and written, at least one cent a turn.
+ */
+export function localCostCents(usage: TurnUsage): number {
+  return Math.max(1, Math.ceil((usage.tokensIn + usage.tokensOut) / 100));
 }
