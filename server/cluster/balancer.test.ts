@@ -52,6 +52,7 @@ test("requests go round-robin to ready processes, with X-Forwarded-For set", asy
   for (let i = 0; i < 6; i++) names.push((await who(`${url}/x`)).name);
   assert.deepEqual(names.sort(), ["a", "a", "a", "b", "b", "b"]);
   assert.equal((await who(`${url}/x`)).forwardedFor, "127.0.0.1");
+  assert.equal((await who(`${url}/x`, { headers: { "x-forwarded-for": "10.9.9.9" } })).forwardedFor, "127.0.0.1", "a client's own X-Forwarded-For is replaced");
 });
 
 test("a process whose /readyz is not 200 gets no traffic until it is ready again", async () => {

@@ -1,5 +1,6 @@
 import { request as httpRequest, createServer, type IncomingMessage, type Server, type ServerResponse, type OutgoingHttpHeaders } from "node:http";
 import type { Duplex } from "node:stream";
+import { answerClientError, refuseConnect } from "../http/front-door.ts";
 
 // A small HTTP and WebSocket load balancer for `npm run cluster` (docs/deploy.md): the reference
 // for what a production balancer in front of several server processes must do.
@@ -10,8 +11,9 @@ import type { Duplex } from "node:stream";
 //     no stickiness: its session lives on its one connection.
 //   - A request whose connection to a process is refused (the process is gone or draining) never
 //     reached it, so it is sent to the next process, whatever its method.
-//   - X-Forwarded-For/-Proto/-Host are set, so processes started with TRUST_PROXY=1 see the
-//     client's address for per-IP limits.
+//   - X-Forwarded-For/-Proto/-Host are set, overwriting what a client sent (the balancer is the
+//     edge), so processes started with TRUST_PROXY=1 see the client's address for per-IP limits
+//     and the host it asked for.
 
 export type BalancerOptions = {
   /** Origins of the server processes, e.g. http://127.0.0.1:3001. */
@@ -42,6 +44,10 @@ export class Balancer {
     this.sessionIdleMs = opts.sessionIdleMs ?? 120_000;
     this.server = createServer((req, res) => this.web(req, res));
     this.server.on("upgrade", (req, socket, head) => this.upgrade(req, socket, head));
+    // What the processes' own front door answers (405 for CONNECT, Node's status for what it
+    // cannot parse), answered here the same way: such a request cannot be passed on.
+    this.server.on("connect", refuseConnect);
+    this.server.on("clientError", answerClientError);
     this.server.keepAliveTimeout = 65_000;
     const every = opts.checkEveryMs ?? 1000;
     this.timers.push(setInterval(() => void this.checkAll(), every).unref());
@@ -211,11 +217,10 @@ function isPollingHandshake(req: IncomingMessage): boolean {
 
 function forwardedHeaders(req: IncomingMessage): OutgoingHttpHeaders {
   const headers: OutgoingHttpHeaders = withoutHopByHop(req.headers);
-  const peer = req.socket.remoteAddress ?? "";
-  const prior = req.headers["x-forwarded-for"];
-  headers["x-forwarded-for"] = prior ? `${String(prior)}, ${peer}` : peer;
-  headers["x-forwarded-proto"] ??= "http";
-  if (req.headers.host) headers["x-forwarded-host"] ??= req.headers.host;
+  for (const name of Object.keys(headers)) if (name.startsWith("x-forwarded-") || name === "forwarded") delete headers[name];
+  headers["x-forwarded-for"] = req.socket.remoteAddress ?? "";
+  headers["x-forwarded-proto"] = "http";
+  if (req.headers.host) headers["x-forwarded-host"] = req.headers.host;
   return headers;
 }
 
