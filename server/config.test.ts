@@ -41,8 +41,10 @@ describe("defaults", () => {
       rateLimitScale: 1,
       rateLimits: {},
       trustProxy: false,
-      stripe: { secretKey: undefined, webhookSecret: undefined, publishableKey: undefined },
+      stripe: { secretKey: undefined, webhookSecret: undefined, publishableKey: undefined, standinUrl: undefined },
       billingEnabled: true,
+      courseMailPerSecond: 10,
+      embeddings: { provider: "lexical" },
       agentModels: { "gpt-4o-mini": { inPerMTok: 15, outPerMTok: 60 } },
       agentMaxTokens: 4096,
     });
@@ -91,6 +93,10 @@ describe("defaults", () => {
       STRIPE_WEBHOOK_SECRET: "whsec_abc123",
       STRIPE_PUBLISHABLE_KEY: "pk_test_abc123",
       BILLING_ENABLED: "0",
+      COURSE_MAIL_PER_SECOND: "4",
+      EMBEDDING_PROVIDER: "openai",
+      EMBEDDING_API_KEY: "sk-embed",
+      EMBEDDING_MODEL: "nomic-embed-text",
     });
     const models = { llama3: { inPerMTok: 0, outPerMTok: 0 }, "gpt-4o-2024-08-06": { inPerMTok: 250, outPerMTok: 1000 } };
     assert.deepEqual(c, {
@@ -118,8 +124,10 @@ describe("defaults", () => {
       rateLimitScale: 0.5,
       rateLimits: { share: { points: 3, window: 60 }, signInIp: { points: 10000, window: 900 } },
       trustProxy: true,
-      stripe: { secretKey: "sk_test_abc123", webhookSecret: "whsec_abc123", publishableKey: "pk_test_abc123" },
+      stripe: { secretKey: "sk_test_abc123", webhookSecret: "whsec_abc123", publishableKey: "pk_test_abc123", standinUrl: undefined },
       billingEnabled: false,
+      courseMailPerSecond: 4,
+      embeddings: { provider: "openai", baseUrl: "http://localhost:11434/v1", apiKey: "sk-embed", model: "nomic-embed-text" },
     });
   });
 
