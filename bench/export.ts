@@ -7,8 +7,9 @@
 //   node --expose-gc --import tsx bench/export.ts [--messages 100000] [--pg]
 //
 // Peaks are sampled every 5 ms and reported above the level measured (after a GC) just before
-// each run. The live heap peak is sampled right after a full GC every 100 ms: what the export
-// still holds, without the garbage V8 has not collected yet (the plain heap peak includes it and
+// each run. The live heap peak is read right after a full GC, every 100 ms and at probes (every
+// MB of export read; after the whole read and after its serialization): what the run still holds,
+// without the garbage V8 has not collected yet (the plain heap peak includes that garbage, and
 // grows with the work done, streamed or not). PGlite runs in this process, so RSS includes the embedded database's own memory; the
 // heap figures are the JavaScript heap (where an unpaged export would pile up).
 import { mkdir, writeFile } from "node:fs/promises";
@@ -57,7 +58,7 @@ async function seed(messages: number) {
 
 type Peak = { ms: number; bytes: number; liveHeapPeakMB: number; heapPeakMB: number; rssPeakMB: number; heapBaseMB: number; rssBaseMB: number };
 
-async function measure(run: () => Promise<number>): Promise<Peak> {
+async function measure(run: (probe: () => void) => Promise<number>): Promise<Peak> {
   gc!();
   await new Promise((r) => setTimeout(r, 50));
   gc!();
@@ -77,7 +78,12 @@ async function measure(run: () => Promise<number>): Promise<Peak> {
     }
   }, 5);
   const t0 = performance.now();
-  const bytes = await run();
+  // The run calls probe() where it holds the most (every MB streamed; after the whole read).
+  const probe = () => {
+    gc!();
+    live = Math.max(live, process.memoryUsage().heapUsed);
+  };
+  const bytes = await run(probe);
   const ms = performance.now() - t0;
   clearInterval(timer);
   const m = process.memoryUsage();
@@ -89,7 +95,7 @@ async function measure(run: () => Promise<number>): Promise<Peak> {
 
 /** The export through the pipeline, read chunk by chunk and dropped; returns its size in bytes. */
 function streamed(apiKey: string) {
-  return async () => {
+  return async (probe: () => void) => {
     const res = await app.handle("api", new Request("http://app.test/api/v1/users/export", { headers: { "x-api-key": apiKey } }));
     if (res.status !== 200) throw new Error(`export answered ${res.status}: ${await res.text()}`);
     const reader = res.body!.getReader();
@@ -98,6 +104,7 @@ function streamed(apiKey: string) {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
+      if (Math.floor((bytes + value.byteLength) / 1048576) > Math.floor(bytes / 1048576)) probe();
       bytes += value.byteLength;
       tail = Buffer.from(value.subarray(Math.max(0, value.byteLength - 1))).toString();
     }
@@ -108,9 +115,12 @@ function streamed(apiKey: string) {
 
 /** What an export without paging would do: the messages read whole, then serialized. */
 function whole(userId: string) {
-  return async () => {
+  return async (probe: () => void) => {
     const rows = await p.message.findMany({ where: { todo: { project: { ownerId: userId } } }, orderBy: { id: "asc" } });
-    return Buffer.byteLength(JSON.stringify(rows, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v)));
+    probe();
+    const text = JSON.stringify(rows, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
+    probe();
+    return Buffer.byteLength(text);
   };
 }
 
