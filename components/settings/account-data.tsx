@@ -56,7 +56,7 @@ export function DeleteAccount({ email }: { email: string }) {
         once. A team you own passes to its longest-standing admin (or member). Download your data first if you want to keep it.
       </p>
       {!open ? (
-        <button type="button" className="danger-outline" onClick={() => setOpen(true)}>
+        <button type="button" className="secondary danger-outline" onClick={() => setOpen(true)}>
           Delete my account…
         </button>
       ) : (

@@ -116,6 +116,7 @@ export const ROUTES = {
   todo_updateMessage: ["PATCH", "/todos/{todoId}/messages/{messageId}"],
   todo_updateStatus: ["PATCH", "/todos/{todoId}/status"],
   todo_updateWorkflow: ["PUT", "/todos/{todoId}/workflow"],
+  usage_getTeamUsage: ["GET", "/usage/team"],
   usage_getUsage: ["GET", "/usage"],
   user_deleteAccount: ["DELETE", "/users/account"],
   user_exportData: ["GET", "/users/export"],

@@ -367,6 +367,30 @@ export const ZUsage = z
   })
   .meta({ id: "Usage" });
 
+const ZTeamUsageDay = ZUsageTotals.extend({ date: z.string().describe("UTC day, YYYY-MM-DD") });
+export const ZTeamUsageResponse = z
+  .object({
+    teamId: z.string(),
+    from: ZTimestamp,
+    to: ZTimestamp,
+    currency: ZCurrency,
+    totals: ZUsageTotals,
+    members: z
+      .array(
+        ZUsageTotals.extend({
+          userId: z.string(),
+          email: z.string(),
+          name: z.string().nullable(),
+          role: z.enum(["owner", "admin", "member"]),
+          joinedAt: ZTimestamp,
+          days: z.array(ZTeamUsageDay).describe("Days with spend, oldest first"),
+        }),
+      )
+      .describe("Every current member, most spend first (members without spend included, with zeros)"),
+  })
+  .meta({ id: "TeamUsageResponse" });
+
+export type TTeamUsageResponse = z.infer<typeof ZTeamUsageResponse>;
 export type TUsageStatus = z.infer<typeof ZUsageStatus>;
 export type TSubscriptionInfo = z.infer<typeof ZSubscriptionInfo>;
 export type TPaymentMethod = z.infer<typeof ZPaymentMethod>;

@@ -8,6 +8,7 @@ import revokeTeamInvite from "./billing-revoke-team-invite.ts";
 import setTeamJoinDomain from "./billing-set-team-join-domain.ts";
 import setTeamMemberRole from "./billing-set-team-member-role.ts";
 import setTeamProject from "./billing-set-team-project.ts";
+import getTeamUsage from "./usage-get-team-usage.ts";
 
 export const teamOperations = [
   getTeam,
@@ -19,4 +20,5 @@ export const teamOperations = [
   acceptTeamInvite,
   setTeamMemberRole,
   removeTeamMember,
+  getTeamUsage,
 ] satisfies AnyOperation[];

@@ -187,12 +187,18 @@ export async function setAllowExtraSpend(userId: string, allow: boolean): Promis
 }
 
 /** Usage in [from, to): totals, per UTC day and per project. */
-export async function getUsage(userId: string, range: { from?: string; to?: string }) {
+/** A usage query's `[from, to)` in ms (CONVENTIONS.md "Date ranges": default the last 30 days), at most 366 days; 400 otherwise. */
+export function usageRange(range: { from?: string; to?: string }): { from: number; to: number } {
   const to = range.to ? Date.parse(range.to) : Date.now();
   const from = range.from ? Date.parse(range.from) : to - 30 * 24 * 60 * 60 * 1000;
   if (!Number.isFinite(from) || !Number.isFinite(to)) throw new ApiError("BAD_REQUEST", "from and to must be ISO 8601 dates", { issues: [{ path: "from", message: "must be an ISO 8601 date" }] });
   if (from > to) throw new ApiError("BAD_REQUEST", "from must not be after to", { issues: [{ path: "from", message: "must not be after to" }] });
   if (to - from > 366 * 24 * 60 * 60 * 1000) throw new ApiError("BAD_REQUEST", "The range may span at most 366 days", { issues: [{ path: "from", message: "the range may span at most 366 days" }] });
+  return { from, to };
+}
+
+export async function getUsage(userId: string, range: { from?: string; to?: string }) {
+  const { from, to } = usageRange(range);
   const rows = await db().usageRecord.findMany({ where: { userId, createdAt: { gte: new Date(from), lt: new Date(to) } }, select: { projectId: true, costCents: true, tokensIn: true, tokensOut: true, createdAt: true, currency: true } });
   const zero = () => ({ turns: 0, tokensIn: 0, tokensOut: 0, costCents: 0 });
   const add = (t: ReturnType<typeof zero>, r: (typeof rows)[number]) => {

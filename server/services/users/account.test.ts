@@ -150,11 +150,23 @@ test("the export pages through more rows than a page holds, each once, and anoth
     content: `bulk ${i % 2 ? "OTHER" : "MINE"} ${i}`,
   }));
   await app.rt.prisma.message.createMany({ data: rows });
+  // More todos than one batch of todos (100), each with a few messages and a block.
+  const project = await app.rt.prisma.todo.findUniqueOrThrow({ where: { id: todoId }, select: { projectId: true } });
+  const many = Array.from({ length: 230 }, (_, i) => ({ id: `t${String(i).padStart(4, "0")}${a.userId}`, projectId: project.projectId, userId: a.userId, content: `many ${i}` }));
+  await app.rt.prisma.todo.createMany({ data: many });
+  await app.rt.prisma.message.createMany({ data: many.flatMap((t) => [0, 1, 2].map((k) => ({ id: `${t.id}m${k}`, todoId: t.id, role: "user" as const, content: `few ${k}` }))) });
+  await app.rt.prisma.block.createMany({ data: many.map((t) => ({ id: `${t.id}b`, todoId: t.id, messageId: `${t.id}m0`, type: "checklist" })) });
   const { json } = await exportOf(a);
-  const bulk = (json.messages as { id: string; content: string }[]).filter((m) => m.content.startsWith("bulk"));
+  const messages = json.messages as { id: string; todoId: string; seq: string; content: string }[];
+  const bulk = messages.filter((m) => m.content.startsWith("bulk"));
   assert.equal(bulk.length, count);
   assert.equal(new Set(bulk.map((m) => m.id)).size, count, "no message twice");
   assert.ok(bulk.every((m) => m.content.startsWith("bulk MINE")));
+  assert.deepEqual(bulk.map((m) => BigInt(m.seq)), bulk.map((m) => BigInt(m.seq)).sort((x, y) => (x < y ? -1 : 1)), "chat order within a todo");
+  assert.equal(messages.filter((m) => m.content.startsWith("few")).length, 230 * 3);
+  assert.equal(new Set(messages.map((m) => m.id)).size, messages.length);
+  assert.equal((json.blocks as unknown[]).length, 230);
+  assert.equal((json.todos as unknown[]).length, 231);
 });
 
 test("the export needs a person's credential: no credential is 401, a device token's base does not serve it", async () => {

@@ -37,8 +37,26 @@ async function* pages<T extends { id: string }>(fetch: (after: string | undefine
 
 const afterId = (after: string | undefined) => (after === undefined ? {} : { id: { gt: after } });
 
+const TODO_BATCH = 100;
+
+/**
+ * The rows of the exported todos, read TODO_BATCH todos at a time (the todos keyset-paged by id):
+ * each batch's rows come through the todoId indexes, so an account's export reads its own rows
+ * only, however many rows other accounts have.
+ */
+async function* perTodoBatch<T>(todos: Prisma.TodoWhereInput, rowsOf: (todoIds: string[]) => AsyncGenerator<T[]>): AsyncGenerator<T[]> {
+  let after: string | undefined;
+  for (;;) {
+    const batch = await db().todo.findMany({ where: { AND: [todos, afterId(after)] }, orderBy: { id: "asc" }, take: TODO_BATCH, select: { id: true } });
+    if (batch.length === 0) return;
+    yield* rowsOf(batch.map((t) => t.id));
+    if (batch.length < TODO_BATCH) return;
+    after = batch[batch.length - 1]!.id;
+  }
+}
+
 /** `,"name":[` then the mapped rows of every page (one chunk per page), then `]`. */
-async function* array<T extends { id: string }>(name: string, rows: AsyncGenerator<T[]>, map: (row: T) => unknown): AsyncGenerator<string> {
+async function* array<T>(name: string, rows: AsyncGenerator<T[]>, map: (row: T) => unknown): AsyncGenerator<string> {
   yield `,${JSON.stringify(name)}:[`;
   let first = true;
   for await (const page of rows) {
@@ -156,7 +174,25 @@ export async function* exportChunks(userId: string, now: Date = new Date()): Asy
   );
   yield* array(
     "messages",
-    pages((after, take) => p.message.findMany({ where: { todo: todos, ...afterId(after) }, orderBy: { id: "asc" }, take })),
+    perTodoBatch(todos, async function* (todoIds) {
+      // Through the (todoId, seq) index, in chat order, keyset-paged on (todoId, seq).
+      let after: { todoId: string; seq: bigint } | undefined;
+      for (;;) {
+        const rows = await p.message.findMany({
+          where: {
+            todoId: { in: todoIds },
+            ...(after ? { OR: [{ todoId: { gt: after.todoId } }, { todoId: after.todoId, seq: { gt: after.seq } }] } : {}),
+          },
+          orderBy: [{ todoId: "asc" }, { seq: "asc" }],
+          take: PAGE,
+        });
+        if (rows.length === 0) return;
+        yield rows;
+        if (rows.length < PAGE) return;
+        const last = rows[rows.length - 1]!;
+        after = { todoId: last.todoId, seq: last.seq };
+      }
+    }),
     (m) => ({
       id: m.id,
       todoId: m.todoId,
@@ -172,7 +208,7 @@ export async function* exportChunks(userId: string, now: Date = new Date()): Asy
   );
   yield* array(
     "blocks",
-    pages((after, take) => p.block.findMany({ where: { todo: todos, ...afterId(after) }, orderBy: { id: "asc" }, take })),
+    perTodoBatch(todos, (todoIds) => pages((after, take) => p.block.findMany({ where: { todoId: { in: todoIds }, ...afterId(after) }, orderBy: { id: "asc" }, take }))),
     (b) => ({
       id: b.id,
       todoId: b.todoId,
