@@ -9,7 +9,7 @@ const port = Number(process.env.PORT ?? 3120);
 const standin = await startOpenAIStandin({ port, host: "127.0.0.1", delayMs: 20 });
 standin.setScript((request) => {
   const lastMessage = request.json?.messages?.at(-1);
-  if (lastMessage?.role === "tool") return { events: [contentChunk("The checklist is ready.", { role: true })] };
+  if (lastMessage?.role === "tool") return { events: [contentChunk("The checklist is ready.", { role: true, finishReason: "stop" })] };
   const last = lastMessage?.content ?? "";
   if (last.includes("[checklist]")) return { events: toolCallChunks("call_checklist", "checklist", { add: ["Pack the tent", "Buy snacks"] }) };
   if (last.includes("[spawn]")) return { events: toolCallChunks("call_spawn", "spawn_subtodos", { todos: [{ content: "Sub-task one" }, { content: "Sub-task two" }] }) };

@@ -4,7 +4,7 @@ import Link from "next/link";
 import type { TBlock, TTodoStatus } from "@/lib/schemas/todos";
 import { useOperation } from "@/lib/api/swr";
 import { formatDateTime } from "@/lib/ui/format";
-import { StatusBadge } from "./status-badge";
+import { statusIconStyle, statusLabel } from "@/lib/ui/status";
 import styles from "./todo.module.css";
 
 // A step the agent took (a `tool_call` block): one readable line of what it did, with the call's
@@ -116,7 +116,9 @@ export function SubTodoCard({ todoId, projectId }: { todoId: string; projectId?:
     <li className={styles.childCard} data-testid="subtodo-card" data-status={data.status}>
       <div className={styles.childHead}>
         {href ? <Link href={href}>{data.content.length > 80 ? `${data.content.slice(0, 79)}…` : data.content}</Link> : <span>{data.content}</span>}
-        <StatusBadge status={data.status} />
+        <span className={styles.badge} data-status={data.status} data-testid="subtodo-status" style={statusIconStyle(data.status)}>
+          {statusLabel(data.status)}
+        </span>
       </div>
       {reply?.content ? <p className={styles.childReply}>{reply.content.length > 240 ? `${reply.content.slice(0, 239)}…` : reply.content}</p> : null}
     </li>

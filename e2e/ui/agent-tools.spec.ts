@@ -45,7 +45,7 @@ test("spawned sub-todos show as live child cards that reach Ready; the parent th
   await expect(cards.nth(1).getByRole("link")).toHaveText("Sub-task two");
   // Live: each card reaches Ready with the child's reply (the stand-in echoes its task).
   for (const i of [0, 1]) {
-    await expect(cards.nth(i).getByTestId("todo-status")).toHaveText("Ready", { timeout: TURN_TIMEOUT });
+    await expect(cards.nth(i).getByTestId("subtodo-status")).toHaveText("Ready", { timeout: TURN_TIMEOUT });
   }
   await expect(cards.nth(0)).toContainText("Sub-task one");
   await waitForStatus(u, t.id, "READY");
