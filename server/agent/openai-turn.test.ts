@@ -19,7 +19,7 @@ const originalWrite = process.stderr.write.bind(process.stderr);
 before(async () => {
   t = await startTestRuntime();
   standin = await startOpenAIStandin({ delayMs: 15, apiKey: KEY });
-  const openai = new ConfiguredProvider({ name: "openai", kind: "openai-compatible", baseUrl: standin.url, apiKey: KEY, models: { "gpt-4o-mini": { inPerMTok: 15, outPerMTok: 60 } }, defaultModel: "gpt-4o-mini", maxTokens: 4096 });
+  const openai = new ConfiguredProvider({ name: "openai", kind: "openai-compatible", baseUrl: standin.url, apiKey: KEY, models: { "gpt-4o-mini": { inPerMTok: 15, outPerMTok: 60 } }, defaultModel: "gpt-4o-mini", maxTokens: 4096, contextWindow: 128_000 });
   runner = new TurnRunner({ providers: { local: new LocalProvider(0), openai }, defaultProvider: "local", maxConcurrent: 8, maxPerUser: 8, flushMs: 0, maxRetries: 0, idleTimeoutMs: 1000 });
   // Everything written to stderr (the log) while these tests run, to check that the key never is.
   process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
