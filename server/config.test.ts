@@ -113,7 +113,7 @@ describe("defaults", () => {
       emailFrom: "Todo <todo@example.org>",
       logLevel: "warn",
       agentProvider: "openai",
-      agentProviders: [{ name: "openai", kind: "openai-compatible", baseUrl: "http://localhost:11434/v1", apiKey: "sk-test", models, defaultModel: "llama3", maxTokens: 8000 }],
+      agentProviders: [{ name: "openai", kind: "openai-compatible", baseUrl: "http://localhost:11434/v1", apiKey: "sk-test", models, defaultModel: "llama3", maxTokens: 8000, contextWindow: 128_000 }],
       agentIdleTimeoutMs: 5000,
       agentMaxRetries: 1,
       agentModels: models,
@@ -193,7 +193,7 @@ describe("defaults", () => {
   test("AGENT_PROVIDERS: named providers with their kind, base URL, key (or the variable holding it), priced models and cap", () => {
     const c = load({
       AGENT_PROVIDERS: JSON.stringify([
-        { name: "ollama", kind: "openai-compatible", baseUrl: "http://127.0.0.1:11434/v1", models: "llama3:8b=0/0,qwen2.5:7b=0/0", defaultModel: "qwen2.5:7b", maxTokens: 2048 },
+        { name: "ollama", kind: "openai-compatible", baseUrl: "http://127.0.0.1:11434/v1", models: "llama3:8b=0/0,qwen2.5:7b=0/0", defaultModel: "qwen2.5:7b", maxTokens: 2048, contextWindow: 8192 },
         { name: "claude", kind: "anthropic", apiKeyEnv: "MY_ANTHROPIC_KEY", models: "claude-sonnet-4-5=300/1500" },
       ]),
       MY_ANTHROPIC_KEY: "sk-ant-123",
@@ -201,8 +201,8 @@ describe("defaults", () => {
     });
     assert.equal(c.agentProvider, "ollama");
     assert.deepEqual(c.agentProviders, [
-      { name: "ollama", kind: "openai-compatible", baseUrl: "http://127.0.0.1:11434/v1", apiKey: undefined, models: { "llama3:8b": { inPerMTok: 0, outPerMTok: 0 }, "qwen2.5:7b": { inPerMTok: 0, outPerMTok: 0 } }, defaultModel: "qwen2.5:7b", maxTokens: 2048 },
-      { name: "claude", kind: "anthropic", baseUrl: undefined, apiKey: "sk-ant-123", models: { "claude-sonnet-4-5": { inPerMTok: 300, outPerMTok: 1500 } }, defaultModel: "claude-sonnet-4-5", maxTokens: 4096 },
+      { name: "ollama", kind: "openai-compatible", baseUrl: "http://127.0.0.1:11434/v1", apiKey: undefined, models: { "llama3:8b": { inPerMTok: 0, outPerMTok: 0 }, "qwen2.5:7b": { inPerMTok: 0, outPerMTok: 0 } }, defaultModel: "qwen2.5:7b", maxTokens: 2048, contextWindow: 8192 },
+      { name: "claude", kind: "anthropic", baseUrl: undefined, apiKey: "sk-ant-123", models: { "claude-sonnet-4-5": { inPerMTok: 300, outPerMTok: 1500 } }, defaultModel: "claude-sonnet-4-5", maxTokens: 4096, contextWindow: 128_000 },
     ]);
     assert.throws(() => load({ AGENT_PROVIDERS: "not json" }), /AGENT_PROVIDERS: must be a JSON array/);
     assert.throws(() => load({ AGENT_PROVIDERS: JSON.stringify([{ name: "x", kind: "openai-compatible", models: "a=0/0" }]) }), /AGENT_PROVIDERS: 0.baseUrl: an openai-compatible provider needs its base URL/);

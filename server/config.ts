@@ -142,7 +142,12 @@ export type AgentProviderConfig = {
   defaultModel: string;
   /** The most tokens one reply may take. */
   maxTokens: number;
+  /** The models' context window in tokens: a longer history is summarised (default 128 000). */
+  contextWindow: number;
 };
+
+/** A provider's context window when its configuration names none. */
+export const DEFAULT_CONTEXT_WINDOW = 128_000;
 
 export const AGENT_PROVIDER_KINDS = ["openai", "openai-compatible", "anthropic"] as const;
 export type AgentProviderKind = (typeof AGENT_PROVIDER_KINDS)[number];
@@ -159,6 +164,7 @@ const ZProviderEntry = z
     models: z.string().min(1).max(10_000),
     defaultModel: z.string().min(1).max(200).optional(),
     maxTokens: z.number().int().min(1).max(200_000).optional(),
+    contextWindow: z.number().int().min(1024).max(10_000_000).optional(),
   })
   .strict();
 
@@ -182,7 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const providers = agentProvidersOf(e.AGENT_PROVIDERS, cleaned, e.AGENT_MAX_TOKENS);
   // OPENAI_BASE_URL (or AGENT_PROVIDER=openai): an OpenAI-compatible endpoint named "openai", with AGENT_MODELS.
   if ((e.OPENAI_BASE_URL || e.AGENT_PROVIDER === "openai") && !providers.some((p) => p.name === "openai")) {
-    providers.push({ name: "openai", kind: "openai-compatible", baseUrl: e.OPENAI_BASE_URL ?? "https://api.openai.com/v1", apiKey: e.OPENAI_API_KEY, models, defaultModel: model, maxTokens: e.AGENT_MAX_TOKENS });
+    providers.push({ name: "openai", kind: "openai-compatible", baseUrl: e.OPENAI_BASE_URL ?? "https://api.openai.com/v1", apiKey: e.OPENAI_API_KEY, models, defaultModel: model, maxTokens: e.AGENT_MAX_TOKENS, contextWindow: DEFAULT_CONTEXT_WINDOW });
   }
   if (e.AGENT_PROVIDER !== "local" && !providers.some((p) => p.name === e.AGENT_PROVIDER)) {
     throw new ConfigError(`Invalid environment:\n  AGENT_PROVIDER: "${e.AGENT_PROVIDER}" is not a configured provider (local${providers.map((p) => `, ${p.name}`).join("")})`);
@@ -266,7 +272,7 @@ function agentProvidersOf(json: string | undefined, env: Record<string, string>,
     const defaultModel = p.defaultModel ?? Object.keys(models)[0]!;
     if (!Object.hasOwn(models, defaultModel)) fail(`${i}.defaultModel: "${defaultModel}" must be one of its models`);
     const apiKey = p.apiKey ?? (p.apiKeyEnv ? (env[p.apiKeyEnv] ?? fail(`${i}.apiKeyEnv: ${p.apiKeyEnv} is not set`)) : undefined);
-    out.push({ name: p.name, kind: p.kind, baseUrl: p.baseUrl, apiKey, models, defaultModel, maxTokens: p.maxTokens ?? maxTokens });
+    out.push({ name: p.name, kind: p.kind, baseUrl: p.baseUrl, apiKey, models, defaultModel, maxTokens: p.maxTokens ?? maxTokens, contextWindow: p.contextWindow ?? DEFAULT_CONTEXT_WINDOW });
   }
   return out;
 }

@@ -3,6 +3,7 @@
 import type { TAgentSettings } from "@/lib/schemas/agent";
 import type { FieldErrors } from "@/lib/ui/form-issues";
 import { Field, fieldAria } from "@/components/ui/form";
+import { useOperation } from "@/lib/api/swr";
 import styles from "./settings.module.css";
 
 /** The form's view of AgentSettings: every field a string, empty meaning "not set". */
@@ -57,6 +58,12 @@ export function AgentSettingsFields({ idPrefix, legend, value, onChange, errors,
   const err = (k: keyof AgentForm) => errors[`${errorPath}.${k}`];
   const set = (k: keyof AgentForm) => (e: { target: { value: string } }) => onChange({ ...value, [k]: e.target.value });
   const id = (k: string) => `${idPrefix}-${k}`;
+  // The providers and models the operator configured (names only), for the picker.
+  const { data: configured, error: listError } = useOperation("settings_getAgentProviders", {});
+  const providers = configured?.providers ?? [];
+  const chosen = providers.find((p) => (value.provider ? p.name === value.provider : p.default));
+  const kindLabel = (kind: string) => (kind === "local" ? "built in, offline" : kind === "anthropic" ? "Anthropic" : kind === "openai" ? "OpenAI" : "OpenAI-compatible");
+  const modelHint = chosen && chosen.models.length ? `${chosen.name}: ${chosen.models.map((m) => m.name).join(", ")}` : "a model the server allows, e.g. gpt-4o-mini";
   return (
     <fieldset className={styles.fieldset} disabled={disabled}>
       <legend>{legend}</legend>
@@ -65,12 +72,28 @@ export function AgentSettingsFields({ idPrefix, legend, value, onChange, errors,
         <Field id={id("provider")} label="Provider" error={err("provider")}>
           <select className={styles.control} value={value.provider} onChange={set("provider")} {...fieldAria(id("provider"), err("provider"))}>
             <option value="">Service default</option>
-            <option value="local">Local (built in, offline)</option>
-            <option value="openai">OpenAI-compatible</option>
+            {configured ? (
+              providers.map((p) => (
+                <option key={p.name} value={p.name}>
+                  {p.name === "local" ? "Local" : p.name} ({kindLabel(p.kind)})
+                </option>
+              ))
+            ) : (
+              <option value="local">Local (built in, offline)</option>
+            )}
+            {value.provider && configured && !providers.some((p) => p.name === value.provider) ? <option value={value.provider}>{value.provider} (not configured any more)</option> : null}
           </select>
+          {listError ? <span className={styles.hint}>Could not load the configured providers: {listError.message}</span> : null}
         </Field>
         <Field id={id("model")} label="Model" error={err("model")}>
-          <input type="text" className={styles.control} value={value.model} onChange={set("model")} placeholder="a model the server allows, e.g. gpt-4o-mini" {...fieldAria(id("model"), err("model"))} />
+          <input type="text" list={id("model-options")} className={styles.control} value={value.model} onChange={set("model")} placeholder={modelHint} {...fieldAria(id("model"), err("model"))} />
+          <datalist id={id("model-options")} data-testid="model-options">
+            {(chosen?.models ?? []).map((m) => (
+              <option key={m.name} value={m.name}>
+                {m.inPerMTok === 0 && m.outPerMTok === 0 ? "free" : `${m.inPerMTok}/${m.outPerMTok} ¢ per M tokens in/out`}
+              </option>
+            ))}
+          </datalist>
         </Field>
         <Field id={id("temperature")} label="Temperature" error={err("temperature")} hint="0 to 2">
           <input type="text" inputMode="decimal" className={styles.control} value={value.temperature} onChange={set("temperature")} {...fieldAria(id("temperature"), err("temperature"), "0 to 2")} />

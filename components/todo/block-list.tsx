@@ -5,6 +5,7 @@ import { useState } from "react";
 import type { TBlock } from "@/lib/schemas/todos";
 import { errorMessage } from "@/lib/ui/form-issues";
 import styles from "./todo.module.css";
+import { ToolStep } from "./tool-step";
 
 /** The readable text of a block's content: its `text` when it has one, else null. */
 export function blockText(block: TBlock): string | null {
@@ -27,8 +28,8 @@ export function BlockList({ blocks, projectId, onCheck }: Props) {
     <ul className={styles.blocks} aria-label="Blocks">
       {blocks.map((block) => (
         <li key={block.blockId} data-testid="block" data-block-type={block.type}>
-          <BlockView block={block} onCheck={onCheck} />
-          {block.subTodoIds.length > 0 ? (
+          {block.type === "tool_call" ? <ToolStep block={block} projectId={projectId} /> : <BlockView block={block} onCheck={onCheck} />}
+          {block.subTodoIds.length > 0 && block.type !== "tool_call" ? (
             <p className={styles.subTodos}>
               <span className="muted">Sub-todos:</span>
               {block.subTodoIds.map((id, i) =>

@@ -1,6 +1,6 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { contentChunk, openAIError, startOpenAIStandin, type OpenAIStandin } from "../testing/openai-standin.ts";
+import { contentChunk, openAIError, startOpenAIStandin, toolCallChunks, type OpenAIStandin } from "../testing/openai-standin.ts";
 import { createTestUser, startTestRuntime, type TestRuntime } from "../testing/runtime.ts";
 import { ConfiguredProvider } from "./providers/configured.ts";
 import { LocalProvider } from "./providers/local.ts";
@@ -19,7 +19,7 @@ const originalWrite = process.stderr.write.bind(process.stderr);
 before(async () => {
   t = await startTestRuntime();
   standin = await startOpenAIStandin({ delayMs: 15, apiKey: KEY });
-  const openai = new ConfiguredProvider({ name: "openai", kind: "openai-compatible", baseUrl: standin.url, apiKey: KEY, models: { "gpt-4o-mini": { inPerMTok: 15, outPerMTok: 60 } }, defaultModel: "gpt-4o-mini", maxTokens: 4096 });
+  const openai = new ConfiguredProvider({ name: "openai", kind: "openai-compatible", baseUrl: standin.url, apiKey: KEY, models: { "gpt-4o-mini": { inPerMTok: 15, outPerMTok: 60 } }, defaultModel: "gpt-4o-mini", maxTokens: 4096, contextWindow: 128_000 });
   runner = new TurnRunner({ providers: { local: new LocalProvider(0), openai }, defaultProvider: "local", maxConcurrent: 8, maxPerUser: 8, flushMs: 0, maxRetries: 0, idleTimeoutMs: 1000 });
   // Everything written to stderr (the log) while these tests run, to check that the key never is.
   process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
@@ -124,4 +124,25 @@ test("pause mid-stream stops the request; resume continues with the partial repl
   assert.equal(done.content, "one two three four five six seven eight nine ten eleven twelve");
   const resumed = standin.requests[1]!.json!.messages!;
   assert.deepEqual(resumed.at(-2), { role: "assistant", content: partial.content });
+});
+
+test("streamed tool calls through the endpoint: the checklist tool runs, its result goes back, and the answer follows", async () => {
+  standin.reset();
+  standin.setScript((request) => {
+    const last = request.json?.messages?.at(-1);
+    if (last?.role === "tool") return { events: [contentChunk("The checklist is ready.", { role: true, finishReason: "stop" })] };
+    return { events: toolCallChunks("call_1", "checklist", { add: ["Pack the tent", "Buy snacks"] }) };
+  });
+  const todo = await openaiTodo("Make me a list");
+  runner.start(todo.id);
+  await runner.idle();
+  const after = await t.prisma.todo.findUniqueOrThrow({ where: { id: todo.id }, include: { messages: { where: { role: "assistant" }, include: { blocks: { orderBy: { position: "asc" } } } } } });
+  assert.equal(after.status, "READY", JSON.stringify(after.metadata));
+  const reply = after.messages[0]!;
+  assert.equal(reply.content, "The checklist is ready.");
+  assert.deepEqual(reply.blocks.map((b) => b.type), ["tool_call", "checklist_item", "checklist_item"]);
+  const sent = standin.requests[0]!.json!;
+  assert.ok((sent.tools as { function: { name: string } }[]).some((tool) => tool.function.name === "checklist"));
+  const second = standin.requests[1]!.json!.messages!;
+  assert.equal(second.at(-1)!.role, "tool");
 });

@@ -12,7 +12,7 @@ import { TurnRunner } from "./turn-runner.ts";
 // capped, when settings are written and again when a turn starts.
 const models = { "gpt-4o-mini": { inPerMTok: 15, outPerMTok: 60 }, "llama3:8b": { inPerMTok: 0, outPerMTok: 0 } };
 const policy = { agentModels: models, agentMaxTokens: 4096, agentProvider: "local", agentProviders: [{ name: "openai", models, maxTokens: 4096 }] };
-const providerOf = (url: string) => new ConfiguredProvider({ name: "openai", kind: "openai-compatible", baseUrl: url, models, defaultModel: "gpt-4o-mini", maxTokens: 4096 });
+const providerOf = (url: string) => new ConfiguredProvider({ name: "openai", kind: "openai-compatible", baseUrl: url, models, defaultModel: "gpt-4o-mini", maxTokens: 4096, contextWindow: 128_000 });
 let t: TestRuntime;
 let standin: OpenAIStandin;
 
@@ -78,7 +78,7 @@ test("settings naming an unknown provider, or a URL, or carrying a base URL are 
   assert.equal(ZAgentSettings.safeParse({ provider: "openai", baseUrl: "http://169.254.169.254/v1" }).success, false);
   assert.equal(ZAgentSettings.safeParse({ provider: "openai", apiKey: "sk-x" }).success, false);
   // The picker's list: names and prices, never a URL or a key.
-  const listed = JSON.stringify(configuredProviders({ ...policy, agentProviders: [{ name: "openai", kind: "openai-compatible", baseUrl: "http://10.0.0.7:11434/v1", apiKey: "sk-SECRET", models, defaultModel: "gpt-4o-mini", maxTokens: 4096 }] }));
+  const listed = JSON.stringify(configuredProviders({ ...policy, agentProviders: [{ name: "openai", kind: "openai-compatible", baseUrl: "http://10.0.0.7:11434/v1", apiKey: "sk-SECRET", models, defaultModel: "gpt-4o-mini", maxTokens: 4096, contextWindow: 128_000 }] }));
   assert.ok(!listed.includes("10.0.0.7") && !listed.includes("sk-SECRET"));
   assert.match(listed, /"name":"llama3:8b"/);
 });

@@ -25,7 +25,7 @@ export function agentSettingsIssues(settings: TAgentSettings | null | undefined,
   const models = provider?.models ?? config.agentModels;
   const cap = provider?.maxTokens ?? config.agentMaxTokens;
   if (settings.model !== undefined && !Object.hasOwn(models, settings.model)) {
-    issues.push({ path: `${at}.model`, message: `must be one of the models this server allows${provider ? ` on ${provider.name}` : ""}: ${Object.keys(models).join(", ")}`, code: "custom" });
+    issues.push({ path: `${at}.model`, message: `must be one of the models this server allows: ${Object.keys(models).join(", ")}`, code: "custom" });
   }
   if (settings.maxTokens !== undefined && settings.maxTokens > cap) {
     issues.push({ path: `${at}.maxTokens`, message: `must be at most ${cap} on this server`, code: "custom" });

@@ -22,6 +22,8 @@ export type ModelChoice = {
   maxOutputTokens?: number;
   /** Whether the turn offers the agent's tools (the built-in agent has no use for them). */
   tools: boolean;
+  /** The model's context window in tokens: a longer history is summarised first (absent: never). */
+  contextWindow?: number;
 };
 
 export interface AgentProvider {

@@ -9,7 +9,15 @@ import { asObject } from "../services/todos/serialize.ts";
 /** The agent's turn in progress, recorded in the workflow so another process can resume it. */
 export type Turn = { messageId: string; startedAt: number; userMessages: string[]; /** times a process took this turn over from one that died */ recoveries?: number };
 /** The todo's workflow JSON as the agent reads it (the one declaration; extras.ts shows a part of it). */
-export type Workflow = Record<string, unknown> & { currentTurn?: Turn; contextSummary?: string | null; contextSummaryUsed?: boolean; turn?: number; state?: string };
+export type Workflow = Record<string, unknown> & {
+  currentTurn?: Turn;
+  contextSummary?: string | null;
+  contextSummaryUsed?: boolean;
+  /** The last message (seq, as a string) the summary stands in for; absent: a summary set by hand, sent once. */
+  contextSummaryThrough?: string;
+  turn?: number;
+  state?: string;
+};
 /** The todo's columns that hold the lease. */
 export type Lease = { leaseOwner: string | null; leaseUntil: Date | null };
 /** Written with a turn's end: nobody holds the todo any more. */

@@ -9,18 +9,26 @@ import { publishTodo } from "../services/todos/events.ts";
 import { changeTodo, setStatus, type TodoRef } from "../services/todos/lifecycle.ts";
 import { asObject, messageWithBlocks, toBlock, toMessage } from "../services/todos/serialize.ts";
 import { linksOf } from "../services/todos/sub-todos.ts";
+import { summaryThrough } from "./context-summary.ts";
 import { countTokens } from "./local-reply.ts";
 import type { AgentProvider, BlockDraft, ChatMessage, TurnUsage } from "./provider.ts";
 import { dropLease, NO_LEASE, type Turn, type Workflow } from "./turn-lease.ts";
 
-/** The conversation before this turn's reply, with a pending context summary first. */
+/**
+ * The conversation before this turn's reply. A summary the agent made stands in for the messages
+ * it covers (it comes first, then the messages after it); a summary set by hand (todo_updateWorkflow)
+ * comes first once, while it is not used.
+ */
 export async function history(todoId: string, replyId: string): Promise<ChatMessage[]> {
-  const [rows, todo] = await Promise.all([
-    db().message.findMany({ where: { todoId, id: { not: replyId }, state: "DONE", role: { in: ["user", "assistant", "system"] } }, orderBy: { seq: "asc" }, select: { role: true, content: true } }),
-    db().todo.findUniqueOrThrow({ where: { id: todoId }, select: { workflow: true } }),
-  ]);
+  const todo = await db().todo.findUniqueOrThrow({ where: { id: todoId }, select: { workflow: true } });
   const w = asObject(todo.workflow) as Workflow;
-  const summary = w.contextSummary && !w.contextSummaryUsed ? [{ role: "system" as const, content: `Summary of the conversation so far:\n${w.contextSummary}` }] : [];
+  const through = summaryThrough(w);
+  const rows = await db().message.findMany({
+    where: { todoId, id: { not: replyId }, state: "DONE", role: { in: ["user", "assistant", "system"] }, ...(through !== null ? { seq: { gt: through } } : {}) },
+    orderBy: { seq: "asc" },
+    select: { role: true, content: true },
+  });
+  const summary = w.contextSummary && (through !== null || !w.contextSummaryUsed) ? [{ role: "system" as const, content: `Summary of the conversation so far:\n${w.contextSummary}` }] : [];
   return [...summary, ...rows.map((r) => ({ role: r.role as ChatMessage["role"], content: r.content }))];
 }
 

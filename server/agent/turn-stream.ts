@@ -9,6 +9,7 @@ import { db } from "../runtime.ts";
 import { publishTodo } from "../services/todos/events.ts";
 import type { TodoRef } from "../services/todos/lifecycle.ts";
 import { asObject } from "../services/todos/serialize.ts";
+import { summariseIfLong } from "./context-summary.ts";
 import { IdleTimeoutError } from "./providers/configured.ts";
 import { CONTINUE_PROMPT, type AgentProvider, type TurnUsage } from "./provider.ts";
 import { RepeatedPrefix } from "./resume.ts";
@@ -77,8 +78,10 @@ export async function streamTurn(ctx: StreamContext, todo: TodoRef & { userId: s
   const todoId = todo.id;
   // A model no longer allowed fails here, before anything connects.
   const choice = provider.modelFor(settings);
-  const [messages, current] = await Promise.all([history(todoId, turn.messageId), db().message.findUniqueOrThrow({ where: { id: turn.messageId }, select: { content: true } })]);
   const controller = new AbortController();
+  // A history too long for the model is summarised first (workflow.contextSummary).
+  if (choice.contextWindow) await summariseIfLong(todoId, turn.messageId, choice.model, choice.contextWindow, { signal: controller.signal, maxRetries: ctx.maxRetries });
+  const [messages, current] = await Promise.all([history(todoId, turn.messageId), db().message.findUniqueOrThrow({ where: { id: turn.messageId }, select: { content: true } })]);
   const idle = new IdleTimer(ctx.idleTimeoutMs ?? 0);
   const resumeFrom = current.content.trim() ? current.content : "";
   // System text (the settings' prompt, a pending context summary) goes in the call's system field.

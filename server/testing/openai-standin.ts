@@ -94,6 +94,15 @@ export function contentChunk(content: string, opts: { model?: string; finishReas
   };
 }
 
+/** A chunk carrying one whole tool call (OpenAI's `delta.tool_calls`), then one that ends the choice with `tool_calls`. */
+export function toolCallChunks(id: string, name: string, args: unknown): Record<string, unknown>[] {
+  const base = { id: "chatcmpl-standin", object: "chat.completion.chunk", created: 1_700_000_000, model: "standin" };
+  return [
+    { ...base, choices: [{ index: 0, delta: { role: "assistant", tool_calls: [{ index: 0, id, type: "function", function: { name, arguments: JSON.stringify(args) } }] }, finish_reason: null }] },
+    { ...base, choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] },
+  ];
+}
+
 /** The final chunk OpenAI sends with `stream_options.include_usage`: no choices, the usage. */
 export function usageChunk(promptTokens: number, completionTokens: number, model = "standin"): Record<string, unknown> {
   return {

@@ -79,7 +79,7 @@ export class ConfiguredProvider implements AgentProvider {
       this.models.set(modelId, model);
     }
     const cap = this.config.maxTokens;
-    return { model, modelId, maxOutputTokens: Math.min(settings.maxTokens ?? cap, cap), tools: true };
+    return { model, modelId, maxOutputTokens: Math.min(settings.maxTokens ?? cap, cap), tools: true, contextWindow: this.config.contextWindow };
   }
 
   costCents(usage: TurnUsage, modelId: string): number {

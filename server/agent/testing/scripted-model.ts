@@ -2,6 +2,8 @@
 import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart, LanguageModelV3Usage } from "@ai-sdk/provider";
 import { MockLanguageModelV3 } from "ai/test";
 import type { AgentProvider } from "../provider.ts";
+
+export type { MockLanguageModelV3 };
 import { turnOf } from "../providers/local-model.ts";
 
 export const usageOf = (tokensIn: number, tokensOut: number): LanguageModelV3Usage => ({
@@ -50,9 +52,19 @@ export function stepParts(step: ScriptedStep, callIndex: number): LanguageModelV
  * A provider over a scripted model: each model call takes the next step of `steps` (the last one
  * again when they run out). `seen` collects each call's options (its prompt, its tools).
  */
-export function scriptedProvider(steps: ScriptedStep[] | ((options: LanguageModelV3CallOptions, call: number) => ScriptedStep), opts: { stepMs?: number; tools?: boolean; seen?: LanguageModelV3CallOptions[]; name?: string } = {}): AgentProvider {
+export function scriptedProvider(
+  steps: ScriptedStep[] | ((options: LanguageModelV3CallOptions, call: number) => ScriptedStep),
+  opts: { stepMs?: number; tools?: boolean; seen?: LanguageModelV3CallOptions[]; name?: string; contextWindow?: number; summary?: (options: LanguageModelV3CallOptions) => string } = {},
+): AgentProvider {
   let calls = 0;
   const model = new MockLanguageModelV3({
+    // Not streamed: what the runner asks for a context summary.
+    doGenerate: async (options) => ({
+      content: [{ type: "text", text: opts.summary?.(options) ?? "A summary." }],
+      finishReason: { unified: "stop", raw: undefined },
+      usage: usageOf(100, 10),
+      warnings: [],
+    }),
     doStream: async (options) => {
       opts.seen?.push(options);
       const call = calls++;
@@ -68,7 +80,7 @@ export function scriptedProvider(steps: ScriptedStep[] | ((options: LanguageMode
   });
   return {
     name: opts.name ?? "fake",
-    modelFor: () => ({ model, modelId: "fake-model", tools: opts.tools ?? false }),
+    modelFor: () => ({ model, modelId: "fake-model", tools: opts.tools ?? false, contextWindow: opts.contextWindow }),
     blocksFor: () => [],
     costCents: (usage) => usage.tokensOut,
     describeError: (err) => (err instanceof Error ? err.message : String(err)),

@@ -15,7 +15,7 @@ export async function updateStatus(caller: Caller, todoId: string, action: TStat
   const changed = await changeTodo(todoId, async (tx, current, fx) => {
     const [replies, pending, due, scheduled] = await Promise.all([
       tx.message.count({ where: { todoId, role: "assistant", state: "PROCESSING" } }),
-      tx.message.count({ where: { todoId, role: "user", state: "PENDING" } }),
+      tx.message.count({ where: { todoId, role: { in: ["user", "system"] }, state: "PENDING" } }),
       tx.message.count({ where: { todoId, role: "user", state: "PENDING", scheduledAt: { not: null } } }),
       tx.message.count({ where: { todoId, state: "SCHEDULED" } }),
     ]);

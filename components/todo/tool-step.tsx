@@ -1,0 +1,126 @@
+"use client";
+
+import Link from "next/link";
+import type { TBlock, TTodoStatus } from "@/lib/schemas/todos";
+import { useOperation } from "@/lib/api/swr";
+import { formatDateTime } from "@/lib/ui/format";
+import { statusIconStyle, statusLabel } from "@/lib/ui/status";
+import styles from "./todo.module.css";
+
+// A step the agent took (a `tool_call` block): one readable line of what it did, with the call's
+// input and result in a collapsible detail; sub-todos it started show as live child cards.
+
+type StepContent = { tool?: string; state?: "running" | "done" | "error"; input?: unknown; output?: unknown };
+
+const asRecord = (v: unknown): Record<string, unknown> => (v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** What the step did, in words. */
+export function describeStep(content: StepContent): string {
+  const input = asRecord(content.input);
+  const output = asRecord(content.output);
+  const failed = content.state === "error";
+  switch (content.tool) {
+    case "checklist": {
+      const added = Array.isArray(input.add) ? input.add.length : 0;
+      const updated = Array.isArray(input.update) ? input.update.length : 0;
+      const what = [added ? `added ${count(added, "checklist item")}` : "", updated ? `updated ${count(updated, "checklist item")}` : ""].filter(Boolean).join(" and ") || "changed the checklist";
+      return failed ? `Could not change the checklist` : content.state === "running" ? `Changing the checklist…` : what[0]!.toUpperCase() + what.slice(1);
+    }
+    case "schedule_followup": {
+      const at = typeof output.scheduledAt === "string" ? formatDateTime(Date.parse(output.scheduledAt)) : null;
+      return failed ? "Could not schedule a follow-up" : at ? `Scheduled a follow-up for ${at}` : "Scheduling a follow-up…";
+    }
+    case "spawn_subtodos": {
+      const n = Array.isArray(input.todos) ? input.todos.length : 0;
+      return failed ? "Could not start sub-todos" : content.state === "running" ? `Starting ${count(n, "sub-todo")}…` : `Started ${count(n, "sub-todo")}`;
+    }
+    default:
+      return `${failed ? "Failed: " : ""}${content.tool ?? "tool"}${content.state === "running" ? "…" : ""}`;
+  }
+}
+
+export function ToolStep({ block, projectId }: { block: TBlock; projectId?: string }) {
+  const content = asRecord(block.content) as StepContent;
+  const error = content.state === "error" ? asRecord(content.output).error : undefined;
+  return (
+    <div className={styles.toolStep} data-testid="tool-step" data-tool={content.tool} data-state={content.state}>
+      <details>
+        <summary>
+          <span aria-hidden="true" className={styles.toolIcon}>
+            {content.state === "error" ? "✗" : content.state === "running" ? "…" : "✓"}
+          </span>{" "}
+          <span data-testid="tool-step-summary">{describeStep(content)}</span>
+        </summary>
+        {typeof error === "string" ? (
+          <p className="error" style={{ margin: "0.3rem 0" }}>
+            {error}
+          </p>
+        ) : null}
+        <p className="muted" style={{ margin: "0.3rem 0 0.1rem", fontSize: "0.8rem" }}>
+          {content.tool} — input
+        </p>
+        <pre className={styles.blockJson}>{JSON.stringify(content.input ?? null, null, 2)}</pre>
+        {content.state === "done" ? (
+          <>
+            <p className="muted" style={{ margin: "0.3rem 0 0.1rem", fontSize: "0.8rem" }}>
+              result
+            </p>
+            <pre className={styles.blockJson}>{JSON.stringify(content.output ?? null, null, 2)}</pre>
+          </>
+        ) : null}
+      </details>
+      {block.subTodoIds.length > 0 && !projectId ? (
+        <p className={styles.subTodos}>
+          <span className="muted">Sub-todos:</span>
+          {block.subTodoIds.map((id, i) => (
+            <span key={id}>
+              Sub-todo {i + 1} <code>{id}</code>
+            </span>
+          ))}
+        </p>
+      ) : null}
+      {block.subTodoIds.length > 0 && projectId ? (
+        <ul className={styles.childCards} aria-label="Sub-todos">
+          {block.subTodoIds.map((id) => (
+            <SubTodoCard key={id} todoId={id} projectId={projectId} />
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
+const SETTLED: ReadonlySet<TTodoStatus> = new Set(["READY", "DONE", "ERROR", "CANCELLED"]);
+
+/** A sub-todo's live card: its task, status and latest reply, read again every 1.5 s until it settles. */
+export function SubTodoCard({ todoId, projectId }: { todoId: string; projectId?: string }) {
+  const { data, error } = useOperation("todo_get", { params: { todoId }, query: { messageLimit: 1 } }, { refreshInterval: (latest) => (latest && SETTLED.has(latest.status) ? 0 : 1500) });
+  const href = projectId ? `/projects/${encodeURIComponent(projectId)}/todos/${encodeURIComponent(todoId)}` : null;
+  if (error) {
+    return (
+      <li className={styles.childCard} data-testid="subtodo-card">
+        <span className="muted">Sub-todo {todoId}: {error.status === 404 ? "not found (deleted?)" : error.message}</span>
+      </li>
+    );
+  }
+  if (!data) {
+    return (
+      <li className={styles.childCard} data-testid="subtodo-card" aria-busy="true">
+        <span className="muted">Loading sub-todo…</span>
+      </li>
+    );
+  }
+  const reply = data.messages.find((m) => m.role === "assistant");
+  return (
+    <li className={styles.childCard} data-testid="subtodo-card" data-status={data.status}>
+      <div className={styles.childHead}>
+        {href ? <Link href={href}>{data.content.length > 80 ? `${data.content.slice(0, 79)}…` : data.content}</Link> : <span>{data.content}</span>}
+        <span className={styles.badge} data-status={data.status} data-testid="subtodo-status" style={statusIconStyle(data.status)}>
+          {statusLabel(data.status)}
+        </span>
+      </div>
+      {reply?.content ? <p className={styles.childReply}>{reply.content.length > 240 ? `${reply.content.slice(0, 239)}…` : reply.content}</p> : null}
+    </li>
+  );
+}

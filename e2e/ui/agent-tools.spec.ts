@@ -1,0 +1,79 @@
+import { expect, test } from "@playwright/test";
+import { signedInUser, snap } from "../support/ui";
+import { TURN_TIMEOUT, createProject, createTodo, getTodo, h, waitForStatus } from "../support/todos";
+import { TodoChatPage } from "../support/todo-page";
+
+// The agent's tool steps in the chat, against the real server and the OpenAI-compatible stand-in
+// (scripts/openai-standin-server.ts: "[checklist]" and "[spawn]" make it call those tools).
+test.describe.configure({ timeout: 120_000 });
+
+test("a tool call shows as a readable step with its detail, and the checklist it added", async ({ page }, info) => {
+  const u = await signedInUser(page, info);
+  const p = await createProject(u, "Tools");
+  const t = await createTodo(u, p.id, { content: "Camping trip", agentSettings: { provider: "openai" } });
+  const chat = new TodoChatPage(page);
+  await chat.open(p.id, t.id);
+  await chat.composer.getByLabel("Message").fill("Make me a list [checklist]");
+  await chat.composer.getByLabel("Message").press("Control+Enter");
+  await expect(chat.status).toHaveText("Ready", { timeout: TURN_TIMEOUT });
+  const step = page.getByTestId("tool-step");
+  await expect(step).toHaveAttribute("data-state", "done");
+  await expect(step.getByTestId("tool-step-summary")).toHaveText("Added 2 checklist items");
+  // The detail is collapsed until opened (keyboard: the summary is focusable).
+  await expect(step.getByText("checklist — input")).toBeHidden();
+  await step.locator("summary").focus();
+  await page.keyboard.press("Enter");
+  await expect(step.getByText("checklist — input")).toBeVisible();
+  await expect(page.getByRole("checkbox", { name: "Pack the tent" })).toBeVisible();
+  await expect(page.getByRole("checkbox", { name: "Buy snacks" })).toBeVisible();
+  await expect(chat.replies.last().getByTestId("message-content")).toHaveText("The checklist is ready.");
+  await snap(page, info, "agent-tool-step");
+});
+
+test("spawned sub-todos show as live child cards that reach Ready; the parent then continues with their results", async ({ page }, info) => {
+  const u = await signedInUser(page, info);
+  const p = await createProject(u, "Split");
+  const t = await createTodo(u, p.id, { content: "Split the work", agentSettings: { provider: "openai" } });
+  const chat = new TodoChatPage(page);
+  await chat.open(p.id, t.id);
+  await chat.composer.getByLabel("Message").fill("Do it in parts [spawn]");
+  await chat.composer.getByLabel("Message").press("Control+Enter");
+  const cards = page.getByTestId("subtodo-card");
+  await expect(cards).toHaveCount(2, { timeout: TURN_TIMEOUT });
+  await expect(page.getByTestId("tool-step-summary")).toHaveText("Started 2 sub-todos");
+  await expect(cards.nth(0).getByRole("link")).toHaveText("Sub-task one");
+  await expect(cards.nth(1).getByRole("link")).toHaveText("Sub-task two");
+  // Live: each card reaches Ready with the child's reply (the stand-in echoes its task).
+  for (const i of [0, 1]) {
+    await expect(cards.nth(i).getByTestId("subtodo-status")).toHaveText("Ready", { timeout: TURN_TIMEOUT });
+  }
+  await expect(cards.nth(0)).toContainText("Sub-task one");
+  await waitForStatus(u, t.id, "READY");
+  await expect(chat.status).toHaveText("Ready", { timeout: TURN_TIMEOUT });
+  const parent = await getTodo(u, t.id);
+  const last = parent.messages.at(-1)!;
+  expect(last.role).toBe("assistant");
+  expect(last.content).toContain("Results of the sub-todos");
+  const linked = parent.messages.flatMap((m) => m.blocks).find((b) => b.type === "tool_call")!;
+  expect(new Set(linked.subTodoIds).size).toBe(2);
+  await snap(page, info, "agent-subtodo-cards");
+});
+
+test("the model picker lists the configured providers; a provider that is a URL is refused with 400", async ({ page }, info) => {
+  const u = await signedInUser(page, info);
+  const res = await u.session.get("/api/v1/settings/agent-providers", { headers: h(u) });
+  expect(res.status()).toBe(200);
+  const body = (await res.json()) as { providers: { name: string; models: { name: string }[] }[] };
+  expect(body.providers.map((p) => p.name)).toEqual(["local", "openai"]);
+  expect(JSON.stringify(body)).not.toContain("127.0.0.1");
+  const p = await createProject(u, "Picker");
+  for (const agentSettings of [{ provider: "http://127.0.0.1:1/v1" }, { provider: "nosuch" }, { provider: "openai", baseUrl: "http://127.0.0.1:1/v1" }]) {
+    const bad = await u.session.post(`/api/v1/projects/${p.id}/todos`, { headers: h(u), data: { content: "x", agentSettings } });
+    expect(bad.status(), JSON.stringify(agentSettings)).toBe(400);
+  }
+  await page.goto("/settings");
+  const provider = page.getByLabel("Provider").first();
+  await expect(provider.locator("option")).toHaveText(["Service default", "Local (built in, offline)", "openai (OpenAI-compatible)"]);
+  await provider.selectOption("openai");
+  await expect(page.getByTestId("model-options").first().locator("option")).toHaveCount(4);
+});
