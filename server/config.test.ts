@@ -41,6 +41,7 @@ describe("defaults", () => {
       trustProxy: false,
       stripe: { secretKey: undefined, webhookSecret: undefined, publishableKey: undefined },
       billingEnabled: true,
+      courseMailPerSecond: 10,
       agentModels: { "gpt-4o-mini": { inPerMTok: 15, outPerMTok: 60 } },
       agentMaxTokens: 4096,
     });
@@ -78,6 +79,7 @@ describe("defaults", () => {
       AGENT_MODELS: "llama3=0/0, gpt-4o-2024-08-06",
       AGENT_MAX_TOKENS: "8000",
       AGENT_STEP_MS: "25",
+      COURSE_MAIL_PER_SECOND: "2.5",
       AGENT_IDLE_TIMEOUT_MS: "5000",
       AGENT_MAX_CONCURRENT: "64",
       AGENT_MAX_CONCURRENT_PER_USER: "2",
@@ -115,6 +117,7 @@ describe("defaults", () => {
       trustProxy: true,
       stripe: { secretKey: "sk_test_abc123", webhookSecret: "whsec_abc123", publishableKey: "pk_test_abc123" },
       billingEnabled: false,
+      courseMailPerSecond: 2.5,
     });
   });
 

@@ -24,7 +24,6 @@ export const normalizeEmail = (s: string) => s.trim().toLowerCase();
 
 export const ZCourseInput = z
   .object({
-    slug: ZCourseSlug,
     title: z.string().trim().min(1).max(200),
     startsAt: ZTimestamp.describe("When the course starts; the `day` mail is the reminder the day before"),
     attendeeCode: z.string().trim().min(1).max(100).nullable().optional().describe("The attendee code the `last` mail carries"),
