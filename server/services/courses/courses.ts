@@ -12,7 +12,7 @@ import {
   type ZRegistrationQuery,
 } from "../../../lib/schemas/courses.ts";
 import type { Caller } from "../../auth/caller.ts";
-import type { Prisma, PrismaClient } from "../../db/generated/client.ts";
+import type { Prisma } from "../../db/generated/client.ts";
 import { ApiError } from "../../http/errors.ts";
 import { enqueue } from "../../jobs/index.ts";
 import { log } from "../../log.ts";
