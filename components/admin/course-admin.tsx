@@ -1,10 +1,9 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { ApiClientError, call } from "@/lib/api/client";
 import type { OperationResult } from "@/lib/api/types";
-import { useOperation } from "@/lib/api/swr";
-import { realtimeSocket, type RealtimeEvent } from "@/lib/realtime-client";
+import { useLiveOperations, useOperation } from "@/lib/api/swr";
 import { LoadError, Loading } from "@/components/ui/load-state";
 import { AdminLogView } from "./admin-log";
 
@@ -12,7 +11,6 @@ import { AdminLogView } from "./admin-log";
 // live progress of bulk mail (Socket.IO `course.mail`, and the runs list after a reload),
 // registrations, the audit, followers, ideas and the course's admin log.
 
-type Run = OperationResult<"admin_courseMailRuns">["items"][number];
 type Action = { id: string; label: string; reach: number; run: () => Promise<string> };
 
 const message = (err: unknown) => (err instanceof ApiClientError || err instanceof Error ? err.message : String(err));
@@ -20,30 +18,14 @@ const message = (err: unknown) => (err instanceof ApiClientError || err instance
 export function CourseAdmin({ slug }: { slug: string }) {
   const course = useOperation("admin_getCourse", { params: { slug } });
   const runs = useOperation("admin_courseMailRuns", { params: { slug } });
-  const [live, setLive] = useState<Record<string, Run>>({});
   const [pending, setPending] = useState<Action | null>(null);
   const [resend, setResend] = useState(false);
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
 
-  // Progress events arrive on the admin's own room; the runs list is the truth after a reload.
-  const courseId = course.data?.id;
-  useEffect(() => {
-    if (!courseId) return;
-    const socket = realtimeSocket();
-    const onEvent = (event: RealtimeEvent<{ courseId: string; run: Run }>) => {
-      if (event?.data?.courseId !== courseId) return;
-      setLive((m) => ({ ...m, [event.data.run.id]: event.data.run }));
-      if (event.data.run.state === "done") void runs.mutate();
-    };
-    socket.on("course.mail", onEvent);
-    const onConnect = () => void runs.mutate();
-    socket.on("connect", onConnect);
-    return () => {
-      socket.off("course.mail", onEvent);
-      socket.off("connect", onConnect);
-    };
-  }, [courseId, runs]);
+  // Progress: the job's `course.mail` events (to every admin's own connections) revalidate the
+  // runs list, which is also what a reload reads; after a reconnect it is read again.
+  useLiveOperations((e) => (e.type === "course.mail" ? ["admin_courseMailRuns", "admin_getCourse"] : []), ["admin_courseMailRuns"]);
 
   if (course.error)
     return course.error.status === 404 ? (
@@ -60,7 +42,6 @@ export function CourseAdmin({ slug }: { slug: string }) {
 
   const startRun = (kind: "coupons" | "day" | "start" | "last") => async () => {
     const run = kind === "coupons" ? await call("admin_courseCoupons", { params: { slug }, body: { resend } }) : await call("admin_courseMail", { params: { slug, kind }, body: { resend } });
-    setLive((m) => ({ ...m, [run.id]: run }));
     await runs.mutate();
     return `Started: ${run.total} ${run.total === 1 ? "person" : "people"}.`;
   };
@@ -94,7 +75,7 @@ export function CourseAdmin({ slug }: { slug: string }) {
     }
   }
 
-  const allRuns = (runs.data?.items ?? []).map((r) => (live[r.id] && live[r.id]!.sent + live[r.id]!.failed >= r.sent + r.failed ? live[r.id]! : r));
+  const allRuns = runs.data?.items ?? [];
 
   return (
     <>
