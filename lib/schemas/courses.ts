@@ -9,7 +9,9 @@ export const ZCourseSlug = z
   .min(1)
   .max(64)
   .regex(/^[a-z0-9][a-z0-9-]*$/, "must be lower-case letters, digits and dashes")
-  .describe("The course's slug, e.g. `spring-2027`");
+  // `/admin/course/hide-idea` is an operation of its own: no course may be named like it.
+  .refine((s) => s !== "hide-idea", "is reserved")
+  .describe("The course's slug, e.g. `spring-2027` (not `hide-idea`)");
 export const ZCourseParams = z.object({ slug: ZCourseSlug });
 
 export const MAIL_KINDS = ["day", "start", "last"] as const;

@@ -247,3 +247,14 @@ test("the perk opens by itself (course.perk-open) and reaches a signup who makes
   assert.equal(await grantOpenPerksTo(later.id), 0, "a second sign-in grants nothing");
   assert.equal(await app.rt.prisma.coursePerkGrant.count({ where: { courseId: course.id } }), 2);
 });
+
+test("a course cannot be named like the hide-idea operation; a bad slug or body is 400 and creates nothing", async () => {
+  const put = (slug: string, body: unknown) => app.call("PUT", `/admin/course/${slug}`, { ...A(), body });
+  const ok = { title: "T", startsAt: Date.now() };
+  assert.equal((await put("hide-idea", ok)).status, 400, "reserved: the path is POST hide-idea's");
+  assert.equal((await put("Bad_Slug", ok)).status, 400);
+  assert.equal((await put("fine-slug", { title: "", startsAt: Date.now() })).status, 400);
+  assert.equal((await put("fine-slug", { title: "T", startsAt: "tomorrow" })).status, 400);
+  assert.equal((await put("fine-slug", { ...ok, perkCreditCents: -5 })).status, 400);
+  assert.equal(await app.rt.prisma.course.count({ where: { slug: { in: ["fine-slug", "hide-idea"] } } }), 0);
+});
