@@ -99,6 +99,49 @@ export function CourseList() {
           </p>
         ) : null}
       </form>
+      <AdminForm />
     </>
+  );
+}
+
+/** Makes an existing account an administrator (or not); logged in the admin log. */
+function AdminForm() {
+  const [email, setEmail] = useState("");
+  const [out, setOut] = useState<{ ok: boolean; text: string } | null>(null);
+  async function send(isAdmin: boolean) {
+    setOut(null);
+    try {
+      const r = await call("admin_setAdmin", { body: { email, isAdmin } });
+      setOut({ ok: true, text: `${r.email} is ${r.isAdmin ? "now" : "no longer"} an administrator.` });
+      setEmail("");
+    } catch (err) {
+      setOut({ ok: false, text: err instanceof ApiClientError || err instanceof Error ? err.message : String(err) });
+    }
+  }
+  return (
+    <form
+      className="card"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void send(true);
+      }}
+    >
+      <h2>Administrators</h2>
+      <div className="field-row">
+        <div className="field grow">
+          <label htmlFor="admin-email">Account email</label>
+          <input id="admin-email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        </div>
+        <button type="submit">Make administrator</button>
+        <button type="button" className="danger-outline" disabled={!email} onClick={() => void send(false)}>
+          Remove administrator
+        </button>
+      </div>
+      {out ? (
+        <p role={out.ok ? "status" : "alert"} className={out.ok ? "success" : "error"}>
+          {out.text}
+        </p>
+      ) : null}
+    </form>
   );
 }

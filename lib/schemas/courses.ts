@@ -239,3 +239,12 @@ export const ZSignupInput = z
 export const ZSignupResult = z.object({ ok: z.literal(true) }).describe("Always the same answer, whether the address was new or signed up already (no account discovery)");
 export const ZRedeemInput = z.object({ code: z.string().trim().min(1).max(64), fingerprint: z.string().trim().min(1).max(128).optional() }).meta({ id: "CourseRedeemInput" });
 export const ZRedeemResult = z.object({ courseSlug: ZCourseSlug, creditedCents: z.number().int() }).meta({ id: "CourseRedeemResult" });
+
+// ── Administrators ──
+export const ZSetAdminInput = z
+  .object({
+    email: z.string().trim().max(320).refine((s) => isCourseEmail(s.toLowerCase()), "must be an email address"),
+    isAdmin: z.boolean(),
+  })
+  .meta({ id: "SetAdminInput" });
+export const ZSetAdminResult = z.object({ userId: ZId, email: z.string(), isAdmin: z.boolean() }).meta({ id: "SetAdminResult" });

@@ -27,6 +27,8 @@ import {
   ZRegistrationQuery,
   ZResendInput,
   ZCourseSlug,
+  ZSetAdminInput,
+  ZSetAdminResult,
 } from "../../../lib/schemas/courses.ts";
 import { USER_CREDENTIAL, defineOperation } from "../../http/define.ts";
 import {
@@ -41,6 +43,7 @@ import {
   hideIdea,
   listCourses,
   listRegistrations,
+  setAdmin,
   setFollowers,
   upsertCourse,
 } from "../../services/courses/courses.ts";
@@ -250,4 +253,17 @@ export const log = defineOperation({
   query: z.object({ course: ZCourseSlug.optional(), limit: z.coerce.number().int().min(1).max(500).default(100) }),
   response: ZAdminLog,
   handler: ({ query }) => adminLog({ courseSlug: query.course, limit: query.limit }),
+});
+
+export const setAdminOp = defineOperation({
+  ...ADMIN,
+  id: "admin_setAdmin",
+  method: "PUT",
+  path: "/admin/administrators",
+  summary: "Make an account an administrator, or not",
+  description: "The account is found by email (404 when none has it: the person signs in once first). Removing your own role is 409, so the console always keeps one administrator. Logged in the admin log.",
+  errors: ["NOT_FOUND", "CONFLICT"],
+  body: ZSetAdminInput,
+  response: ZSetAdminResult,
+  handler: ({ caller, body }) => setAdmin(caller, body.email, body.isAdmin),
 });

@@ -258,3 +258,20 @@ test("a course cannot be named like the hide-idea operation; a bad slug or body 
   assert.equal((await put("fine-slug", { ...ok, perkCreditCents: -5 })).status, 400);
   assert.equal(await app.rt.prisma.course.count({ where: { slug: { in: ["fine-slug", "hide-idea"] } } }), 0);
 });
+
+test("an admin makes another account an administrator (logged); unknown email 404; removing oneself 409", async () => {
+  const other = await app.newUser();
+  const email = (await app.rt.prisma.user.findUniqueOrThrow({ where: { id: other.userId } })).email;
+  assert.equal((await app.call("GET", "/admin/courses", { key: other.apiKey })).status, 403);
+  const res = await app.call("PUT", "/admin/administrators", { ...A(), body: { email: email.toUpperCase(), isAdmin: true } });
+  assert.equal(res.status, 200, res.text);
+  assert.equal((await app.call("GET", "/admin/courses", { key: other.apiKey })).status, 200);
+  assert.equal((await app.call("PUT", "/admin/administrators", { ...A(), body: { email: "nobody@x.test", isAdmin: true } })).status, 404);
+  const adminEmail = (await app.rt.prisma.user.findUniqueOrThrow({ where: { id: admin.userId } })).email;
+  assert.equal((await app.call("PUT", "/admin/administrators", { ...A(), body: { email: adminEmail, isAdmin: false } })).status, 409);
+  assert.equal((await app.call("PUT", "/admin/administrators", { ...A(), body: { email: "x", isAdmin: true } })).status, 400);
+  assert.equal((await app.call("PUT", "/admin/administrators", { key: other.apiKey, body: { email: adminEmail, isAdmin: false } })).status, 200, "the new admin may");
+  await app.rt.prisma.user.update({ where: { id: admin.userId }, data: { isAdmin: true } });
+  const log = await app.call("GET", "/admin/log", A());
+  assert.ok(log.json.items.some((e: Json) => e.action === "admin.grant" && e.target === email));
+});

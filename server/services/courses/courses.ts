@@ -369,3 +369,18 @@ export async function adminLog(opts: { courseSlug?: string; limit: number }) {
     })),
   };
 }
+
+// ── Administrators ──
+
+/** Makes an existing account an administrator, or not; an administrator cannot demote themself (no lock-out). */
+export async function setAdmin(caller: Caller, email: string, isAdmin: boolean) {
+  const normalized = normalizeEmail(email);
+  const user = await db().user.findUnique({ where: { email: normalized }, select: { id: true, email: true } });
+  if (!user) throw new ApiError("NOT_FOUND", "No account has this email; the person signs in once first");
+  if (user.id === caller.userId && !isAdmin) throw new ApiError("CONFLICT", "You cannot remove your own administrator role");
+  await db().$transaction(async (tx) => {
+    await tx.user.update({ where: { id: user.id }, data: { isAdmin } });
+    await logAdmin(caller.userId, { action: isAdmin ? "admin.grant" : "admin.revoke", target: user.email, count: 1 }, tx);
+  });
+  return { userId: user.id, email: user.email, isAdmin };
+}
