@@ -4,6 +4,8 @@ import { PrismaAdapter } from "@auth/prisma-adapter";
 import { getBridge } from "@/server/http/bridge";
 import { signInMail } from "@/server/email/templates";
 import { joinTeamByDomain } from "@/server/services/teams/members";
+import { grantOpenPerksTo } from "@/server/services/courses/perks";
+import { log } from "@/server/log";
 
 // next-auth (Auth.js v5): email-link sign-in, database sessions in our own Session table.
 // The config is built per request from the custom server's runtime (server/http/bridge.ts).
@@ -21,6 +23,11 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
       // Auto-join by a team's company domain (docs/api.md "Teams"): the address is verified now.
       async signIn({ user }) {
         if (user.id) await joinTeamByDomain(user.id, bridge.runtime);
+        // Course perks that opened before this account existed (docs/api.md "Course administration").
+        if (user.id)
+          await grantOpenPerksTo(user.id, bridge.runtime.prisma).catch((e: unknown) =>
+            log.error("course perks at sign-in failed", { userId: user.id, error: e instanceof Error ? e.message : String(e) }),
+          );
       },
       // Signing out deletes the session row (the adapter returns it): its open connections close too.
       async signOut(message) {

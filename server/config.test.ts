@@ -82,6 +82,7 @@ describe("defaults", () => {
       AGENT_MODELS: "llama3=0/0, gpt-4o-2024-08-06",
       AGENT_MAX_TOKENS: "8000",
       AGENT_STEP_MS: "25",
+      COURSE_MAIL_PER_SECOND: "2.5",
       AGENT_IDLE_TIMEOUT_MS: "5000",
       AGENT_MAX_RETRIES: "1",
       AGENT_MAX_CONCURRENT: "64",
@@ -93,7 +94,6 @@ describe("defaults", () => {
       STRIPE_WEBHOOK_SECRET: "whsec_abc123",
       STRIPE_PUBLISHABLE_KEY: "pk_test_abc123",
       BILLING_ENABLED: "0",
-      COURSE_MAIL_PER_SECOND: "4",
       EMBEDDING_PROVIDER: "openai",
       EMBEDDING_API_KEY: "sk-embed",
       EMBEDDING_MODEL: "nomic-embed-text",
@@ -126,7 +126,7 @@ describe("defaults", () => {
       trustProxy: true,
       stripe: { secretKey: "sk_test_abc123", webhookSecret: "whsec_abc123", publishableKey: "pk_test_abc123", standinUrl: undefined },
       billingEnabled: false,
-      courseMailPerSecond: 4,
+      courseMailPerSecond: 2.5,
       embeddings: { provider: "openai", baseUrl: "http://localhost:11434/v1", apiKey: "sk-embed", model: "nomic-embed-text" },
     });
   });

@@ -19,6 +19,7 @@ export const ROUTES = {
   admin_listCourses: ["GET", "/admin/courses"],
   admin_log: ["GET", "/admin/log"],
   admin_saveCourse: ["PUT", "/admin/course/{slug}"],
+  admin_setAdmin: ["PUT", "/admin/administrators"],
   apiKey_create: ["POST", "/apikeys"],
   apiKey_delete: ["DELETE", "/apikeys/{name}"],
   apiKey_get: ["GET", "/apikeys/{name}"],

@@ -9,7 +9,9 @@ export const ZCourseSlug = z
   .min(1)
   .max(64)
   .regex(/^[a-z0-9][a-z0-9-]*$/, "must be lower-case letters, digits and dashes")
-  .describe("The course's slug, e.g. `spring-2027`");
+  // `/admin/course/hide-idea` is an operation of its own: no course may be named like it.
+  .refine((s) => s !== "hide-idea", "is reserved")
+  .describe("The course's slug, e.g. `spring-2027` (not `hide-idea`)");
 export const ZCourseParams = z.object({ slug: ZCourseSlug });
 
 export const MAIL_KINDS = ["day", "start", "last"] as const;
@@ -24,7 +26,6 @@ export const normalizeEmail = (s: string) => s.trim().toLowerCase();
 
 export const ZCourseInput = z
   .object({
-    slug: ZCourseSlug,
     title: z.string().trim().min(1).max(200),
     startsAt: ZTimestamp.describe("When the course starts; the `day` mail is the reminder the day before"),
     attendeeCode: z.string().trim().min(1).max(100).nullable().optional().describe("The attendee code the `last` mail carries"),
@@ -238,3 +239,12 @@ export const ZSignupInput = z
 export const ZSignupResult = z.object({ ok: z.literal(true) }).describe("Always the same answer, whether the address was new or signed up already (no account discovery)");
 export const ZRedeemInput = z.object({ code: z.string().trim().min(1).max(64), fingerprint: z.string().trim().min(1).max(128).optional() }).meta({ id: "CourseRedeemInput" });
 export const ZRedeemResult = z.object({ courseSlug: ZCourseSlug, creditedCents: z.number().int() }).meta({ id: "CourseRedeemResult" });
+
+// ── Administrators ──
+export const ZSetAdminInput = z
+  .object({
+    email: z.string().trim().max(320).refine((s) => isCourseEmail(s.toLowerCase()), "must be an email address"),
+    isAdmin: z.boolean(),
+  })
+  .meta({ id: "SetAdminInput" });
+export const ZSetAdminResult = z.object({ userId: ZId, email: z.string(), isAdmin: z.boolean() }).meta({ id: "SetAdminResult" });

@@ -44,6 +44,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   "Command line": "Device-code login (RFC 8628), device enrollment, dst_ token exchange and todo-scoped (mayfly) tokens",
   Billing: "Credit balance and ledger, cards, invoices, plans and subscriptions through Stripe, usage windows and extra spend (not served to device tokens)",
   Usage: "Agent usage (turns, tokens, cost) in a date range",
+  "Course administration": "Administrators only: courses, eligible mailboxes, coupons, perks, resumable bulk mail, the abuse audit, followers, ideas moderation and the admin log",
+  Courses: "Public course pages: the course, signing up, the ideas wall and coupon redemption",
   Meta: "This document",
 };
 

@@ -27,6 +27,8 @@ import {
   ZRegistrationQuery,
   ZResendInput,
   ZCourseSlug,
+  ZSetAdminInput,
+  ZSetAdminResult,
 } from "../../../lib/schemas/courses.ts";
 import { USER_CREDENTIAL, defineOperation } from "../../http/define.ts";
 import {
@@ -41,6 +43,7 @@ import {
   hideIdea,
   listCourses,
   listRegistrations,
+  setAdmin,
   setFollowers,
   upsertCourse,
 } from "../../services/courses/courses.ts";
@@ -53,6 +56,7 @@ const RUN_NOTE =
 export const courseList = defineOperation({
   ...ADMIN,
   id: "admin_listCourses",
+  description: "Every course, newest start first, each with its counts: signups, signups with an account, coupons mailed and redeemed, perks granted.",
   method: "GET",
   path: "/admin/courses",
   summary: "List courses with their signup counts",
@@ -70,12 +74,13 @@ export const courseSave = defineOperation({
   params: ZCourseParams,
   body: ZCourseInput,
   response: ZAdminCourse,
-  handler: ({ caller, body }) => upsertCourse(caller, body),
+  handler: ({ caller, params, body }) => upsertCourse(caller, params.slug, body),
 });
 
 export const courseGet = defineOperation({
   ...ADMIN,
   id: "admin_getCourse",
+  description: "The course with its counts and, for administrators only, its attendee code. An unknown slug is 404.",
   method: "GET",
   path: "/admin/course/{slug}",
   summary: "A course with its counts (and its attendee code)",
@@ -142,6 +147,7 @@ export const mail = defineOperation({
 export const mailRuns = defineOperation({
   ...ADMIN,
   id: "admin_courseMailRuns",
+  description: "Each run with `state`, `total`, `sent` and `failed`, newest first: what the console's progress bar reads after a reload.",
   method: "GET",
   path: "/admin/course/{slug}/mail-runs",
   summary: "The course's bulk mailings with their progress (newest 50)",
@@ -153,6 +159,7 @@ export const mailRuns = defineOperation({
 export const mailRunFailed = defineOperation({
   ...ADMIN,
   id: "admin_courseMailRunFailures",
+  description: "The recipients of the run the provider refused three times, with the provider's message; a run of another course is 404.",
   method: "GET",
   path: "/admin/course/{slug}/mail-runs/{runId}/failures",
   summary: "Recipients of a mailing the provider refused, with its reason",
@@ -164,6 +171,7 @@ export const mailRunFailed = defineOperation({
 export const audit = defineOperation({
   ...ADMIN,
   id: "admin_courseAudit",
+  description: "Groups of two or more signups that share a device fingerprint or an IP (likely duplicates), biggest first, and every coupon redeemer with `followsPage` from the follower snapshot (the handle they gave at signup).",
   method: "GET",
   path: "/admin/course/{slug}/audit",
   summary: "Signups grouped by shared device or IP, and which redeemers follow the Page",
@@ -201,6 +209,7 @@ export const hide = defineOperation({
 export const ideas = defineOperation({
   ...ADMIN,
   id: "admin_courseIdeas",
+  description: "Newest first, up to 1,000, with the author's email and `hidden`.",
   method: "GET",
   path: "/admin/course/{slug}/ideas",
   summary: "Every idea of the course, hidden ones included (marked)",
@@ -225,6 +234,7 @@ export const registrations = defineOperation({
 export const couponAuditOp = defineOperation({
   ...ADMIN,
   id: "admin_couponAudit",
+  description: "The code is matched case-insensitively; an unknown code is 404.",
   method: "GET",
   path: "/admin/coupon/{code}/audit",
   summary: "Who a code was made for, when it was mailed and redeemed, from which device and IP",
@@ -236,10 +246,24 @@ export const couponAuditOp = defineOperation({
 export const log = defineOperation({
   ...ADMIN,
   id: "admin_log",
+  description: "Newest first; `course` narrows it to one course, `limit` (1 to 500, default 100).",
   method: "GET",
   path: "/admin/log",
   summary: "The admin log: who did what, when, reaching how many (newest first)",
   query: z.object({ course: ZCourseSlug.optional(), limit: z.coerce.number().int().min(1).max(500).default(100) }),
   response: ZAdminLog,
   handler: ({ query }) => adminLog({ courseSlug: query.course, limit: query.limit }),
+});
+
+export const setAdminOp = defineOperation({
+  ...ADMIN,
+  id: "admin_setAdmin",
+  method: "PUT",
+  path: "/admin/administrators",
+  summary: "Make an account an administrator, or not",
+  description: "The account is found by email (404 when none has it: the person signs in once first). Removing your own role is 409, so the console always keeps one administrator. Logged in the admin log.",
+  errors: ["NOT_FOUND", "CONFLICT"],
+  body: ZSetAdminInput,
+  response: ZSetAdminResult,
+  handler: ({ caller, body }) => setAdmin(caller, body.email, body.isAdmin),
 });

@@ -19,6 +19,7 @@ export const courseOperations = [
   admin.registrations,
   admin.couponAuditOp,
   admin.log,
+  admin.setAdminOp,
   pub.coursePublic,
   pub.courseSignup,
   pub.courseIdeas,

@@ -19,6 +19,7 @@ const TAG = "Courses";
 
 export const coursePublic = defineOperation({
   id: "course_get",
+  description: "Title, start and the perk's description, for the signup page; an unknown slug is 404. No credential needed.",
   method: "GET",
   path: "/courses/{slug}",
   tag: TAG,
@@ -47,6 +48,7 @@ export const courseSignup = defineOperation({
 
 export const courseIdeas = defineOperation({
   id: "course_listIdeas",
+  description: "Signed-in users only. Newest first (up to 500); hidden ideas are left out; `mine` marks the caller's own.",
   method: "GET",
   path: "/courses/{slug}/ideas",
   tag: TAG,

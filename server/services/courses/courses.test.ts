@@ -32,7 +32,7 @@ const A = () => ({ key: admin.apiKey });
 let n = 0;
 async function newCourse(extra: Record<string, unknown> = {}): Promise<string> {
   const slug = `course-${++n}-${Date.now()}`;
-  const res = await app.call("PUT", `/admin/course/${slug}`, { ...A(), body: { slug, title: `Course ${n}`, startsAt: Date.now() + 86_400_000, perkCreditCents: 500, ...extra } });
+  const res = await app.call("PUT", `/admin/course/${slug}`, { ...A(), body: { title: `Course ${n}`, startsAt: Date.now() + 86_400_000, perkCreditCents: 500, ...extra } });
   assert.equal(res.status, 200, res.text);
   return slug;
 }
@@ -222,4 +222,56 @@ test("ideas: signed-in users submit and see them; a hidden idea vanishes from th
   assert.equal((await app.call("POST", "/admin/course/hide-idea", { ...A(), body: {} })).status, 400);
   await app.call("POST", "/admin/course/hide-idea", { ...A(), body: { ideaId: posted.json.id, hidden: false } });
   assert.equal((await app.call("GET", `/courses/${slug}/ideas`, { key: other.apiKey })).json.items.length, 1);
+});
+
+test("the perk opens by itself (course.perk-open) and reaches a signup who makes an account later, once", async () => {
+  const slug = await newCourse({ perkOpensAt: Date.now() + 60_000 });
+  const course = await app.rt.prisma.course.findUniqueOrThrow({ where: { slug } });
+  const job = await app.rt.prisma.job.findFirst({ where: { name: "course.perk-open", key: `${course.id}@${course.perkOpensAt!.getTime()}` } });
+  assert.ok(job, "queued for the opening time");
+  const early = await app.newUser();
+  const earlyEmail = (await app.rt.prisma.user.findUniqueOrThrow({ where: { id: early.userId } })).email;
+  await app.call("POST", `/courses/${slug}/signups`, { body: { email: earlyEmail } });
+  await app.call("POST", `/courses/${slug}/signups`, { body: { email: "later@x.test" } });
+  const { coursePerkOpenJob } = await import("./perk-job.ts");
+  // A job for a moved opening time does nothing; the current one grants.
+  await coursePerkOpenJob.handler({ courseId: course.id, at: 1 }, {} as never);
+  assert.equal(await app.rt.prisma.coursePerkGrant.count({ where: { courseId: course.id } }), 0);
+  await app.rt.prisma.course.update({ where: { id: course.id }, data: { perkOpensAt: new Date(Date.now() - 1000) } });
+  const opened = await app.rt.prisma.course.findUniqueOrThrow({ where: { id: course.id } });
+  await coursePerkOpenJob.handler({ courseId: course.id, at: opened.perkOpensAt!.getTime() }, {} as never);
+  assert.deepEqual((await app.rt.prisma.coursePerkGrant.findMany({ where: { courseId: course.id } })).map((g) => g.userId), [early.userId]);
+  const { grantOpenPerksTo } = await import("./courses.ts");
+  const later = await app.rt.prisma.user.create({ data: { email: "later@x.test" } });
+  assert.equal(await grantOpenPerksTo(later.id), 1);
+  assert.equal(await grantOpenPerksTo(later.id), 0, "a second sign-in grants nothing");
+  assert.equal(await app.rt.prisma.coursePerkGrant.count({ where: { courseId: course.id } }), 2);
+});
+
+test("a course cannot be named like the hide-idea operation; a bad slug or body is 400 and creates nothing", async () => {
+  const put = (slug: string, body: unknown) => app.call("PUT", `/admin/course/${slug}`, { ...A(), body });
+  const ok = { title: "T", startsAt: Date.now() };
+  assert.equal((await put("hide-idea", ok)).status, 400, "reserved: the path is POST hide-idea's");
+  assert.equal((await put("Bad_Slug", ok)).status, 400);
+  assert.equal((await put("fine-slug", { title: "", startsAt: Date.now() })).status, 400);
+  assert.equal((await put("fine-slug", { title: "T", startsAt: "tomorrow" })).status, 400);
+  assert.equal((await put("fine-slug", { ...ok, perkCreditCents: -5 })).status, 400);
+  assert.equal(await app.rt.prisma.course.count({ where: { slug: { in: ["fine-slug", "hide-idea"] } } }), 0);
+});
+
+test("an admin makes another account an administrator (logged); unknown email 404; removing oneself 409", async () => {
+  const other = await app.newUser();
+  const email = (await app.rt.prisma.user.findUniqueOrThrow({ where: { id: other.userId } })).email;
+  assert.equal((await app.call("GET", "/admin/courses", { key: other.apiKey })).status, 403);
+  const res = await app.call("PUT", "/admin/administrators", { ...A(), body: { email: email.toUpperCase(), isAdmin: true } });
+  assert.equal(res.status, 200, res.text);
+  assert.equal((await app.call("GET", "/admin/courses", { key: other.apiKey })).status, 200);
+  assert.equal((await app.call("PUT", "/admin/administrators", { ...A(), body: { email: "nobody@x.test", isAdmin: true } })).status, 404);
+  const adminEmail = (await app.rt.prisma.user.findUniqueOrThrow({ where: { id: admin.userId } })).email;
+  assert.equal((await app.call("PUT", "/admin/administrators", { ...A(), body: { email: adminEmail, isAdmin: false } })).status, 409);
+  assert.equal((await app.call("PUT", "/admin/administrators", { ...A(), body: { email: "x", isAdmin: true } })).status, 400);
+  assert.equal((await app.call("PUT", "/admin/administrators", { key: other.apiKey, body: { email: adminEmail, isAdmin: false } })).status, 200, "the new admin may");
+  await app.rt.prisma.user.update({ where: { id: admin.userId }, data: { isAdmin: true } });
+  const log = await app.call("GET", "/admin/log", A());
+  assert.ok(log.json.items.some((e: Json) => e.action === "admin.grant" && e.target === email));
 });

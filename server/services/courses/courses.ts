@@ -17,7 +17,8 @@ import { ApiError } from "../../http/errors.ts";
 import { enqueue } from "../../jobs/index.ts";
 import { log } from "../../log.ts";
 import { db } from "../../runtime.ts";
-import { TX_OPTIONS, post } from "../billing/ledger.ts";
+import { TX_OPTIONS } from "../billing/ledger.ts";
+import { grantPerk, grantPerksToCourse } from "./perks.ts";
 import { coursePerkOpenJob } from "./perk-job.ts";
 
 type Tx = Prisma.TransactionClient;
@@ -80,7 +81,7 @@ export async function listCourses() {
 }
 
 /** Creates the course, or updates the one with this slug; queues the perk's opening. */
-export async function upsertCourse(caller: Caller, input: z.output<typeof ZCourseInput>) {
+export async function upsertCourse(caller: Caller, slug: string, input: z.output<typeof ZCourseInput>) {
   const data = {
     title: input.title,
     startsAt: new Date(input.startsAt),
@@ -91,7 +92,7 @@ export async function upsertCourse(caller: Caller, input: z.output<typeof ZCours
     perkDescription: input.perkDescription,
   };
   const course = await db().$transaction(async (tx) => {
-    const c = await tx.course.upsert({ where: { slug: input.slug }, create: { slug: input.slug, ...data }, update: data });
+    const c = await tx.course.upsert({ where: { slug }, create: { slug, ...data }, update: data });
     await logAdmin(caller.userId, { action: "course.save", courseId: c.id, target: c.slug }, tx);
     return c;
   });
@@ -140,57 +141,11 @@ export async function addEligible(caller: Caller, slug: string, input: z.output<
 
 // ── Perks ──
 
-/**
- * Grants the course's perk to one user, once: the grant row's unique (course, user) is inserted
- * with ON CONFLICT DO NOTHING (a concurrent second grant waits for the first and then inserts
- * nothing), and the credit is posted in the same transaction with a unique ledger reference.
- */
-export async function grantPerk(course: CourseRow, user: { id: string; email: string }): Promise<boolean> {
-  return db().$transaction(async (tx) => {
-    const { count } = await tx.coursePerkGrant.createMany({
-      data: [{ courseId: course.id, userId: user.id, email: user.email, amountCents: course.perkCreditCents }],
-      skipDuplicates: true,
-    });
-    if (count === 0) return false;
-    if (course.perkCreditCents > 0) {
-      const posted = await post(tx, user.id, {
-        amountCents: course.perkCreditCents,
-        kind: "grant",
-        description: `Course perk: ${course.title}`,
-        reference: `course-perk:${course.id}:${user.id}`,
-      });
-      await tx.coursePerkGrant.update({ where: { courseId_userId: { courseId: course.id, userId: user.id } }, data: { ledgerId: posted.id } });
-    }
-    return true;
-  }, TX_OPTIONS);
-}
-
-/** Grants the perk to every signup with an account; returns the counts. Safe to run twice, or at once. */
-export async function grantPerksToCourse(course: CourseRow) {
-  const p = db();
-  const emails = (await p.courseSignup.findMany({ where: { courseId: course.id }, select: { email: true } })).map((s) => s.email);
-  const users = emails.length ? await p.user.findMany({ where: { email: { in: emails } }, select: { id: true, email: true } }) : [];
-  let granted = 0;
-  for (const user of users) if (await grantPerk(course, user)) granted++;
-  return { granted, alreadyGranted: users.length - granted, withoutAccount: emails.length - users.length };
-}
-
 export async function grantPerks(caller: Caller, slug: string) {
   const course = await courseBySlug(slug);
   const result = await grantPerksToCourse(course);
   await logAdmin(caller.userId, { action: "course.perks", courseId: course.id, count: result.granted, data: result });
   return result;
-}
-
-/** A user signed in (perhaps for the first time): the perks of open courses they signed up for. */
-export async function grantOpenPerksTo(userId: string): Promise<number> {
-  const p = db();
-  const user = await p.user.findUnique({ where: { id: userId }, select: { id: true, email: true } });
-  if (!user) return 0;
-  const signups = await p.courseSignup.findMany({ where: { email: user.email.toLowerCase(), course: { perkOpensAt: { lte: new Date() } } }, include: { course: true } });
-  let n = 0;
-  for (const s of signups) if (await grantPerk(s.course, user)) n++;
-  return n;
 }
 
 // ── Registrations ──
@@ -375,6 +330,8 @@ export async function couponAudit(code: string) {
 }
 
 /** Redeems a code once, for the signed-in caller: the course perk is granted through the ledger. */
+export { grantOpenPerksTo, grantPerk, grantPerksToCourse } from "./perks.ts";
+
 export async function redeemCoupon(caller: Caller, code: string, device: { fingerprint?: string; ip: string | null }) {
   const p = db();
   const coupon = await p.courseCoupon.findUnique({ where: { code: code.trim().toUpperCase() }, include: { course: true } });
@@ -411,4 +368,19 @@ export async function adminLog(opts: { courseSlug?: string; limit: number }) {
       createdAt: r.createdAt.getTime(),
     })),
   };
+}
+
+// ── Administrators ──
+
+/** Makes an existing account an administrator, or not; an administrator cannot demote themself (no lock-out). */
+export async function setAdmin(caller: Caller, email: string, isAdmin: boolean) {
+  const normalized = normalizeEmail(email);
+  const user = await db().user.findUnique({ where: { email: normalized }, select: { id: true, email: true } });
+  if (!user) throw new ApiError("NOT_FOUND", "No account has this email; the person signs in once first");
+  if (user.id === caller.userId && !isAdmin) throw new ApiError("CONFLICT", "You cannot remove your own administrator role");
+  await db().$transaction(async (tx) => {
+    await tx.user.update({ where: { id: user.id }, data: { isAdmin } });
+    await logAdmin(caller.userId, { action: isAdmin ? "admin.grant" : "admin.revoke", target: user.email, count: 1 }, tx);
+  });
+  return { userId: user.id, email: user.email, isAdmin };
 }

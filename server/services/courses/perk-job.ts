@@ -5,7 +5,7 @@ import { z } from "zod";
 import { defineJob } from "../../jobs/define.ts";
 import { log } from "../../log.ts";
 import { db } from "../../runtime.ts";
-import { grantPerksToCourse } from "./courses.ts";
+import { grantPerksToCourse } from "./perks.ts";
 
 export const coursePerkOpenJob = defineJob(
   "course.perk-open",

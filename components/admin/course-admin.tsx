@@ -1,0 +1,449 @@
+"use client";
+
+import { useState } from "react";
+import { ApiClientError, call } from "@/lib/api/client";
+import type { OperationResult } from "@/lib/api/types";
+import { useLiveOperations, useOperation } from "@/lib/api/swr";
+import { LoadError, Loading } from "@/components/ui/load-state";
+import { AdminLogView } from "./admin-log";
+
+// /admin/courses/<slug>: counts, the actions (each confirmed with how many people it reaches),
+// live progress of bulk mail (Socket.IO `course.mail`, and the runs list after a reload),
+// registrations, the audit, followers, ideas and the course's admin log.
+
+type Action = { id: string; label: string; reach: number; run: () => Promise<string> };
+
+const message = (err: unknown) => (err instanceof ApiClientError || err instanceof Error ? err.message : String(err));
+
+export function CourseAdmin({ slug }: { slug: string }) {
+  const course = useOperation("admin_getCourse", { params: { slug } });
+  const runs = useOperation("admin_courseMailRuns", { params: { slug } });
+  const [pending, setPending] = useState<Action | null>(null);
+  const [resend, setResend] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+
+  // Progress: the job's `course.mail` events (to every admin's own connections) revalidate the
+  // runs list, which is also what a reload reads; after a reconnect it is read again.
+  useLiveOperations((e) => (e.type === "course.mail" ? ["admin_courseMailRuns", "admin_getCourse"] : []), ["admin_courseMailRuns"]);
+
+  if (course.error)
+    return course.error.status === 404 ? (
+      <section className="card">
+        <h1>No such course</h1>
+        <p>There is no course “{slug}”.</p>
+      </section>
+    ) : (
+      <LoadError what="the course" message={course.error.message} onRetry={() => void course.mutate()} />
+    );
+  if (!course.data) return <Loading label="Loading the course…" />;
+  const c = course.data;
+  const s = c.stats;
+
+  const startRun = (kind: "coupons" | "day" | "start" | "last") => async () => {
+    const run = kind === "coupons" ? await call("admin_courseCoupons", { params: { slug }, body: { resend } }) : await call("admin_courseMail", { params: { slug, kind }, body: { resend } });
+    await runs.mutate();
+    return `Started: ${run.total} ${run.total === 1 ? "person" : "people"}.`;
+  };
+  const actions: Action[] = [
+    { id: "coupons", label: "Mail coupons", reach: resend ? s.signups : s.signups - s.couponsMailed, run: startRun("coupons") },
+    { id: "day", label: "Mail “starts tomorrow”", reach: s.signups, run: startRun("day") },
+    { id: "start", label: "Mail “we are starting”", reach: s.signups, run: startRun("start") },
+    { id: "last", label: "Mail the attendee code", reach: s.signups, run: startRun("last") },
+    {
+      id: "perks",
+      label: "Grant perks now",
+      reach: s.withAccount - s.perksGranted,
+      run: async () => {
+        const r = await call("admin_coursePerks", { params: { slug } });
+        return `Granted ${r.granted}; ${r.alreadyGranted} had it; ${r.withoutAccount} without an account.`;
+      },
+    },
+  ];
+
+  async function confirm() {
+    if (!pending) return;
+    setBusy(true);
+    try {
+      setResult({ ok: true, text: await pending.run() });
+      await course.mutate();
+    } catch (err) {
+      setResult({ ok: false, text: message(err) });
+    } finally {
+      setBusy(false);
+      setPending(null);
+    }
+  }
+
+  const allRuns = runs.data?.items ?? [];
+
+  return (
+    <>
+      <h1>{c.title}</h1>
+      <p className="muted">
+        {c.slug} · starts {new Date(c.startsAt).toLocaleString()} · <a href={`/courses/${c.slug}`}>public page</a>
+      </p>
+      <section className="card" aria-labelledby="stats-h">
+        <h2 id="stats-h">Counts</h2>
+        <p data-testid="course-stats">
+          {s.signups} signups · {s.withAccount} with an account · {s.couponsMailed} coupons mailed · {s.couponsRedeemed} redeemed · {s.perksGranted} perks granted
+        </p>
+      </section>
+
+      <section className="card" aria-labelledby="actions-h">
+        <h2 id="actions-h">Actions</h2>
+        <div className="checkbox-field">
+          <input id="resend" type="checkbox" checked={resend} onChange={(e) => setResend(e.target.checked)} />
+          <label htmlFor="resend">Mail everyone again (resend)</label>
+        </div>
+        <div className="inline-fields">
+          {actions.map((a) => (
+            <button key={a.id} type="button" className="secondary" disabled={busy} onClick={() => setPending(a)}>
+              {a.label}
+            </button>
+          ))}
+        </div>
+        {pending ? (
+          <div role="alertdialog" aria-labelledby="confirm-text" className="card" style={{ marginTop: "0.75rem" }}>
+            <p id="confirm-text" data-testid="confirm-text">
+              {pending.label}: this reaches <strong>{pending.reach}</strong> {pending.reach === 1 ? "person" : "people"}
+              {pending.id !== "perks" && !resend && pending.id !== "coupons" ? " at most (those no earlier mailing of this kind reached)" : ""}. Go ahead?
+            </p>
+            <div className="form-actions">
+              <button type="button" disabled={busy} onClick={() => void confirm()} autoFocus>
+                Yes, {pending.label.toLowerCase()}
+              </button>
+              <button type="button" className="secondary" onClick={() => setPending(null)}>
+                Cancel
+              </button>
+            </div>
+          </div>
+        ) : null}
+        {result ? (
+          <p role={result.ok ? "status" : "alert"} className={result.ok ? "success" : "error"}>
+            {result.text}
+          </p>
+        ) : null}
+        <EligibleForm slug={slug} onDone={() => void course.mutate()} />
+      </section>
+
+      <section className="card" aria-labelledby="runs-h">
+        <h2 id="runs-h">Mailings</h2>
+        {runs.error ? (
+          <LoadError inline what="the mailings" message={runs.error.message} onRetry={() => void runs.mutate()} />
+        ) : !runs.data ? (
+          <Loading inline label="Loading the mailings…" />
+        ) : allRuns.length === 0 ? (
+          <p className="muted">No mailing yet.</p>
+        ) : (
+          <ul className="plain" data-testid="mail-runs">
+            {allRuns.map((r) => {
+              const pct = r.total === 0 ? 100 : Math.floor(((r.sent + r.failed) * 100) / r.total);
+              return (
+                <li key={r.id} style={{ marginBottom: "0.5rem" }}>
+                  <span>
+                    {r.kind}
+                    {r.resend ? " (resend)" : ""} · {new Date(r.createdAt).toLocaleString()} · {r.state} · {r.sent} sent
+                    {r.failed ? `, ${r.failed} failed` : ""} of {r.total}
+                  </span>
+                  <progress max={100} value={pct} aria-label={`${r.kind} mailing progress`} data-testid="mail-progress" data-percent={pct} style={{ width: "100%" }}>
+                    {pct}%
+                  </progress>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </section>
+
+      <Registrations slug={slug} />
+      <Audit slug={slug} />
+      <Followers slug={slug} />
+      <Ideas slug={slug} />
+      <AdminLogView course={slug} />
+    </>
+  );
+}
+
+function EligibleForm({ slug, onDone }: { slug: string; onDone: () => void }) {
+  const [text, setText] = useState("");
+  const [out, setOut] = useState<{ ok: boolean; text: string } | null>(null);
+  async function submit(e: React.FormEvent) {
+    e.preventDefault();
+    const emails = text.split(/[\s,;]+/).filter(Boolean);
+    if (emails.length === 0) return setOut({ ok: false, text: "Paste one or more addresses." });
+    try {
+      const r = await call("admin_courseEligible", { params: { slug }, body: { emails, skipInvalid: true } });
+      setOut({ ok: r.rejected.length === 0, text: `Added ${r.added.length}, already listed ${r.alreadyListed.length}${r.rejected.length ? `, not email addresses: ${r.rejected.join(", ")}` : ""}.` });
+      setText("");
+      onDone();
+    } catch (err) {
+      setOut({ ok: false, text: message(err) });
+    }
+  }
+  return (
+    <form onSubmit={(e) => void submit(e)} style={{ marginTop: "1rem" }}>
+      <label htmlFor="eligible">Eligible mailboxes (one per line)</label>
+      <textarea id="eligible" rows={3} value={text} onChange={(e) => setText(e.target.value)} />
+      <div className="form-actions">
+        <button type="submit" className="secondary">
+          Tag as eligible
+        </button>
+      </div>
+      {out ? (
+        <p role={out.ok ? "status" : "alert"} className={out.ok ? "success" : "error"}>
+          {out.text}
+        </p>
+      ) : null}
+    </form>
+  );
+}
+
+const PAGE = 50;
+type Flag = "" | "true" | "false";
+
+function Registrations({ slug }: { slug: string }) {
+  const [q, setQ] = useState("");
+  const [flags, setFlags] = useState<Record<"hasAccount" | "mailed" | "redeemed" | "claimed", Flag>>({ hasAccount: "", mailed: "", redeemed: "", claimed: "" });
+  const [offset, setOffset] = useState(0);
+  const query = { ...(q ? { q } : {}), ...Object.fromEntries(Object.entries(flags).filter(([, v]) => v)), offset: String(offset), limit: String(PAGE) };
+  const regs = useOperation("admin_courseRegistrations", { params: { slug }, query });
+  const [exporting, setExporting] = useState(false);
+
+  async function exportCsv() {
+    setExporting(true);
+    try {
+      const rows: OperationResult<"admin_courseRegistrations">["items"] = [];
+      for (let off = 0; ; off += 200) {
+        const page = await call("admin_courseRegistrations", { params: { slug }, query: { ...query, offset: String(off), limit: "200" } });
+        rows.push(...page.items);
+        if (rows.length >= page.total || page.items.length === 0) break;
+      }
+      const cols = ["email", "source", "fingerprint", "ip", "socialHandle", "hasAccount", "couponMailedAt", "couponRedeemedAt", "perkClaimedAt", "createdAt"] as const;
+      const cell = (v: unknown) => {
+        const s = v === null || v === undefined ? "" : typeof v === "number" && v > 1e12 ? new Date(v).toISOString() : String(v);
+        // Quoted, and a leading formula character neutralised (CSV injection).
+        return `"${(/^[=+\-@\t\r]/.test(s) ? `'${s}` : s).replace(/"/g, '""')}"`;
+      };
+      const csv = [cols.join(","), ...rows.map((r) => cols.map((k) => cell(r[k])).join(","))].join("\r\n");
+      const a = document.createElement("a");
+      a.href = URL.createObjectURL(new Blob([csv], { type: "text/csv" }));
+      a.download = `${slug}-registrations.csv`;
+      a.click();
+      URL.revokeObjectURL(a.href);
+    } finally {
+      setExporting(false);
+    }
+  }
+
+  const setFlag = (k: keyof typeof flags) => (e: React.ChangeEvent<HTMLSelectElement>) => {
+    setFlags((f) => ({ ...f, [k]: e.target.value as Flag }));
+    setOffset(0);
+  };
+  return (
+    <section className="card" aria-labelledby="regs-h">
+      <h2 id="regs-h">Registrations</h2>
+      <div className="field-row">
+        <div className="field grow">
+          <label htmlFor="reg-q">Search</label>
+          <input
+            id="reg-q"
+            type="search"
+            value={q}
+            placeholder="email, fingerprint or IP"
+            onChange={(e) => {
+              setQ(e.target.value);
+              setOffset(0);
+            }}
+          />
+        </div>
+        {(
+          [
+            ["hasAccount", "Account"],
+            ["mailed", "Coupon mailed"],
+            ["redeemed", "Redeemed"],
+            ["claimed", "Perk claimed"],
+          ] as const
+        ).map(([k, label]) => (
+          <div className="field" key={k}>
+            <label htmlFor={`reg-${k}`}>{label}</label>
+            <select id={`reg-${k}`} value={flags[k]} onChange={setFlag(k)}>
+              <option value="">any</option>
+              <option value="true">yes</option>
+              <option value="false">no</option>
+            </select>
+          </div>
+        ))}
+        <button type="button" className="secondary" disabled={exporting} onClick={() => void exportCsv()}>
+          Export CSV
+        </button>
+      </div>
+      {regs.error ? (
+        <LoadError inline what="the registrations" message={regs.error.message} onRetry={() => void regs.mutate()} />
+      ) : !regs.data ? (
+        <Loading inline label="Loading the registrations…" />
+      ) : regs.data.total === 0 ? (
+        <p className="muted">No registration matches.</p>
+      ) : (
+        <>
+          <table data-testid="registrations">
+            <thead>
+              <tr>
+                <th scope="col">Email</th>
+                <th scope="col">Fingerprint</th>
+                <th scope="col">IP</th>
+                <th scope="col">Account</th>
+                <th scope="col">Coupon mailed</th>
+                <th scope="col">Redeemed</th>
+                <th scope="col">Perk</th>
+              </tr>
+            </thead>
+            <tbody>
+              {regs.data.items.map((r) => (
+                <tr key={r.id}>
+                  <td>
+                    {r.email}
+                    {r.source === "eligible" ? <span className="muted"> (eligible)</span> : null}
+                  </td>
+                  <td>{r.fingerprint ?? ""}</td>
+                  <td>{r.ip ?? ""}</td>
+                  <td>{r.hasAccount ? "yes" : "no"}</td>
+                  <td>{r.couponMailedAt ? new Date(r.couponMailedAt).toLocaleString() : "no"}</td>
+                  <td>{r.couponRedeemedAt ? new Date(r.couponRedeemedAt).toLocaleString() : "no"}</td>
+                  <td>{r.perkClaimedAt ? new Date(r.perkClaimedAt).toLocaleString() : "no"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <div className="inline-fields">
+            <button type="button" className="secondary" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
+              Previous
+            </button>
+            <span>
+              {offset + 1}–{Math.min(offset + PAGE, regs.data.total)} of {regs.data.total}
+            </span>
+            <button type="button" className="secondary" disabled={offset + PAGE >= regs.data.total} onClick={() => setOffset(offset + PAGE)}>
+              Next
+            </button>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
+
+function Audit({ slug }: { slug: string }) {
+  const audit = useOperation("admin_courseAudit", { params: { slug } });
+  return (
+    <section className="card" aria-labelledby="audit-h">
+      <h2 id="audit-h">Audit</h2>
+      {audit.error ? (
+        <LoadError inline what="the audit" message={audit.error.message} onRetry={() => void audit.mutate()} />
+      ) : !audit.data ? (
+        <Loading inline label="Loading the audit…" />
+      ) : (
+        <>
+          <p className="muted">Follower snapshot: {audit.data.followerSnapshot.count} handles.</p>
+          <h3>Shared device or IP</h3>
+          {audit.data.clusters.length === 0 ? (
+            <p className="muted">No two signups share a device or an IP.</p>
+          ) : (
+            <ul data-testid="audit-clusters">
+              {audit.data.clusters.map((cl) => (
+                <li key={`${cl.by}:${cl.value}`}>
+                  {cl.by} <code>{cl.value}</code>: {cl.members.map((m) => `${m.email}${m.redeemed ? ` (redeemed${m.followsPage ? ", follows" : ", does not follow"})` : ""}`).join(", ")}
+                </li>
+              ))}
+            </ul>
+          )}
+          <h3>Redeemers</h3>
+          {audit.data.redeemers.length === 0 ? (
+            <p className="muted">No coupon redeemed yet.</p>
+          ) : (
+            <ul>
+              {audit.data.redeemers.map((m) => (
+                <li key={m.email}>
+                  {m.email} {m.socialHandle ? `@${m.socialHandle}` : "(no handle)"} — {m.followsPage ? "follows the Page" : "does not follow the Page"}
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+function Followers({ slug }: { slug: string }) {
+  const [text, setText] = useState("");
+  const [out, setOut] = useState<{ ok: boolean; text: string } | null>(null);
+  async function upload(e: React.FormEvent) {
+    e.preventDefault();
+    try {
+      const r = await call("admin_courseFollowers", { params: { slug }, body: { handles: text.split(/[\s,;]+/).filter(Boolean) } });
+      setOut({ ok: true, text: `Snapshot replaced: ${r.count} handles.` });
+    } catch (err) {
+      const invalid = err instanceof ApiClientError ? (err.data as { invalid?: string[] } | undefined)?.invalid : undefined;
+      setOut({ ok: false, text: invalid ? `Not handles: ${invalid.join(", ")}. Nothing was replaced.` : message(err) });
+    }
+  }
+  return (
+    <form className="card" onSubmit={(e) => void upload(e)} aria-labelledby="followers-h">
+      <h2 id="followers-h">Followers snapshot</h2>
+      <label htmlFor="followers">Handles of the Page&apos;s followers (replaces the current snapshot)</label>
+      <textarea id="followers" rows={4} value={text} onChange={(e) => setText(e.target.value)} />
+      <div className="form-actions">
+        <button type="submit" className="secondary">
+          Replace snapshot
+        </button>
+      </div>
+      {out ? (
+        <p role={out.ok ? "status" : "alert"} className={out.ok ? "success" : "error"}>
+          {out.text}
+        </p>
+      ) : null}
+    </form>
+  );
+}
+
+function Ideas({ slug }: { slug: string }) {
+  const ideas = useOperation("admin_courseIdeas", { params: { slug } });
+  const [error, setError] = useState<string | null>(null);
+  async function toggle(id: string, hidden: boolean) {
+    setError(null);
+    try {
+      await call("admin_hideIdea", { body: { ideaId: id, hidden } });
+      await ideas.mutate();
+    } catch (err) {
+      setError(message(err));
+    }
+  }
+  return (
+    <section className="card" aria-labelledby="ideas-h">
+      <h2 id="ideas-h">Ideas</h2>
+      {error ? (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      ) : null}
+      {ideas.error ? (
+        <LoadError inline what="the ideas" message={ideas.error.message} onRetry={() => void ideas.mutate()} />
+      ) : !ideas.data ? (
+        <Loading inline label="Loading the ideas…" />
+      ) : ideas.data.items.length === 0 ? (
+        <p className="muted">No idea submitted yet.</p>
+      ) : (
+        <ul className="plain" data-testid="admin-ideas">
+          {ideas.data.items.map((i) => (
+            <li key={i.id} style={{ marginBottom: "0.5rem" }}>
+              {i.hidden ? <span className="tag">hidden</span> : null} {i.text} <span className="muted">— {i.authorEmail}</span>{" "}
+              <button type="button" className="link-button" onClick={() => void toggle(i.id, !i.hidden)}>
+                {i.hidden ? "Unhide" : "Hide"}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

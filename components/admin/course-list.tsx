@@ -1,0 +1,147 @@
+"use client";
+
+import Link from "next/link";
+import { useState } from "react";
+import { ApiClientError, call } from "@/lib/api/client";
+import { useOperation } from "@/lib/api/swr";
+import { LoadError, Loading } from "@/components/ui/load-state";
+
+// /admin: every course with its counts, and a form that creates one.
+export function CourseList() {
+  const courses = useOperation("admin_listCourses", {});
+  const [slug, setSlug] = useState("");
+  const [title, setTitle] = useState("");
+  const [startsAt, setStartsAt] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function create(e: React.FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const when = Date.parse(startsAt);
+      if (!Number.isFinite(when)) throw new Error("Pick a start date and time");
+      await call("admin_saveCourse", { params: { slug: slug.trim() }, body: { title, startsAt: when } });
+      setSlug("");
+      setTitle("");
+      await courses.mutate();
+    } catch (err) {
+      setError(err instanceof ApiClientError || err instanceof Error ? err.message : String(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <>
+      <h1>Courses</h1>
+      {courses.error ? (
+        <LoadError what="the courses" message={courses.error.message} onRetry={() => void courses.mutate()} />
+      ) : !courses.data ? (
+        <Loading label="Loading the courses…" />
+      ) : courses.data.items.length === 0 ? (
+        <p className="card muted">No course yet. Create the first one below.</p>
+      ) : (
+        <section className="card">
+          <table data-testid="course-list">
+            <thead>
+              <tr>
+                <th scope="col">Course</th>
+                <th scope="col">Starts</th>
+                <th scope="col">Signups</th>
+                <th scope="col">With account</th>
+                <th scope="col">Coupons mailed</th>
+                <th scope="col">Redeemed</th>
+                <th scope="col">Perks</th>
+              </tr>
+            </thead>
+            <tbody>
+              {courses.data.items.map((c) => (
+                <tr key={c.id}>
+                  <td>
+                    <Link href={`/admin/courses/${c.slug}`}>{c.title}</Link> <span className="muted">{c.slug}</span>
+                  </td>
+                  <td>{new Date(c.startsAt).toLocaleString()}</td>
+                  <td>{c.stats.signups}</td>
+                  <td>{c.stats.withAccount}</td>
+                  <td>{c.stats.couponsMailed}</td>
+                  <td>{c.stats.couponsRedeemed}</td>
+                  <td>{c.stats.perksGranted}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
+      <form className="card" onSubmit={(e) => void create(e)}>
+        <h2>New course</h2>
+        <div className="field-row">
+          <div className="field">
+            <label htmlFor="course-slug">Slug</label>
+            <input id="course-slug" type="text" required value={slug} onChange={(e) => setSlug(e.target.value)} placeholder="spring-2027" />
+          </div>
+          <div className="field grow">
+            <label htmlFor="course-title">Title</label>
+            <input id="course-title" type="text" required value={title} onChange={(e) => setTitle(e.target.value)} />
+          </div>
+          <div className="field">
+            <label htmlFor="course-start">Starts</label>
+            <input id="course-start" type="datetime-local" required value={startsAt} onChange={(e) => setStartsAt(e.target.value)} />
+          </div>
+          <button type="submit" disabled={busy}>
+            Create
+          </button>
+        </div>
+        {error ? (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        ) : null}
+      </form>
+      <AdminForm />
+    </>
+  );
+}
+
+/** Makes an existing account an administrator (or not); logged in the admin log. */
+function AdminForm() {
+  const [email, setEmail] = useState("");
+  const [out, setOut] = useState<{ ok: boolean; text: string } | null>(null);
+  async function send(isAdmin: boolean) {
+    setOut(null);
+    try {
+      const r = await call("admin_setAdmin", { body: { email, isAdmin } });
+      setOut({ ok: true, text: `${r.email} is ${r.isAdmin ? "now" : "no longer"} an administrator.` });
+      setEmail("");
+    } catch (err) {
+      setOut({ ok: false, text: err instanceof ApiClientError || err instanceof Error ? err.message : String(err) });
+    }
+  }
+  return (
+    <form
+      className="card"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void send(true);
+      }}
+    >
+      <h2>Administrators</h2>
+      <div className="field-row">
+        <div className="field grow">
+          <label htmlFor="admin-email">Account email</label>
+          <input id="admin-email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        </div>
+        <button type="submit">Make administrator</button>
+        <button type="button" className="danger-outline" disabled={!email} onClick={() => void send(false)}>
+          Remove administrator
+        </button>
+      </div>
+      {out ? (
+        <p role={out.ok ? "status" : "alert"} className={out.ok ? "success" : "error"}>
+          {out.text}
+        </p>
+      ) : null}
+    </form>
+  );
+}

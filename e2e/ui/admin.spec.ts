@@ -1,0 +1,81 @@
+import { execFileSync } from "node:child_process";
+import { expect, test, type TestInfo } from "@playwright/test";
+import { signedInUser, snap } from "../support/ui";
+import { createUser, dataDirOf, type TestUser } from "../support/users";
+
+// Issue 16: the admin console in a real Chromium: the refusal page for a non-admin; an admin mails
+// coupons and watches the progress bar reach 100% (and still there after a reload); hiding an idea
+// removes it from the public wall.
+test.describe.configure({ timeout: 120_000 });
+
+/** Makes the user an administrator the way operators do: npm run user:create -- --admin (through the running server). */
+function makeAdmin(info: TestInfo, user: TestUser) {
+  execFileSync(process.execPath, ["--import", "tsx", "scripts/user-create.ts", "--email", user.email, "--admin"], {
+    env: { ...process.env, DATA_DIR: dataDirOf(info), LOG_LEVEL: "silent" },
+    stdio: "pipe",
+  });
+}
+
+async function newCourse(admin: TestUser, slug: string) {
+  const res = await admin.session.put(`/cookie/v1/admin/course/${slug}`, { data: { title: `Course ${slug}`, startsAt: Date.now() + 86_400_000, perkCreditCents: 100 } });
+  expect(res.status(), await res.text()).toBe(200);
+}
+
+test("a signed-in non-admin gets the refusal page, not the console", async ({ page }, info) => {
+  await signedInUser(page, info, "notadmin");
+  await page.goto("/admin");
+  await expect(page.getByTestId("admin-refused")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Administrators only" })).toBeVisible();
+  await expect(page.getByTestId("course-list")).toHaveCount(0);
+  await snap(page, info, "refused");
+});
+
+test("an admin mails coupons to 30 signups after a confirmation saying so, and the progress bar reaches 100%, also after a reload", async ({ page }, info) => {
+  const admin = await signedInUser(page, info, "admin");
+  makeAdmin(info, admin);
+  const slug = `e2e-${Date.now()}`;
+  await newCourse(admin, slug);
+  const emails = Array.from({ length: 30 }, (_, i) => `c${i}-${slug}@e2e.example.com`);
+  const tagged = await admin.session.post(`/cookie/v1/admin/course/${slug}/eligible`, { data: { emails } });
+  expect(tagged.status(), await tagged.text()).toBe(200);
+
+  await page.goto(`/admin/courses/${slug}`);
+  await expect(page.getByTestId("course-stats")).toContainText("30 signups");
+  await page.getByRole("button", { name: "Mail coupons" }).click();
+  await expect(page.getByTestId("confirm-text")).toContainText("reaches 30 people");
+  await page.getByRole("button", { name: "Yes, mail coupons" }).click();
+  const bar = page.getByTestId("mail-progress").first();
+  await expect(bar).toHaveAttribute("data-percent", "100", { timeout: 60_000 });
+  await expect(page.getByTestId("mail-runs")).toContainText("30 sent of 30");
+  await page.reload();
+  await expect(page.getByTestId("mail-progress").first()).toHaveAttribute("data-percent", "100");
+  await expect(page.getByTestId("course-stats")).toContainText("30 coupons mailed");
+  await snap(page, info, "coupons-done");
+});
+
+test("an admin hides an idea and the public wall no longer shows it", async ({ page, browser }, info) => {
+  const admin = await signedInUser(page, info, "admin");
+  makeAdmin(info, admin);
+  const slug = `e2e-ideas-${Date.now()}`;
+  await newCourse(admin, slug);
+
+  const author = await createUser(info, "author");
+  const visitorContext = await browser.newContext();
+  await visitorContext.addCookies((await author.session.storageState()).cookies);
+  const wall = await visitorContext.newPage();
+  await wall.goto(`/courses/${slug}`);
+  await wall.getByLabel("Your idea").fill("A session on keyboard shortcuts");
+  await wall.getByRole("button", { name: "Submit idea" }).click();
+  await expect(wall.getByTestId("ideas-wall")).toContainText("A session on keyboard shortcuts");
+
+  await page.goto(`/admin/courses/${slug}`);
+  const idea = page.getByTestId("admin-ideas").getByRole("listitem").filter({ hasText: "keyboard shortcuts" });
+  await idea.getByRole("button", { name: "Hide" }).click();
+  await expect(idea).toContainText("hidden");
+  await expect(idea.getByRole("button", { name: "Unhide" })).toBeVisible();
+
+  await wall.reload();
+  await expect(wall.getByText("No ideas yet. Be the first.")).toBeVisible();
+  await expect(wall.getByText("A session on keyboard shortcuts")).toHaveCount(0);
+  await visitorContext.close();
+});
