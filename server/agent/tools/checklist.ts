@@ -1,7 +1,7 @@
 import { tool } from "ai";
 import { z } from "zod";
 import { setBlockText, toggleChecked } from "../../services/todos/blocks.ts";
-import type { AgentToolDef } from "./index.ts";
+import type { AgentToolDef } from "./types.ts";
 
 const ZItemText = z.string().trim().min(1).max(500);
 

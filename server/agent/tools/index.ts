@@ -4,30 +4,12 @@
 import type { ToolSet } from "ai";
 import type { Caller } from "../../auth/caller.ts";
 import { db } from "../../runtime.ts";
-import type { TodoRef } from "../../services/todos/lifecycle.ts";
-import type { ToolSteps } from "../turn-store.ts";
+import type { AgentToolDef, ToolContext } from "./types.ts";
 import { checklistTool } from "./checklist.ts";
 import { scheduleFollowupTool } from "./schedule-followup.ts";
 import { spawnSubtodosTool } from "./spawn-subtodos.ts";
 
-export type ToolContext = {
-  todo: TodoRef & { userId: string };
-  /** The todo's owner, as whom every tool acts. */
-  caller: Caller;
-  /** The reply this turn writes. */
-  messageId: string;
-  /** Blocks of the reply: tools add theirs here. */
-  steps: ToolSteps;
-  /** Aborted on pause, cancel, or a lost lease. */
-  signal: AbortSignal;
-};
-
-export type AgentToolDef = {
-  name: string;
-  /** Whether the turn gets this tool (absent: always). */
-  available?(ctx: ToolContext): boolean | Promise<boolean>;
-  create(ctx: ToolContext): ToolSet[string];
-};
+export type { AgentToolDef, ToolContext } from "./types.ts";
 
 /** Every tool the agent may be offered; adding one is one file and one line here. */
 export const AGENT_TOOLS: readonly AgentToolDef[] = [checklistTool, scheduleFollowupTool, spawnSubtodosTool];

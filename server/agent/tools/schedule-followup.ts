@@ -1,7 +1,7 @@
 import { tool } from "ai";
 import { z } from "zod";
 import { addMessage } from "../../services/todos/messages.ts";
-import type { AgentToolDef } from "./index.ts";
+import type { AgentToolDef } from "./types.ts";
 
 /** The furthest a follow-up may be scheduled. */
 export const MAX_FOLLOWUP_MS = 365 * 24 * 60 * 60 * 1000;

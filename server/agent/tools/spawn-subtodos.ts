@@ -4,11 +4,11 @@ import type { TAgentSettings } from "../../../lib/schemas/agent.ts";
 import type { Prisma } from "../../db/generated/client.ts";
 import { db } from "../../runtime.ts";
 import { linkSubTodos } from "../../services/todos/blocks.ts";
-import { changeTodo, setStatus } from "../../services/todos/lifecycle.ts";
+import { changeTodo, setStatus, subTodoSettled } from "../../services/todos/lifecycle.ts";
 import { asObject } from "../../services/todos/serialize.ts";
-import { linksOf, subTodoSettled } from "../../services/todos/sub-todos.ts";
+import { linksOf } from "../../services/todos/sub-todos.ts";
 import { createTodo } from "../../services/todos/todos.ts";
-import type { AgentToolDef } from "./index.ts";
+import type { AgentToolDef } from "./types.ts";
 
 /** How deep sub-todos nest (a todo at this depth is not offered the tool), and how many one todo may start. */
 export const MAX_SPAWN_DEPTH = 2;

@@ -116,14 +116,14 @@ describe("project settings", () => {
     const seen: AppEvent[] = [];
     const stop = t().bus.subscribe((e) => seen.push(e));
     await updateProjectSettings(editor, project.id, { brandMarkdown: "# Brand", defaultGroupSlug: "inbox" });
-    await updateProjectSettings(owner, project.id, { agentDefaults: { provider: "openai", model: "gpt-4o-mini" } });
+    await updateProjectSettings(owner, project.id, { agentDefaults: { provider: "local", model: "gpt-4o-mini" } });
     stop();
     assert.deepEqual(seen.map((e) => [e.type, e.projectId, e.data]), [
       ["project.updated", project.id, { action: "settings" }],
       ["project.updated", project.id, { action: "settings" }],
     ]);
     const s = await getProjectSettings(editor, project.id);
-    assert.deepEqual({ ...s, updatedAt: 0 }, { projectId: project.id, brandMarkdown: "# Brand", defaultGroupSlug: "inbox", agentDefaults: { provider: "openai", model: "gpt-4o-mini" }, agentSettings: null, updatedAt: 0 });
+    assert.deepEqual({ ...s, updatedAt: 0 }, { projectId: project.id, brandMarkdown: "# Brand", defaultGroupSlug: "inbox", agentDefaults: { provider: "local", model: "gpt-4o-mini" }, agentSettings: null, updatedAt: 0 });
     assert.ok(s.updatedAt >= initial.updatedAt);
     const row = await t().prisma.project.findUniqueOrThrow({ where: { id: project.id } });
     assert.equal(row.brandMarkdown, "# Brand");
@@ -148,7 +148,7 @@ describe("project settings", () => {
   });
 
   test("stored values that no longer fit read as null", () => {
-    assert.deepEqual(projectSettingsFromStored({ defaultGroupSlug: "Not A Slug", agentDefaults: { provider: "mystery" } }), { defaultGroupSlug: null, agentDefaults: null });
+    assert.deepEqual(projectSettingsFromStored({ defaultGroupSlug: "Not A Slug", agentDefaults: { provider: "http://169.254.169.254/v1" } }), { defaultGroupSlug: null, agentDefaults: null });
     assert.deepEqual(projectSettingsFromStored(null), { defaultGroupSlug: null, agentDefaults: null });
   });
 });

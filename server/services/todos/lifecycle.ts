@@ -10,7 +10,8 @@ import type { EventType } from "../../realtime/bus.ts";
 import { db, runtime } from "../../runtime.ts";
 import { assertCanStartTurn } from "../billing/usage.ts";
 import { publishStatus, publishTodo } from "./events.ts";
-import { cancelSubTodos, linksOf, SETTLED, subTodoSettled } from "./sub-todos.ts";
+import { nextStatus } from "../../../lib/todo-lifecycle.ts";
+import { handResultsToParent, linksOf, SETTLED } from "./sub-todos.ts";
 
 type Tx = Prisma.TransactionClient;
 export type TodoRef = { id: string; projectId: string };
@@ -113,5 +114,20 @@ export async function runEffects(fx: Effects): Promise<void> {
   if (fx.startTurn) runtime().agent.start(fx.todo.id);
   for (const job of fx.jobs) {
     await job().catch((err: unknown) => log.warn("could not queue a job after a todo change", { todoId: fx.todo.id, error: err instanceof Error ? err.message : String(err) }));
+  }
+}
+
+/** A sub-todo settled: its parent takes the results once all it waits for have (./sub-todos.ts). */
+export async function subTodoSettled(parentTodoId: string): Promise<void> {
+  await changeTodo(parentTodoId, (tx, parent, fx) => handResultsToParent(tx, parent, fx));
+}
+
+/** Cancels the sub-todos (and so theirs) that are not closed yet. */
+export async function cancelSubTodos(ids: readonly string[]): Promise<void> {
+  for (const id of ids) {
+    await changeTodo(id, async (tx, child, fx) => {
+      const to = nextStatus(child.status as TTodoStatus, "cancel", { turnInterrupted: false, hasScheduled: false });
+      if (to) await setStatus(tx, child, fx, to);
+    }).catch((err: unknown) => log.warn("could not cancel a sub-todo", { todoId: id, error: err instanceof Error ? err.message : String(err) }));
   }
 }

@@ -7,11 +7,9 @@
 // it started) and `waitingFor` (those it still waits for), the child's `parentTodoId` and
 // `spawnDepth`.
 import type { TTodoStatus } from "../../../lib/schemas/todos.ts";
-import { nextStatus } from "../../../lib/todo-lifecycle.ts";
 import type { Prisma } from "../../db/generated/client.ts";
-import { log } from "../../log.ts";
-import { changeTodo, setStatus } from "./lifecycle.ts";
 import { asObject } from "./serialize.ts";
+// (No import of ./lifecycle.ts: the lifecycle calls in here, inside its own transactions.)
 
 /** A sub-todo in one of these has done what it will do for its parent. */
 export const SETTLED: ReadonlySet<TTodoStatus> = new Set(["READY", "DONE", "ERROR", "CANCELLED"]);
@@ -32,39 +30,32 @@ export const linksOf = (workflow: unknown): SubTodoLinks => {
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 /**
- * Looks at what the parent waits for: once every one has settled, their results become a pending
- * message of the parent (role system) and its next turn starts. Safe to call any number of times.
+ * Inside the lifecycle's transaction on the (locked) parent: once every sub-todo it waits for has
+ * settled, their results become a pending message of the parent (role system) and its next turn
+ * starts (`fx.startTurn`). Safe to call any number of times. Called by lifecycle.subTodoSettled.
  */
-export async function subTodoSettled(parentTodoId: string): Promise<void> {
-  await changeTodo(parentTodoId, async (tx, parent, fx) => {
-    const w = asObject(parent.workflow);
-    const { waitingFor } = linksOf(w);
-    if (!waitingFor?.length) return;
-    const children = await tx.todo.findMany({
-      where: { id: { in: waitingFor } },
-      select: { id: true, content: true, status: true, messages: { where: { role: "assistant" }, orderBy: { seq: "desc" }, take: 1, select: { content: true } } },
-    });
-    if (children.some((c) => !SETTLED.has(c.status as TTodoStatus))) return;
-    const byId = new Map(children.map((c) => [c.id, c]));
-    const lines = waitingFor.map((id, i) => {
-      const c = byId.get(id);
-      if (!c) return `${i + 1}. (sub-todo ${id} was deleted)`;
-      return `${i + 1}. "${clip(c.content, 200)}" (${c.status}, todo ${c.id}):\n${clip(c.messages[0]?.content ?? "", 4000) || "(no reply)"}`;
-    });
-    const { waitingFor: _w, ...rest } = w;
-    await tx.message.create({ data: { todoId: parent.id, role: "system", content: `Results of the sub-todos you started:\n\n${lines.join("\n\n")}`, state: "PENDING" } });
-    await tx.todo.update({ where: { id: parent.id }, data: { workflow: { ...rest, state: "idle" } as Prisma.InputJsonValue } });
-    // The parent stayed RUNNING while it waited: its next turn takes the results.
-    if (parent.status === "RUNNING") fx.startTurn = true;
+export async function handResultsToParent(
+  tx: Prisma.TransactionClient,
+  parent: { id: string; status: string; workflow: unknown },
+  fx: { startTurn: boolean },
+): Promise<void> {
+  const w = asObject(parent.workflow);
+  const { waitingFor } = linksOf(w);
+  if (!waitingFor?.length) return;
+  const children = await tx.todo.findMany({
+    where: { id: { in: waitingFor } },
+    select: { id: true, content: true, status: true, messages: { where: { role: "assistant" }, orderBy: { seq: "desc" }, take: 1, select: { content: true } } },
   });
-}
-
-/** Cancels the sub-todos (and so theirs) that are not closed yet. */
-export async function cancelSubTodos(ids: readonly string[]): Promise<void> {
-  for (const id of ids) {
-    await changeTodo(id, async (tx, child, fx) => {
-      const to = nextStatus(child.status as TTodoStatus, "cancel", { turnInterrupted: false, hasScheduled: false });
-      if (to) await setStatus(tx, child, fx, to);
-    }).catch((err: unknown) => log.warn("could not cancel a sub-todo", { todoId: id, error: err instanceof Error ? err.message : String(err) }));
-  }
+  if (children.some((c) => !SETTLED.has(c.status as TTodoStatus))) return;
+  const byId = new Map(children.map((c) => [c.id, c]));
+  const lines = waitingFor.map((id, i) => {
+    const c = byId.get(id);
+    if (!c) return `${i + 1}. (sub-todo ${id} was deleted)`;
+    return `${i + 1}. "${clip(c.content, 200)}" (${c.status}, todo ${c.id}):\n${clip(c.messages[0]?.content ?? "", 4000) || "(no reply)"}`;
+  });
+  const { waitingFor: _w, ...rest } = w;
+  await tx.message.create({ data: { todoId: parent.id, role: "system", content: `Results of the sub-todos you started:\n\n${lines.join("\n\n")}`, state: "PENDING" } });
+  await tx.todo.update({ where: { id: parent.id }, data: { workflow: { ...rest, state: "idle" } as Prisma.InputJsonValue } });
+  // The parent stayed RUNNING while it waited: its next turn takes the results.
+  if (parent.status === "RUNNING") fx.startTurn = true;
 }
