@@ -112,7 +112,6 @@ const EXPECTED_MISSING = new Set<string>([
   "user_exportData",
   "user_deleteAccount",
   "usage_getTeamUsage",
-  "todo_searchUnified",
   "POST /admin/course/{slug}/eligible",
   "POST /admin/course/{slug}/coupons",
   "POST /admin/course/{slug}/perks",

@@ -10,6 +10,29 @@ import { headlineSql, queryWords, splitSnippet, tsquerySql } from "./query.ts";
 
 type SearchOptions = Omit<z.output<typeof ZMessageSearchQuery>, "q"> & { words: string[] };
 
+/** The WHERE of every message search: the words, the caller's projects, the optional scope. */
+export function matchFilters(caller: Pick<Caller, "userId" | "todoScope">, query: Prisma.Sql, o: Partial<SearchOptions>): Prisma.Sql {
+  const filters: Prisma.Sql[] = [Prisma.sql`m."searchVector" @@ (${query})`, Prisma.sql`t."projectId" IN ${visibleProjectIdsSql(caller)}`];
+  if (caller.todoScope) filters.push(Prisma.sql`m."todoId" = ${caller.todoScope}`);
+  if (o.projectId) filters.push(Prisma.sql`t."projectId" = ${o.projectId}`);
+  if (o.todoId) filters.push(Prisma.sql`m."todoId" = ${o.todoId}`);
+  if (o.role) filters.push(Prisma.sql`m."role" = ${o.role}::"MessageRole"`);
+  if (o.cursor) filters.push(Prisma.sql`m."seq" < ${BigInt(o.cursor)}`);
+  return Prisma.join(filters, " AND ");
+}
+
+/** The hit columns (with the snippet) of the rows of `inner` (id, todoId, projectId, role, createdAt, seq, content). */
+export function hitSql(inner: Prisma.Sql, query: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`
+    SELECT hit."id", hit."todoId", hit."projectId", p."name" AS "projectName", left(t."content", 200) AS "todoTitle",
+           t."status"::text AS "todoStatus", hit."role"::text AS "role", hit."createdAt", hit."seq",
+           ${headlineSql(Prisma.sql`hit."content"`, query)} AS "headline"
+    FROM (${inner}) hit
+    JOIN "Todo" t ON t."id" = hit."todoId"
+    JOIN "Project" p ON p."id" = hit."projectId"
+    ORDER BY hit."seq" DESC`;
+}
+
 export type MessageSearchRow = {
   id: string;
   todoId: string;
@@ -31,26 +54,15 @@ export type MessageSearchRow = {
  */
 export function messageSearchSql(caller: Pick<Caller, "userId" | "todoScope">, o: SearchOptions): Prisma.Sql {
   const query = tsquerySql(o.words);
-  const filters: Prisma.Sql[] = [Prisma.sql`m."searchVector" @@ (${query})`, Prisma.sql`t."projectId" IN ${visibleProjectIdsSql(caller)}`];
-  if (caller.todoScope) filters.push(Prisma.sql`m."todoId" = ${caller.todoScope}`);
-  if (o.projectId) filters.push(Prisma.sql`t."projectId" = ${o.projectId}`);
-  if (o.todoId) filters.push(Prisma.sql`m."todoId" = ${o.todoId}`);
-  if (o.role) filters.push(Prisma.sql`m."role" = ${o.role}::"MessageRole"`);
-  if (o.cursor) filters.push(Prisma.sql`m."seq" < ${BigInt(o.cursor)}`);
-  return Prisma.sql`
-    SELECT hit."id", hit."todoId", hit."projectId", p."name" AS "projectName", left(t."content", 200) AS "todoTitle",
-           t."status"::text AS "todoStatus", hit."role"::text AS "role", hit."createdAt", hit."seq",
-           ${headlineSql(Prisma.sql`hit."content"`, query)} AS "headline"
-    FROM (
+  return hitSql(
+    Prisma.sql`
       SELECT m."id", m."todoId", t."projectId", m."role", m."createdAt", m."seq", m."content"
       FROM "Message" m JOIN "Todo" t ON t."id" = m."todoId"
-      WHERE ${Prisma.join(filters, " AND ")}
+      WHERE ${matchFilters(caller, query, o)}
       ORDER BY m."seq" DESC
-      LIMIT ${o.limit + 1}
-    ) hit
-    JOIN "Todo" t ON t."id" = hit."todoId"
-    JOIN "Project" p ON p."id" = hit."projectId"
-    ORDER BY hit."seq" DESC`;
+      LIMIT ${o.limit + 1}`,
+    query,
+  );
 }
 
 export function toHit(r: MessageSearchRow): TMessageSearchHit {
