@@ -137,3 +137,23 @@ for (const database of ["pglite", "postgres"] as const) {
     });
   });
 }
+
+test("recallNotes: the caller's readable notes nearest to a text, never another user's", async () => {
+  setLogLevel("silent");
+  const app = await startTestApp();
+  try {
+    const [me, them] = [await app.newUser(), await app.newUser()];
+    const p = app.rt.prisma;
+    const mine = await p.memoryNote.create({ data: { userId: me.userId, content: "Invoices go to accounting@example.com" } });
+    const theirs = await p.memoryNote.create({ data: { userId: them.userId, content: "Invoices are secret" } });
+    await p.memoryNote.create({ data: { userId: me.userId, content: "Cats like boxes" } });
+    for (const n of [mine, theirs]) await embedNow("note", n.id);
+    const { recallNotes } = await import("../notes/notes.ts");
+    const { resolveApiKey } = await import("../../auth/resolve.ts");
+    const got = await recallNotes((await resolveApiKey(me.apiKey))!, "where do invoices go", { limit: 5 });
+    assert.deepEqual(got.map((g) => g.note.id), [mine.id], "the unembedded note is not found yet; the other user's never");
+    assert.ok(got[0]!.score < 1);
+  } finally {
+    await app.close();
+  }
+});

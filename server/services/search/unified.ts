@@ -79,7 +79,7 @@ async function exactGroups(caller: Caller, query: Prisma.Sql, o: z.output<typeof
 }
 
 /** The related tail's SQL: nearest first, over the bounded candidate set (see above). */
-export function relatedSql(caller: Pick<Caller, "userId">, o: { model: string; vector: number[]; projectId?: string; take: number }): Prisma.Sql {
+export function relatedSql(caller: Pick<Caller, "userId">, o: { model: string; vector: number[]; projectId?: string; take: number; notesOnly?: boolean }): Prisma.Sql {
   const visible = visibleProjectIdsSql(caller);
   const todoScope = o.projectId ? Prisma.sql`AND t."projectId" = ${o.projectId}` : Prisma.empty;
   const noteScope = o.projectId ? Prisma.sql`n."projectId" = ${o.projectId} AND n."projectId" IN ${visible}` : Prisma.sql`((n."projectId" IS NULL AND n."userId" = ${caller.userId}) OR n."projectId" IN ${visible})`;
@@ -87,7 +87,7 @@ export function relatedSql(caller: Pick<Caller, "userId">, o: { model: string; v
     WITH cand AS (
       (SELECT 'todo' AS "kind", t."id", t."projectId", left(t."content", 200) AS "title", e."vector"
        FROM "SearchEmbedding" e JOIN "Todo" t ON t."id" = e."todoId"
-       WHERE e."model" = ${o.model} AND t."projectId" IN ${visible} ${todoScope}
+       WHERE e."model" = ${o.model} AND t."projectId" IN ${visible} ${todoScope} ${o.notesOnly ? Prisma.sql`AND false` : Prisma.empty}
        ORDER BY e."updatedAt" DESC LIMIT ${CANDIDATES})
       UNION ALL
       (SELECT 'note' AS "kind", n."id", n."projectId", left(n."content", 200) AS "title", e."vector"
@@ -127,4 +127,23 @@ export async function searchUnified(caller: Caller, input: z.output<typeof ZUnif
   const exact = await exactGroups(caller, query, input);
   const tail = await related(caller, input.q, input, new Set(exact.map((g) => g.todoId)));
   return { exact, related: tail, embeddingModel: embeddingProvider().model };
+}
+
+/**
+ * The agent's `recall` (and any caller's): the memory notes the caller may read nearest to `text`,
+ * nearest first, each with its cosine distance. Personal and readable projects' notes, or only
+ * one project's with `projectId`. Notes not embedded yet are not found.
+ */
+export async function recallNotes(caller: Caller, text: string, o: { projectId?: string; limit?: number } = {}) {
+  const provider = embeddingProvider();
+  const [vector] = (await provider.embed([text])) as [number[]];
+  const rows = await db().$queryRaw<{ id: string; score: number }[]>(
+    relatedSql(caller, { model: provider.model, vector, projectId: o.projectId, take: Math.min(Math.max(o.limit ?? 5, 1), 50), notesOnly: true }),
+  );
+  const notes = await db().memoryNote.findMany({ where: { id: { in: rows.map((r) => r.id) } } });
+  const byId = new Map(notes.map((n) => [n.id, n]));
+  return rows.flatMap((r) => {
+    const n = byId.get(r.id);
+    return n ? [{ note: n, score: r.score }] : [];
+  });
 }
