@@ -47,8 +47,12 @@ export function MessageList({ messages, hasOlder, loadingOlder, olderError, onLo
       el.setAttribute("data-search-hit", "");
       el.scrollIntoView({ block: "center" });
     } else if (hasOlder && !loadingOlder && olderError === null && olderTries.current < 20) {
-      olderTries.current++;
-      void onLoadOlder();
+      // After this commit's effects (the chat's state ref, read by onLoadOlder, is set in its parent's).
+      const timer = setTimeout(() => {
+        olderTries.current++;
+        void onLoadOlder();
+      }, 0);
+      return () => clearTimeout(timer);
     }
   }, [target, messages, hasOlder, loadingOlder, olderError, onLoadOlder]);
 

@@ -10,15 +10,18 @@ test("Ctrl+K finds a message in another project and opens its chat at that messa
   const other = await createProject(u, "Kitchen");
   const todo = await createTodo(u, garden.id, "Water the plants");
   // Enough messages that the match is not on the first page the chat loads.
-  const target = await addMessage(u, todo.id, { content: "The zucchinis need irrigation <b>daily</b>" });
-  for (let i = 0; i < 60; i++) await addMessage(u, todo.id, { content: `filler message ${i}` });
+  const target = await addMessage(u, todo.id, { content: "The zucchinis need irrigation <b>daily</b>", startProcessing: false });
+  for (let i = 0; i < 60; i++) await addMessage(u, todo.id, { content: `filler message ${i}`, startProcessing: false });
   await createTodo(u, other.id, "Bake bread");
   expect((await getTodo(u, todo.id, { messageLimit: 50 })).messages.some((m) => m.messageId === target.messageId)).toBe(false);
 
   await page.goto(`/projects/${other.id}`);
-  await page.keyboard.press("Control+k");
   const box = page.getByRole("combobox", { name: "Search messages, todos and notes" });
-  await expect(box).toBeFocused();
+  // The shortcut works once the page is hydrated: press until the dialog opens.
+  await expect(async () => {
+    await page.keyboard.press("Control+k");
+    await expect(box).toBeFocused({ timeout: 1000 });
+  }).toPass();
   await box.fill("irrigat");
   const results = page.getByTestId("search-result");
   await expect(results.first()).toContainText("Water the plants");
