@@ -43,6 +43,7 @@ describe("defaults", () => {
       billingEnabled: true,
       agentModels: { "gpt-4o-mini": { inPerMTok: 15, outPerMTok: 60 } },
       agentMaxTokens: 4096,
+      embeddings: { provider: "lexical" },
     });
   });
 
@@ -88,6 +89,8 @@ describe("defaults", () => {
       STRIPE_WEBHOOK_SECRET: "whsec_abc123",
       STRIPE_PUBLISHABLE_KEY: "pk_test_abc123",
       BILLING_ENABLED: "0",
+      EMBEDDING_PROVIDER: "openai",
+      EMBEDDING_MODEL: "nomic-embed-text",
     });
     const models = { llama3: { inPerMTok: 0, outPerMTok: 0 }, "gpt-4o-2024-08-06": { inPerMTok: 250, outPerMTok: 1000 } };
     assert.deepEqual(c, {
@@ -107,6 +110,7 @@ describe("defaults", () => {
       openai: { baseUrl: "http://localhost:11434/v1", apiKey: "sk-test", model: "llama3", idleTimeoutMs: 5000, models, maxTokens: 8000 },
       agentModels: models,
       agentMaxTokens: 8000,
+      embeddings: { provider: "openai", baseUrl: "http://localhost:11434/v1", apiKey: "sk-test", model: "nomic-embed-text" },
       agentStepMs: 25,
       agentMaxConcurrent: 64,
       agentMaxPerUser: 2,
