@@ -79,7 +79,7 @@ async function exactGroups(caller: Caller, query: Prisma.Sql, o: z.output<typeof
 }
 
 /** The related tail's SQL: nearest first, over the bounded candidate set (see above). */
-export function relatedSql(caller: Pick<Caller, "userId">, o: { model: string; vector: number[]; projectId?: string; take: number; notesOnly?: boolean }): Prisma.Sql {
+export function relatedSql(caller: Pick<Caller, "userId">, o: { model: string; vector: number[]; maxDistance: number; projectId?: string; take: number; notesOnly?: boolean }): Prisma.Sql {
   const visible = visibleProjectIdsSql(caller);
   const todoScope = o.projectId ? Prisma.sql`AND t."projectId" = ${o.projectId}` : Prisma.empty;
   const noteScope = o.projectId ? Prisma.sql`n."projectId" = ${o.projectId} AND n."projectId" IN ${visible}` : Prisma.sql`((n."projectId" IS NULL AND n."userId" = ${caller.userId}) OR n."projectId" IN ${visible})`;
@@ -99,7 +99,7 @@ export function relatedSql(caller: Pick<Caller, "userId">, o: { model: string; v
              (1 - (SELECT coalesce(sum(a * b), 0) FROM unnest(c."vector", ${o.vector}::real[]) AS x(a, b)))::float8 AS "score"
       FROM cand c
     )
-    SELECT * FROM scored WHERE "score" < 1 ORDER BY "score" ASC, "id" ASC LIMIT ${o.take}`;
+    SELECT * FROM scored WHERE "score" <= ${o.maxDistance} ORDER BY "score" ASC, "id" ASC LIMIT ${o.take}`;
 }
 
 async function related(caller: Caller, q: string, o: z.output<typeof ZUnifiedSearchQuery>, exclude: Set<string>): Promise<Out["related"]> {
@@ -114,7 +114,7 @@ async function related(caller: Caller, q: string, o: z.output<typeof ZUnifiedSea
     return [];
   }
   const rows = await db().$queryRaw<{ kind: "todo" | "note"; id: string; projectId: string | null; title: string; score: number }[]>(
-    relatedSql(caller, { model: provider.model, vector, projectId: o.projectId, take: o.relatedLimit + exclude.size }),
+    relatedSql(caller, { model: provider.model, vector, maxDistance: provider.maxDistance, projectId: o.projectId, take: o.relatedLimit + exclude.size }),
   );
   return rows
     .filter((r) => !(r.kind === "todo" && exclude.has(r.id)))
@@ -138,7 +138,7 @@ export async function recallNotes(caller: Caller, text: string, o: { projectId?:
   const provider = embeddingProvider();
   const [vector] = (await provider.embed([text])) as [number[]];
   const rows = await db().$queryRaw<{ id: string; score: number }[]>(
-    relatedSql(caller, { model: provider.model, vector, projectId: o.projectId, take: Math.min(Math.max(o.limit ?? 5, 1), 50), notesOnly: true }),
+    relatedSql(caller, { model: provider.model, vector, maxDistance: provider.maxDistance, projectId: o.projectId, take: Math.min(Math.max(o.limit ?? 5, 1), 50), notesOnly: true }),
   );
   const notes = await db().memoryNote.findMany({ where: { id: { in: rows.map((r) => r.id) } } });
   const byId = new Map(notes.map((n) => [n.id, n]));
