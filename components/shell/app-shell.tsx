@@ -3,6 +3,7 @@
 import { useState, type ReactNode } from "react";
 import { usePathname } from "next/navigation";
 import { ShellProvider } from "./shell-context";
+import { SearchDialog } from "./search-dialog";
 import { Sidebar } from "./sidebar";
 
 /**
@@ -29,7 +30,12 @@ export function AppShell({ email, children }: { email: string; children: ReactNo
           <span aria-hidden="true">{open ? "✕" : "☰"}</span>
         </button>
         <Sidebar id="app-sidebar" open={open} />
-        <div className="shell-main">{children}</div>
+        <div className="shell-main">
+          <div className="shell-search">
+            <SearchDialog />
+          </div>
+          {children}
+        </div>
       </div>
     </ShellProvider>
   );

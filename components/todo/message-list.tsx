@@ -1,6 +1,7 @@
 "use client";
 
-import { useLayoutEffect, useRef, useState } from "react";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import { useSearchParams } from "next/navigation";
 import type { TBlock, TMessage } from "@/lib/schemas/todos";
 import { MessageItem } from "./message-item";
 import styles from "./todo.module.css";
@@ -31,6 +32,29 @@ export function MessageList({ messages, hasOlder, loadingOlder, olderError, onLo
    * first message then. Another update in between (a refetch) leaves it for the older page.
    */
   const anchor = useRef<{ fromBottom: number; firstId: string | undefined } | null>(null);
+
+  // `?message=<id>` (a search result): scroll to that message and mark it, loading older pages
+  // until it is there (at most 20 pages).
+  const target = useSearchParams().get("message");
+  const found = useRef<string | null>(null);
+  const olderTries = useRef(0);
+  useEffect(() => {
+    if (!target || found.current === target || !scroller.current) return;
+    const el = scroller.current.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(target)}"]`);
+    if (el) {
+      found.current = target;
+      atBottom.current = false;
+      el.setAttribute("data-search-hit", "");
+      el.scrollIntoView({ block: "center" });
+    } else if (hasOlder && !loadingOlder && olderError === null && olderTries.current < 20) {
+      // After this commit's effects (the chat's state ref, read by onLoadOlder, is set in its parent's).
+      const timer = setTimeout(() => {
+        olderTries.current++;
+        void onLoadOlder();
+      }, 0);
+      return () => clearTimeout(timer);
+    }
+  }, [target, messages, hasOlder, loadingOlder, olderError, onLoadOlder]);
 
   useLayoutEffect(() => {
     const el = scroller.current;

@@ -109,6 +109,7 @@ export const ROUTES = {
   todo_list: ["GET", "/projects/{projectId}/todos"],
   todo_reportAiOutput: ["POST", "/report-ai-output"],
   todo_searchMessages: ["GET", "/messages/search"],
+  todo_searchUnified: ["GET", "/search"],
   todo_subscribe: ["POST", "/todos/{todoId}/subscribe"],
   todo_toggleBlockChecked: ["POST", "/todos/{todoId}/blocks/{blockId}/checked"],
   todo_update: ["PUT", "/todos/{todoId}"],

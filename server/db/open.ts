@@ -20,6 +20,8 @@ export interface OpenDatabaseOptions {
 export interface Database {
   prisma: PrismaClient;
   kind: "pglite" | "postgres";
+  /** The embedded database's own handle (pglite only), for benchmarks' raw-SQL baselines. */
+  pglite?: PGlite;
   close(): Promise<void>;
 }
 
@@ -84,6 +86,7 @@ async function openPglite(dataDir: string, log: (msg: string) => void): Promise<
   return {
     prisma,
     kind: "pglite",
+    pglite: db,
     close: async () => {
       await prisma.$disconnect();
       await release();

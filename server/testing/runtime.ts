@@ -24,6 +24,8 @@ export type TestRuntime = {
   prisma: PrismaClient;
   bus: EventBus;
   kind: "pglite" | "postgres";
+  /** The embedded database's handle (pglite only), for a raw-SQL baseline (bench/search.ts). */
+  pglite?: Database["pglite"];
   /** The PostgreSQL database's URL (postgres only), for a second process on the same database. */
   databaseUrl?: string;
   /** Temp directory holding the outbox; removed by close(). */
@@ -94,6 +96,7 @@ export async function startTestRuntime(opts: { database?: "pglite" | "postgres";
     prisma: database.prisma,
     bus,
     kind,
+    pglite: database.pglite,
     databaseUrl,
     dataDir,
     outboxDir,

@@ -12,7 +12,8 @@ import { queueEmbedding } from "../search/queue-embedding.ts";
 // A personal note (projectId null) is its author's alone: anyone else gets 404. A project's note
 // follows project access: readers list it, writers (owner, editors, team members) create, change
 // and delete any of the project's notes; a viewer gets 403, a stranger 404.
-// These functions are also what the agent's remember/recall tools call (server/agent, later).
+// These functions are also what the agent's remember/recall tools call (server/agent, later):
+// remember = createNote, recall = recallNotes (server/services/search/unified.ts, re-exported here).
 
 export function toNote(n: MemoryNote): TMemoryNote {
   return { id: n.id, projectId: n.projectId, userId: n.userId, content: n.content, createdAt: epochMs(n.createdAt), updatedAt: epochMs(n.updatedAt) };
@@ -84,3 +85,5 @@ export async function deleteNote(caller: Caller, noteId: string): Promise<null> 
   await db().memoryNote.deleteMany({ where: { id: noteId } });
   return null;
 }
+
+export { recallNotes } from "../search/unified.ts";

@@ -17,6 +17,11 @@ import { runtime } from "../../runtime.ts";
 export interface EmbeddingProvider {
   /** Stored with every vector: a query is only compared with vectors of the same model. */
   readonly model: string;
+  /**
+   * The largest cosine distance still called related. Hashing makes unrelated texts share a few
+   * buckets by chance (distances just under 1), so the lexical tail needs real overlap.
+   */
+  readonly maxDistance: number;
   embed(texts: string[]): Promise<number[][]>;
 }
 
@@ -53,6 +58,7 @@ export function lexicalEmbedding(text: string): number[] {
 
 export const lexicalProvider: EmbeddingProvider = {
   model: "lexical-hash-v1",
+  maxDistance: 0.85,
   embed: async (texts) => texts.map(lexicalEmbedding),
 };
 
@@ -60,6 +66,8 @@ export const lexicalProvider: EmbeddingProvider = {
 export function openAiProvider(o: { baseUrl: string; apiKey?: string; model: string }, fetchImpl: typeof fetch = fetch): EmbeddingProvider {
   return {
     model: `openai:${o.model}`,
+    // Typical for OpenAI-style models: unrelated texts sit near 0.8–0.9.
+    maxDistance: 0.75,
     async embed(texts) {
       const res = await fetchImpl(`${o.baseUrl}/embeddings`, {
         method: "POST",

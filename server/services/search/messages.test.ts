@@ -94,6 +94,12 @@ for (const database of ["pglite", "postgres"] as const) {
         prefix.items[0].snippet.highlights.map((r: Json) => prefix.items[0].snippet.text.slice(r.start, r.end)),
         ["Deployment"],
       );
+      const typed = await search("owner", { q: "irrigat", todoId: T1, role: "user" });
+      assert.deepEqual(
+        typed.items[0].snippet.highlights.map((r: Json) => typed.items[0].snippet.text.slice(r.start, r.end)),
+        ["irrigation"],
+        "a prefix of the word as typed is marked although its English stem is shorter",
+      );
       assert.equal((await search("owner", { q: "irrigation tomatoes" })).items.length, 0, "every word must occur in the message");
       assert.equal((await search("owner", { q: "'); DROP TABLE \"Message\"; -- irrigation:* & !" })).items.length, 0);
     });

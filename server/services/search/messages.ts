@@ -10,6 +10,33 @@ import { headlineSql, queryWords, splitSnippet, tsquerySql } from "./query.ts";
 
 type SearchOptions = Omit<z.output<typeof ZMessageSearchQuery>, "q"> & { words: string[] };
 
+/**
+ * The WHERE of every message search over `m` (Message) joined with `t` (its Todo): the words
+ * (unless `query` is null), the caller's projects, the optional scope and cursor.
+ */
+export function matchFilters(caller: Pick<Caller, "userId" | "todoScope">, query: Prisma.Sql | null, o: Partial<SearchOptions>): Prisma.Sql {
+  const filters: Prisma.Sql[] = [Prisma.sql`t."projectId" IN ${visibleProjectIdsSql(caller)}`];
+  if (query) filters.unshift(Prisma.sql`m."searchVector" @@ (${query})`);
+  if (caller.todoScope) filters.push(Prisma.sql`m."todoId" = ${caller.todoScope}`);
+  if (o.projectId) filters.push(Prisma.sql`t."projectId" = ${o.projectId}`);
+  if (o.todoId) filters.push(Prisma.sql`m."todoId" = ${o.todoId}`);
+  if (o.role) filters.push(Prisma.sql`m."role" = ${o.role}::"MessageRole"`);
+  if (o.cursor) filters.push(Prisma.sql`m."seq" < ${BigInt(o.cursor)}`);
+  return Prisma.join(filters, " AND ");
+}
+
+/** The hit columns (with the snippet) of the rows of `inner` (id, todoId, role, createdAt, seq, content). */
+export function hitSql(inner: Prisma.Sql, query: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`
+    SELECT hit."id", hit."todoId", t."projectId", p."name" AS "projectName", left(t."content", 200) AS "todoTitle",
+           t."status"::text AS "todoStatus", hit."role"::text AS "role", hit."createdAt", hit."seq",
+           ${headlineSql(Prisma.sql`hit."content"`, query)} AS "headline"
+    FROM (${inner}) hit
+    JOIN "Todo" t ON t."id" = hit."todoId"
+    JOIN "Project" p ON p."id" = t."projectId"
+    ORDER BY hit."seq" DESC`;
+}
+
 export type MessageSearchRow = {
   id: string;
   todoId: string;
@@ -24,33 +51,76 @@ export type MessageSearchRow = {
 };
 
 /**
- * The one message-search query (the operation runs it, bench/search.ts times it raw): matching
- * messages of the projects the caller may read, newest first (`seq`, unique, so a page boundary
- * never repeats or skips), `limit + 1` rows to tell whether a next page exists. The snippet is
- * computed for those rows only, after the limit.
+ * Message search runs one of two plans, both newest first by `seq` (unique, so a page boundary
+ * never repeats or skips), both `limit + 1` rows (to tell whether a next page exists), both with
+ * the snippet computed for those rows only:
+ *
+ * 1. `recentSearchSql`: the caller's newest RECENT_WINDOW messages (in scope, before the cursor),
+ *    walked down the `seq` index, tested against the words. Fast when the words are common. If it
+ *    finds `limit + 1` matches they are exactly the newest ones, and the search is done.
+ * 2. `indexedSearchSql`: otherwise, every match from the GIN index first (materialised, so the
+ *    planner cannot fall back to reading every message of the caller's todos: it misjudges how rare
+ *    a prefix word is), then the caller's projects and the scope, then the newest.
+ *
+ * `runMessageSearch` is that choice; bench/search.ts runs it with a raw driver as the baseline.
  */
-export function messageSearchSql(caller: Pick<Caller, "userId" | "todoScope">, o: SearchOptions): Prisma.Sql {
-  const query = tsquerySql(o.words);
-  const filters: Prisma.Sql[] = [Prisma.sql`m."searchVector" @@ (${query})`, Prisma.sql`t."projectId" IN ${visibleProjectIdsSql(caller)}`];
-  if (caller.todoScope) filters.push(Prisma.sql`m."todoId" = ${caller.todoScope}`);
+export const RECENT_WINDOW = 1000;
+
+/**
+ * The caller's todos in scope as an array computed once (an InitPlan): a filter on Message alone,
+ * so the planner can walk Message's own indexes rather than read every message of every todo.
+ */
+function todoIdsSql(caller: Pick<Caller, "userId" | "todoScope">, o: Partial<SearchOptions>): Prisma.Sql {
+  const filters: Prisma.Sql[] = [Prisma.sql`t."projectId" IN ${visibleProjectIdsSql(caller)}`];
+  if (caller.todoScope) filters.push(Prisma.sql`t."id" = ${caller.todoScope}`);
   if (o.projectId) filters.push(Prisma.sql`t."projectId" = ${o.projectId}`);
-  if (o.todoId) filters.push(Prisma.sql`m."todoId" = ${o.todoId}`);
+  if (o.todoId) filters.push(Prisma.sql`t."id" = ${o.todoId}`);
+  return Prisma.sql`ARRAY(SELECT t."id" FROM "Todo" t WHERE ${Prisma.join(filters, " AND ")})`;
+}
+
+/** Message-only filters: the caller's todos in scope, the role, the cursor. */
+function messageFilters(caller: Pick<Caller, "userId" | "todoScope">, o: Partial<SearchOptions>): Prisma.Sql {
+  const filters: Prisma.Sql[] = [Prisma.sql`m."todoId" = ANY(${todoIdsSql(caller, o)})`];
   if (o.role) filters.push(Prisma.sql`m."role" = ${o.role}::"MessageRole"`);
   if (o.cursor) filters.push(Prisma.sql`m."seq" < ${BigInt(o.cursor)}`);
+  return Prisma.join(filters, " AND ");
+}
+
+export function recentSearchSql(caller: Pick<Caller, "userId" | "todoScope">, o: SearchOptions): Prisma.Sql {
+  const query = tsquerySql(o.words);
+  return hitSql(
+    Prisma.sql`
+      SELECT w."id", w."todoId", w."role", w."createdAt", w."seq", w."content"
+      FROM (
+        SELECT m."id", m."todoId", m."role", m."createdAt", m."seq", m."content", m."searchVector" FROM "Message" m
+        WHERE ${messageFilters(caller, o)}
+        ORDER BY m."seq" DESC LIMIT ${RECENT_WINDOW}
+      ) w
+      WHERE w."searchVector" @@ (${query})
+      ORDER BY w."seq" DESC
+      LIMIT ${o.limit + 1}`,
+    query,
+  );
+}
+
+export function indexedSearchSql(caller: Pick<Caller, "userId" | "todoScope">, o: SearchOptions): Prisma.Sql {
+  const query = tsquerySql(o.words);
   return Prisma.sql`
-    SELECT hit."id", hit."todoId", hit."projectId", p."name" AS "projectName", left(t."content", 200) AS "todoTitle",
-           t."status"::text AS "todoStatus", hit."role"::text AS "role", hit."createdAt", hit."seq",
-           ${headlineSql(Prisma.sql`hit."content"`, query)} AS "headline"
-    FROM (
-      SELECT m."id", m."todoId", t."projectId", m."role", m."createdAt", m."seq", m."content"
-      FROM "Message" m JOIN "Todo" t ON t."id" = m."todoId"
-      WHERE ${Prisma.join(filters, " AND ")}
-      ORDER BY m."seq" DESC
-      LIMIT ${o.limit + 1}
-    ) hit
-    JOIN "Todo" t ON t."id" = hit."todoId"
-    JOIN "Project" p ON p."id" = hit."projectId"
-    ORDER BY hit."seq" DESC`;
+    WITH matched AS MATERIALIZED (SELECT "id", "todoId", "seq", "role" FROM "Message" WHERE "searchVector" @@ (${query}))
+    ${hitSql(
+      Prisma.sql`
+        SELECT m."id", m."todoId", m."role", m."createdAt", m."seq", m."content"
+        FROM (SELECT m."id", m."seq" FROM matched m WHERE ${messageFilters(caller, o)} ORDER BY m."seq" DESC LIMIT ${o.limit + 1}) top
+        JOIN "Message" m ON m."id" = top."id"`,
+      query,
+    )}`;
+}
+
+/** The two plans above, in order; `exec` runs one (Prisma in the service, a bare driver in the bench). */
+export async function runMessageSearch<R>(exec: (sql: Prisma.Sql) => Promise<R[]>, caller: Pick<Caller, "userId" | "todoScope">, o: SearchOptions): Promise<R[]> {
+  const recent = await exec(recentSearchSql(caller, o));
+  if (recent.length > o.limit) return recent;
+  return exec(indexedSearchSql(caller, o));
 }
 
 export function toHit(r: MessageSearchRow): TMessageSearchHit {
@@ -75,7 +145,7 @@ export function toHit(r: MessageSearchRow): TMessageSearchHit {
 export async function searchMessages(caller: Caller, input: z.output<typeof ZMessageSearchQuery>) {
   const { q, ...rest } = input;
   const words = queryWords(q);
-  const rows = await db().$queryRaw<MessageSearchRow[]>(messageSearchSql(caller, { ...rest, words }));
+  const rows = await runMessageSearch((sql) => db().$queryRaw<MessageSearchRow[]>(sql), caller, { ...rest, words });
   const more = rows.length > rest.limit;
   const page = rows.slice(0, rest.limit);
   return { items: page.map(toHit), nextCursor: more ? String(page[page.length - 1]!.seq) : null };

@@ -43,9 +43,15 @@ const STOP = "\u0003";
 const LT = "\u0004";
 export const HEADLINE_OPTIONS = `StartSel=${START}, StopSel=${STOP}, MaxWords=35, MinWords=15, ShortWord=2`;
 
-/** ts_headline of a content column for a tsquery, in the STX/ETX form that splitSnippet reads. */
+/**
+ * ts_headline of a content column for a tsquery, in the STX/ETX form that splitSnippet reads.
+ * English first (it marks "runs" for "run"); when that marks nothing, 'simple' (a prefix of the
+ * word as typed: "irrigat" marks "irrigation", whose English stem "irrig" the prefix misses).
+ */
 export function headlineSql(content: Prisma.Sql, tsquery: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`ts_headline('english'::regconfig, translate(left(${content}, 100000), E'\\x02\\x03\\x04<', E'   \\x04'), ${tsquery}, ${HEADLINE_OPTIONS})`;
+  const doc = Prisma.sql`translate(left(${content}, 100000), E'\\x02\\x03\\x04<', E'   \\x04')`;
+  return Prisma.sql`(SELECT CASE WHEN strpos(en.h, E'\\x02') > 0 THEN en.h ELSE ts_headline('simple'::regconfig, ${doc}, ${tsquery}, ${HEADLINE_OPTIONS}) END
+    FROM (SELECT ts_headline('english'::regconfig, ${doc}, ${tsquery}, ${HEADLINE_OPTIONS}) AS h) en)`;
 }
 
 /** ts_headline's STX/ETX-marked text → plain text and [start, end) ranges (UTF-16 offsets). */

@@ -1,0 +1,145 @@
+// Message search (todo_searchMessages), top 20, over many messages seeded in bulk: p50/p95 of the
+// operation through the in-process API pipeline (credential lookup, zod, the access filter, the
+// query, snippets, serialisation: server/testing/app.ts) against the very same SQL sent raw to the
+// same database by its bare driver (pg, or PGlite's own handle), alternating, in the same run.
+//
+//   npx tsx bench/search.ts                          # embedded PGlite, 100,000 messages
+//   npx tsx bench/search.ts --pg                     # a fresh PostgreSQL database (TEST_PG_ADMIN_URL)
+//   npx tsx bench/search.ts --pg --messages 1000000 --rounds 5
+//
+// The HTTP/Next layer is not in either path (bench/project-get.ts measures that overhead).
+import pg from "pg";
+import { setLogLevel } from "../server/log.ts";
+import { resolveApiKey } from "../server/auth/resolve.ts";
+import { indexedSearchSql, recentSearchSql, runMessageSearch } from "../server/services/search/messages.ts";
+import { queryWords } from "../server/services/search/query.ts";
+import { startTestApp } from "../server/testing/app.ts";
+import { percentile } from "./lib/load.ts";
+
+const args = process.argv.slice(2);
+const flag = (name: string, def: number) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : def;
+};
+const usePg = args.includes("--pg");
+const MESSAGES = flag("messages", 100_000);
+const ROUNDS = flag("rounds", 3);
+const PER_QUERY = flag("repeat", 15);
+
+// A vocabulary with a few very common words, a middle and a long tail, so queries hit from
+// hundreds of thousands of rows down to a handful.
+const COMMON = ["the", "update", "please", "check", "today"];
+const MIDDLE = ["deploy", "deployment", "invoice", "customer", "database", "migration", "timeout", "error", "release", "review", "kubernetes", "cluster", "payment", "refund", "schedule", "meeting", "report", "design", "feature", "bug"];
+const RARE = Array.from({ length: 400 }, (_, i) => `term${i}x`);
+const QUERIES = ["deploy", "kubernetes cluster", "invoice refund", "migra", "error timeout", "term7x", "customer payment", "the", "update dep", "term123x review"];
+
+async function main(): Promise<void> {
+  setLogLevel("silent");
+  const started = Date.now();
+  const app = await startTestApp({ database: usePg ? "postgres" : "pglite" });
+  const p = app.rt.prisma;
+  const me = await app.newUser();
+  const other = await app.newUser();
+  const caller = (await resolveApiKey(me.apiKey))!;
+  // 12 projects: the caller owns 2, has 1 shared and 1 through a team; 8 are another user's.
+  const projects: string[] = [];
+  for (let i = 0; i < 12; i++) projects.push((await p.project.create({ data: { ownerId: i < 2 ? me.userId : other.userId, name: `P${i}` } })).id);
+  await p.projectShare.create({ data: { projectId: projects[2]!, userId: me.userId, role: "viewer" } });
+  const team = await p.team.create({ data: { ownerId: other.userId, name: "T", projectId: projects[3]! } });
+  await p.teamMember.create({ data: { teamId: team.id, userId: me.userId, role: "member" } });
+  const todos: string[] = [];
+  for (let i = 0; i < 240; i++) todos.push((await p.todo.create({ data: { projectId: projects[i % 12]!, userId: i % 12 < 2 ? me.userId : other.userId, content: `Todo ${i}` } })).id);
+
+  // Bulk seed in SQL: each message 12–30 words drawn from the vocabulary by a hash of its number.
+  const seedStart = Date.now();
+  const vocab = (name: string, words: string[]) => `${name} AS (SELECT ARRAY[${words.map((w) => `'${w}'`).join(",")}]::text[] AS w)`;
+  const batch = 50_000;
+  for (let from = 0; from < MESSAGES; from += batch) {
+    const to = Math.min(MESSAGES, from + batch) - 1;
+    await p.$executeRawUnsafe(`
+      WITH ${vocab("c", COMMON)}, ${vocab("m", MIDDLE)}, ${vocab("r", RARE)}, t AS (SELECT ARRAY[${todos.map((id) => `'${id}'`).join(",")}]::text[] AS ids)
+      INSERT INTO "Message" ("id", "todoId", "role", "content", "state", "createdAt", "updatedAt")
+      SELECT 'bm' || g, t.ids[1 + (g % ${todos.length})], (CASE WHEN g % 2 = 0 THEN 'user' ELSE 'assistant' END)::"MessageRole",
+             (SELECT string_agg(CASE WHEN (h % 10) < 5 THEN c.w[1 + (h / 10) % ${COMMON.length}]
+                                     WHEN (h % 10) < 9 THEN m.w[1 + (h / 10) % ${MIDDLE.length}]
+                                     ELSE r.w[1 + (h / 10) % ${RARE.length}] END, ' ')
+              FROM (SELECT abs(hashint4(g * 31 + k)) AS h FROM generate_series(1, 12 + g % 19) k) words),
+             'DONE', now() - (${MESSAGES} - g) * interval '1 second', now()
+      FROM generate_series(${from}, ${to}) g, c, m, r, t`);
+  }
+  await p.$executeRawUnsafe(`ANALYZE "Message"`);
+  const seedMs = Date.now() - seedStart;
+
+  // The raw driver: the same database, no Prisma, no pipeline.
+  let raw: (text: string, values: unknown[]) => Promise<unknown[]>;
+  let closeRaw = async () => {};
+  if (usePg) {
+    const client = new pg.Client({ connectionString: app.rt.databaseUrl });
+    await client.connect();
+    raw = async (text, values) => (await client.query(text, values)).rows;
+    closeRaw = () => client.end();
+  } else {
+    const db = app.rt.pglite!;
+    raw = async (text, values) => (await db.query(text, values)).rows;
+  }
+
+  if (args.includes("--explain")) {
+    for (const q of QUERIES) {
+      for (const [name, sql] of [["recent", recentSearchSql(caller, { words: queryWords(q), limit: 20 })], ["indexed", indexedSearchSql(caller, { words: queryWords(q), limit: 20 })]] as const) {
+        const plan = (await raw(`EXPLAIN (ANALYZE, COSTS OFF) ${sql.text}`, sql.values)) as Record<string, string>[];
+        console.log(`-- ${name}: ${q}\n${plan.map((row) => Object.values(row)[0]).join("\n")}`);
+      }
+    }
+  }
+  const rawMs: number[] = [];
+  const apiMs: number[] = [];
+  const perQuery: Record<string, { raw: number[]; api: number[]; hits: number }> = {};
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const q of QUERIES) {
+      const opts = { words: queryWords(q), limit: 20 };
+      const slot = (perQuery[q] ??= { raw: [], api: [], hits: 0 });
+      for (let i = 0; i < PER_QUERY; i++) {
+        let t = performance.now();
+        const rows = await runMessageSearch((sql) => raw(sql.text, sql.values), caller, opts);
+        const r = performance.now() - t;
+        t = performance.now();
+        const res = await app.call("GET", "/messages/search", { key: me.apiKey, query: { q, limit: "20" } });
+        const a = performance.now() - t;
+        if (res.status !== 200) throw new Error(`search answered ${res.status}: ${res.text}`);
+        const items = (res.json as { items: unknown[] }).items.length;
+        if (items !== Math.min(rows.length, 20)) throw new Error(`"${q}": API ${items} items, raw ${rows.length} rows`);
+        // Round 0 warms both paths up; it is not counted.
+        if (round === 0) continue;
+        rawMs.push(r);
+        apiMs.push(a);
+        slot.raw.push(r);
+        slot.api.push(a);
+        slot.hits = items;
+      }
+    }
+  }
+  const sorted = (xs: number[]) => [...xs].sort((x, y) => x - y);
+  const fmt = (x: number) => x.toFixed(2);
+  const visible = await p.message.count({ where: { todo: { projectId: { in: projects.slice(0, 4) } } } });
+  console.log(`database: ${usePg ? "PostgreSQL" : "embedded PGlite"}; messages: ${MESSAGES.toLocaleString("en")} (${visible.toLocaleString("en")} readable by the caller, in 4 of 12 projects); seeded in ${(seedMs / 1000).toFixed(1)} s`);
+  console.log(`queries: ${QUERIES.length} × ${PER_QUERY} × ${ROUNDS - 1} measured rounds (1 warm-up round), top 20, raw and API alternating`);
+  console.log("query                      hits  raw p50  raw p95  api p50  api p95");
+  for (const [q, s] of Object.entries(perQuery)) {
+    const r = sorted(s.raw);
+    const a = sorted(s.api);
+    console.log(`${q.padEnd(26)} ${String(s.hits).padStart(4)} ${fmt(percentile(r, 50)).padStart(8)} ${fmt(percentile(r, 95)).padStart(8)} ${fmt(percentile(a, 50)).padStart(8)} ${fmt(percentile(a, 95)).padStart(8)}`);
+  }
+  const r = sorted(rawMs);
+  const a = sorted(apiMs);
+  const rawP95 = percentile(r, 95);
+  const apiP95 = percentile(a, 95);
+  console.log(`ALL  raw p50 ${fmt(percentile(r, 50))} ms  p95 ${fmt(rawP95)} ms | api p50 ${fmt(percentile(a, 50))} ms  p95 ${fmt(apiP95)} ms | api/raw p95 ratio ${(apiP95 / rawP95).toFixed(2)} (target ≤ 1.3; PostgreSQL target api p95 < 15 ms)`);
+  console.log(`total ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  await closeRaw();
+  await app.close();
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

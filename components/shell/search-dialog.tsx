@@ -1,0 +1,185 @@
+"use client";
+
+import { Fragment, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
+import { useRouter } from "next/navigation";
+import { useOperation } from "@/lib/api/swr";
+import { Loading, LoadError } from "@/components/ui/load-state";
+import styles from "./search-dialog.module.css";
+
+// ⌘K / Ctrl+K search across every project (todo_searchUnified): exact matches grouped per todo
+// with highlighted snippets, then related todos and notes. Arrow keys move, Enter opens, Escape
+// closes. Opening a match goes to its todo's chat with `?message=<id>`, where the chat scrolls to
+// the message and marks it (components/todo/message-list.tsx).
+
+type Snippet = { text: string; highlights: { start: number; end: number }[] };
+
+/** The snippet's text with its highlight ranges wrapped in <mark>: text nodes only, never markup from the server. */
+export function Highlighted({ snippet }: { snippet: Snippet }): ReactNode {
+  const parts: ReactNode[] = [];
+  let at = 0;
+  snippet.highlights.forEach((r, i) => {
+    if (r.start < at || r.end > snippet.text.length || r.end <= r.start) return;
+    parts.push(<Fragment key={`t${i}`}>{snippet.text.slice(at, r.start)}</Fragment>, <mark key={`m${i}`}>{snippet.text.slice(r.start, r.end)}</mark>);
+    at = r.end;
+  });
+  parts.push(<Fragment key="rest">{snippet.text.slice(at)}</Fragment>);
+  return <>{parts}</>;
+}
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [v, setV] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setV(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return v;
+}
+
+type Entry = { key: string; href: string | null; node: ReactNode };
+
+export function SearchDialog() {
+  const [open, setOpen] = useState(false);
+  const [text, setText] = useState("");
+  const [active, setActive] = useState(0);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const router = useRouter();
+  const listId = useId();
+  const q = useDebounced(text.trim(), 200);
+  const hasWord = /[\p{L}\p{N}]/u.test(q);
+  const { data, error, isLoading, mutate } = useOperation("todo_searchUnified", open && hasWord ? { query: { q } } : null, { keepPreviousData: true });
+
+  useEffect(() => {
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if ((e.metaKey || e.ctrlKey) && !e.altKey && e.key.toLowerCase() === "k") {
+        e.preventDefault();
+        setOpen(true);
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+  useEffect(() => {
+    if (open) inputRef.current?.focus();
+  }, [open]);
+
+  const entries = useMemo<{ exact: Entry[]; related: Entry[] }>(() => {
+    if (!data) return { exact: [], related: [] };
+    return {
+      exact: data.exact.map((g) => ({
+        key: `t:${g.todoId}`,
+        href: `/projects/${encodeURIComponent(g.projectId)}/todos/${encodeURIComponent(g.todoId)}?message=${encodeURIComponent(g.best.messageId)}`,
+        node: (
+          <>
+            <span className={styles.title}>{g.todoTitle}</span>
+            <span className={styles.meta}>
+              {g.projectName} · {g.matchCount} {g.matchCount === 1 ? "match" : "matches"}
+            </span>
+            <span className={styles.snippet}>
+              <Highlighted snippet={g.best.snippet} />
+            </span>
+          </>
+        ),
+      })),
+      related: data.related.map((r) => ({
+        key: `${r.kind}:${r.id}`,
+        href: r.kind === "todo" && r.projectId ? `/projects/${encodeURIComponent(r.projectId)}/todos/${encodeURIComponent(r.id)}` : null,
+        node: (
+          <>
+            <span className={styles.title}>{r.title}</span>
+            <span className={styles.meta}>{r.kind === "note" ? (r.projectId ? "Project note" : "Personal note") : "Todo"} · distance {r.score.toFixed(2)}</span>
+          </>
+        ),
+      })),
+    };
+  }, [data]);
+  const flat = [...entries.exact, ...entries.related];
+
+  const close = () => {
+    setOpen(false);
+    setActive(0);
+  };
+  const go = (entry: Entry | undefined) => {
+    if (!entry?.href) return;
+    close();
+    router.push(entry.href);
+  };
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key === "Escape") {
+      e.preventDefault();
+      close();
+    } else if (e.key === "ArrowDown") {
+      e.preventDefault();
+      setActive((a) => Math.min(a + 1, Math.max(flat.length - 1, 0)));
+    } else if (e.key === "ArrowUp") {
+      e.preventDefault();
+      setActive((a) => Math.max(a - 1, 0));
+    } else if (e.key === "Enter") {
+      e.preventDefault();
+      go(flat[active]);
+    }
+  };
+
+  if (!open) {
+    return (
+      <button type="button" className={`secondary ${styles.opener}`} onClick={() => setOpen(true)} aria-keyshortcuts="Control+K Meta+K" title="Search all projects (Ctrl+K / ⌘K)">
+        Search <kbd>Ctrl K</kbd>
+      </button>
+    );
+  }
+  const option = (entry: Entry, index: number) => (
+    <li
+      key={entry.key}
+      id={`${listId}-${index}`}
+      role="option"
+      aria-selected={index === active}
+      className={index === active ? `${styles.option} ${styles.active}` : styles.option}
+      onMouseEnter={() => setActive(index)}
+      onClick={() => go(entry)}
+      data-testid="search-result"
+    >
+      {entry.node}
+    </li>
+  );
+  return (
+    <div className={styles.backdrop} onMouseDown={(e) => e.target === e.currentTarget && close()}>
+      <div role="dialog" aria-modal="true" aria-label="Search" className={`card ${styles.dialog}`} onKeyDown={onKeyDown}>
+        <input
+          ref={inputRef}
+          type="search"
+          role="combobox"
+          aria-expanded={flat.length > 0}
+          aria-controls={listId}
+          aria-activedescendant={flat.length ? `${listId}-${active}` : undefined}
+          aria-label="Search messages, todos and notes"
+          placeholder="Search messages, todos and notes"
+          value={text}
+          maxLength={500}
+          onChange={(e) => {
+            setText(e.target.value);
+            setActive(0);
+          }}
+        />
+        <div className={styles.results}>
+          {!hasWord ? (
+            <p className="muted">Type to search every project you can open.</p>
+          ) : error ? (
+            <LoadError inline what="search results" message={error.message} onRetry={() => void mutate()} />
+          ) : isLoading && !data ? (
+            <Loading inline label="Searching" lines={3} />
+          ) : flat.length === 0 ? (
+            <p className="muted" role="status">
+              Nothing matches “{q}”.
+            </p>
+          ) : (
+            <ul id={listId} role="listbox" aria-label="Search results" className={styles.list}>
+              {entries.exact.length > 0 && <li role="presentation" className={styles.heading}>Messages</li>}
+              {entries.exact.map((e, i) => option(e, i))}
+              {entries.related.length > 0 && <li role="presentation" className={styles.heading}>Related</li>}
+              {entries.related.map((e, i) => option(e, entries.exact.length + i))}
+            </ul>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}
