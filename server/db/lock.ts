@@ -1,7 +1,7 @@
 import { Prisma } from "./generated/client.ts";
 
 /** The tables whose rows serialise changes (an allow-list: the name is put into the SQL as is). */
-export type LockableTable = "Todo" | "Block" | "Project" | "User" | "Team";
+export type LockableTable = "Todo" | "Block" | "Project" | "User" | "Team" | "Course";
 
 /**
  * The one row lock: `SELECT … FOR UPDATE` on one row, inside the caller's transaction, so changes

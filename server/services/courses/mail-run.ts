@@ -11,6 +11,7 @@
 // nobody is skipped. A provider refusal is kept as `reason`; after MAX_ATTEMPTS the row is `failed`.
 import type { MAIL_KINDS } from "../../../lib/schemas/courses.ts";
 import type { Caller } from "../../auth/caller.ts";
+import { lockRow } from "../../db/lock.ts";
 import { ApiError } from "../../http/errors.ts";
 import { enqueue } from "../../jobs/index.ts";
 import { db } from "../../runtime.ts";
@@ -30,7 +31,7 @@ export async function startMailRun(caller: Caller, slug: string, kind: RunKind, 
   const run = await db().$transaction(
     async (tx) => {
       // One run per (course, kind) at a time: the course row's lock orders concurrent starts.
-      await tx.$queryRaw`SELECT id FROM "Course" WHERE id = ${course.id} FOR UPDATE`;
+      await lockRow(tx, "Course", course.id);
       const going = await tx.courseMailRun.findFirst({ where: { courseId: course.id, kind, state: { in: ["queued", "running"] } } });
       if (going) throw new ApiError("CONFLICT", `A ${kind} mailing of this course is still running`, { runId: going.id });
       if (kind === "coupons") await ensureCoupons(tx, course.id);
