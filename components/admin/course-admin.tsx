@@ -1,5 +1,6 @@
 "use client";
 
+import { Outcome, type OutcomeState } from "@/components/ui/error-alert";
 import { useState } from "react";
 import { ApiClientError, call } from "@/lib/api/client";
 import type { OperationResult } from "@/lib/api/types";
@@ -21,7 +22,7 @@ export function CourseAdmin({ slug }: { slug: string }) {
   const [pending, setPending] = useState<Action | null>(null);
   const [resend, setResend] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  const [result, setResult] = useState<OutcomeState>(null);
 
   // Progress: the job's `course.mail` events (to every admin's own connections) revalidate the
   // runs list, which is also what a reload reads; after a reconnect it is read again.
@@ -119,11 +120,7 @@ export function CourseAdmin({ slug }: { slug: string }) {
             </div>
           </div>
         ) : null}
-        {result ? (
-          <p role={result.ok ? "status" : "alert"} className={result.ok ? "success" : "error"}>
-            {result.text}
-          </p>
-        ) : null}
+        <Outcome out={result} />
         <EligibleForm slug={slug} onDone={() => void course.mutate()} />
       </section>
 
@@ -167,7 +164,7 @@ export function CourseAdmin({ slug }: { slug: string }) {
 
 function EligibleForm({ slug, onDone }: { slug: string; onDone: () => void }) {
   const [text, setText] = useState("");
-  const [out, setOut] = useState<{ ok: boolean; text: string } | null>(null);
+  const [out, setOut] = useState<OutcomeState>(null);
   async function submit(e: React.FormEvent) {
     e.preventDefault();
     const emails = text.split(/[\s,;]+/).filter(Boolean);
@@ -190,11 +187,7 @@ function EligibleForm({ slug, onDone }: { slug: string; onDone: () => void }) {
           Tag as eligible
         </button>
       </div>
-      {out ? (
-        <p role={out.ok ? "status" : "alert"} className={out.ok ? "success" : "error"}>
-          {out.text}
-        </p>
-      ) : null}
+      <Outcome out={out} />
     </form>
   );
 }
@@ -376,7 +369,7 @@ function Audit({ slug }: { slug: string }) {
 
 function Followers({ slug }: { slug: string }) {
   const [text, setText] = useState("");
-  const [out, setOut] = useState<{ ok: boolean; text: string } | null>(null);
+  const [out, setOut] = useState<OutcomeState>(null);
   async function upload(e: React.FormEvent) {
     e.preventDefault();
     try {
@@ -397,11 +390,7 @@ function Followers({ slug }: { slug: string }) {
           Replace snapshot
         </button>
       </div>
-      {out ? (
-        <p role={out.ok ? "status" : "alert"} className={out.ok ? "success" : "error"}>
-          {out.text}
-        </p>
-      ) : null}
+      <Outcome out={out} />
     </form>
   );
 }

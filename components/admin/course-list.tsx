@@ -1,5 +1,6 @@
 "use client";
 
+import { Outcome, type OutcomeState } from "@/components/ui/error-alert";
 import Link from "next/link";
 import { useState } from "react";
 import { ApiClientError, call } from "@/lib/api/client";
@@ -107,7 +108,7 @@ export function CourseList() {
 /** Makes an existing account an administrator (or not); logged in the admin log. */
 function AdminForm() {
   const [email, setEmail] = useState("");
-  const [out, setOut] = useState<{ ok: boolean; text: string } | null>(null);
+  const [out, setOut] = useState<OutcomeState>(null);
   async function send(isAdmin: boolean) {
     setOut(null);
     try {
@@ -137,11 +138,7 @@ function AdminForm() {
           Remove administrator
         </button>
       </div>
-      {out ? (
-        <p role={out.ok ? "status" : "alert"} className={out.ok ? "success" : "error"}>
-          {out.text}
-        </p>
-      ) : null}
+      <Outcome out={out} />
     </form>
   );
 }

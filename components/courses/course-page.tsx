@@ -1,5 +1,6 @@
 "use client";
 
+import { Outcome, type OutcomeState } from "@/components/ui/error-alert";
 import Link from "next/link";
 import { useEffect, useState } from "react";
 import { ApiClientError, call } from "@/lib/api/client";
@@ -70,7 +71,7 @@ function SignupForm({ slug, fingerprint }: { slug: string; fingerprint?: string 
   const [email, setEmail] = useState("");
   const [handle, setHandle] = useState("");
   const [busy, setBusy] = useState(false);
-  const [out, setOut] = useState<{ ok: boolean; text: string } | null>(null);
+  const [out, setOut] = useState<OutcomeState>(null);
   async function submit(e: React.FormEvent) {
     e.preventDefault();
     setBusy(true);
@@ -101,18 +102,14 @@ function SignupForm({ slug, fingerprint }: { slug: string; fingerprint?: string 
           Sign up
         </button>
       </div>
-      {out ? (
-        <p role={out.ok ? "status" : "alert"} className={out.ok ? "success" : "error"}>
-          {out.text}
-        </p>
-      ) : null}
+      <Outcome out={out} />
     </form>
   );
 }
 
 function RedeemForm({ fingerprint }: { fingerprint?: string }) {
   const [code, setCode] = useState("");
-  const [out, setOut] = useState<{ ok: boolean; text: string } | null>(null);
+  const [out, setOut] = useState<OutcomeState>(null);
   async function submit(e: React.FormEvent) {
     e.preventDefault();
     try {
@@ -133,11 +130,7 @@ function RedeemForm({ fingerprint }: { fingerprint?: string }) {
         <input id="redeem-code" type="text" required value={code} placeholder="XXXX-XXXX-XXXX" onChange={(e) => setCode(e.target.value)} />
         <button type="submit">Redeem</button>
       </div>
-      {out ? (
-        <p role={out.ok ? "status" : "alert"} className={out.ok ? "success" : "error"}>
-          {out.text}
-        </p>
-      ) : null}
+      <Outcome out={out} />
     </form>
   );
 }

@@ -7,3 +7,16 @@ export function ErrorAlert({ message, className }: { message: string | null; cla
     </p>
   );
 }
+
+/** What an action came to: a success (announced politely) or an error (announced at once). */
+export type OutcomeState = { ok: boolean; text: string } | null;
+
+/** The paragraph of an `OutcomeState`; nothing before the first action. */
+export function Outcome({ out }: { out: OutcomeState }) {
+  if (!out) return null;
+  return (
+    <p role={out.ok ? "status" : "alert"} className={out.ok ? "success" : "error"}>
+      {out.text}
+    </p>
+  );
+}

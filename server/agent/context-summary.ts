@@ -27,10 +27,10 @@ export function summaryThrough(w: Workflow): bigint | null {
 }
 
 /**
- * Summarises the older messages when the history of the turn writing `replyId` is too long for a
- * `window`-token model. Resolves true when it wrote a new summary.
+ * The todo's workflow, and the finished messages a turn writing `replyId` sends the model after
+ * the summary (all of them while there is none), oldest first.
  */
-export async function summariseIfLong(todoId: string, replyId: string, model: LanguageModelV3, window: number, opts: { signal?: AbortSignal; maxRetries?: number } = {}): Promise<boolean> {
+export async function unsummarised(todoId: string, replyId: string) {
   const todo = await db().todo.findUniqueOrThrow({ where: { id: todoId }, select: { workflow: true } });
   const w = asObject(todo.workflow) as Workflow;
   const through = summaryThrough(w);
@@ -39,6 +39,15 @@ export async function summariseIfLong(todoId: string, replyId: string, model: La
     orderBy: { seq: "asc" },
     select: { seq: true, role: true, content: true },
   });
+  return { w, rows, through };
+}
+
+/**
+ * Summarises the older messages when the history of the turn writing `replyId` is too long for a
+ * `window`-token model. Resolves true when it wrote a new summary.
+ */
+export async function summariseIfLong(todoId: string, replyId: string, model: LanguageModelV3, window: number, opts: { signal?: AbortSignal; maxRetries?: number } = {}): Promise<boolean> {
+  const { w, rows, through } = await unsummarised(todoId, replyId);
   const total = estimateTokens(w.contextSummary ?? "") + rows.reduce((n, r) => n + estimateTokens(r.content) + 4, 0);
   if (total <= window * SUMMARY_AT) return false;
   const older = rows.slice(0, Math.max(0, rows.length - KEEP_RECENT));

@@ -9,7 +9,7 @@ import { publishTodo } from "../services/todos/events.ts";
 import { changeTodo, setStatus, type TodoRef } from "../services/todos/lifecycle.ts";
 import { asObject, messageWithBlocks, toBlock, toMessage } from "../services/todos/serialize.ts";
 import { linksOf } from "../services/todos/sub-todos.ts";
-import { summaryThrough } from "./context-summary.ts";
+import { unsummarised } from "./context-summary.ts";
 import { countTokens } from "./local-reply.ts";
 import type { AgentProvider, BlockDraft, ChatMessage, TurnUsage } from "./provider.ts";
 import { dropLease, NO_LEASE, type Turn, type Workflow } from "./turn-lease.ts";
@@ -20,14 +20,7 @@ import { dropLease, NO_LEASE, type Turn, type Workflow } from "./turn-lease.ts";
  * comes first once, while it is not used.
  */
 export async function history(todoId: string, replyId: string): Promise<ChatMessage[]> {
-  const todo = await db().todo.findUniqueOrThrow({ where: { id: todoId }, select: { workflow: true } });
-  const w = asObject(todo.workflow) as Workflow;
-  const through = summaryThrough(w);
-  const rows = await db().message.findMany({
-    where: { todoId, id: { not: replyId }, state: "DONE", role: { in: ["user", "assistant", "system"] }, ...(through !== null ? { seq: { gt: through } } : {}) },
-    orderBy: { seq: "asc" },
-    select: { role: true, content: true },
-  });
+  const { w, rows, through } = await unsummarised(todoId, replyId);
   const summary = w.contextSummary && (through !== null || !w.contextSummaryUsed) ? [{ role: "system" as const, content: `Summary of the conversation so far:\n${w.contextSummary}` }] : [];
   return [...summary, ...rows.map((r) => ({ role: r.role as ChatMessage["role"], content: r.content }))];
 }
