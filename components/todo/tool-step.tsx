@@ -35,6 +35,14 @@ export function describeStep(content: StepContent): string {
       const n = Array.isArray(input.todos) ? input.todos.length : 0;
       return failed ? "Could not start sub-todos" : content.state === "running" ? `Starting ${count(n, "sub-todo")}…` : `Started ${count(n, "sub-todo")}`;
     }
+    case "remember": {
+      const scope = input.scope === "personal" ? "a personal note" : "a project note";
+      return failed ? "Could not keep a note" : content.state === "running" ? "Keeping a note…" : `Kept ${scope}`;
+    }
+    case "recall": {
+      const n = Array.isArray(output.notes) ? output.notes.length : 0;
+      return failed ? "Could not look through the notes" : content.state === "running" ? "Looking through the notes…" : n ? `Recalled ${count(n, "note")}` : "Found no related note";
+    }
     default:
       return `${failed ? "Failed: " : ""}${content.tool ?? "tool"}${content.state === "running" ? "…" : ""}`;
   }

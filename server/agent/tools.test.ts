@@ -6,6 +6,7 @@ import type { AgentRunner } from "./runner.ts";
 import { createTestUser, createWaitingTodo, startTestRuntime, type TestRuntime } from "../testing/runtime.ts";
 import { scriptedProvider, type ScriptedStep } from "./testing/scripted-model.ts";
 import { TurnRunner } from "./turn-runner.ts";
+import { embedNow } from "../services/search/embed-job.ts";
 import type { AgentProvider } from "./provider.ts";
 
 // The agent's tools, driven by scripted AI SDK models (MockLanguageModelV3): each call, its step
@@ -180,5 +181,35 @@ test("sub-todos nest at most two deep: a todo at that depth is not offered spawn
   runner.start(todo.id);
   await runner.idle();
   const names = (seen[0]!.tools ?? []).map((tool) => tool.name).sort();
-  assert.deepEqual(names, ["checklist", "schedule_followup"]);
+  assert.deepEqual(names, ["checklist", "recall", "remember", "schedule_followup"]);
+});
+
+test("remember keeps a project note as the owner; recall finds it (once embedded) and never another user's note", async () => {
+  const todo = await ownTodo("Remember my preferences");
+  const runner = use(scriptedProvider([{ toolCalls: [{ toolName: "remember", input: { content: "The client prefers invoices in euros, due in 30 days" } }] }, { text: ["Noted."] }], { tools: true }));
+  runner.start(todo.id);
+  await runner.idle();
+  const note = await t.prisma.memoryNote.findFirstOrThrow({ where: { projectId: todo.projectId } });
+  assert.equal(note.content, "The client prefers invoices in euros, due in 30 days");
+  assert.equal(note.userId, todo.userId);
+
+  // Another user's personal note on the same subject must never come back.
+  const stranger = await createTestUser(t.prisma);
+  const theirs = await t.prisma.memoryNote.create({ data: { userId: stranger.id, content: "Invoices in euros for the client, due in 30 days" } });
+  await embedNow("note", note.id);
+  await embedNow("note", theirs.id);
+
+  await t.prisma.message.create({ data: { todoId: todo.id, role: "user", content: "What do we know about invoices?", state: "PENDING" } });
+  await t.prisma.todo.update({ where: { id: todo.id }, data: { status: "RUNNING" } });
+  const seen: LanguageModelV3CallOptions[] = [];
+  const again = use(scriptedProvider([{ toolCalls: [{ toolName: "recall", input: { query: "client invoices euros" } }] }, { text: ["Euros, 30 days."] }], { tools: true, seen }));
+  again.start(todo.id);
+  await again.idle();
+  const reply = await t.prisma.message.findFirstOrThrow({ where: { todoId: todo.id, role: "assistant", content: "Euros, 30 days." } });
+  const step = (await blocksOf(reply.id))[0]!.content as { tool: string; output: { notes: { noteId: string; score: number }[] } };
+  assert.equal(step.tool, "recall");
+  assert.deepEqual(step.output.notes.map((n) => n.noteId), [note.id]);
+  assert.ok(step.output.notes[0]!.score < 0.85);
+  // The model saw the note in the tool result.
+  assert.ok(JSON.stringify(seen[1]!.prompt).includes("invoices in euros"));
 });
