@@ -1,5 +1,9 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { expect, request as playwrightRequest, test } from "@playwright/test";
-import { bearer, createUser } from "../support/users";
+import { bearer, createUser, dataDirOf, randomEmail } from "../support/users";
+
+const run = promisify(execFile);
 
 // Issue 18: the PostgreSQL project runs behind `npm run cluster` (two processes); `peerUrl` is the
 // second process itself. Each process keeps resolved credentials in memory for a few seconds
@@ -41,4 +45,31 @@ test("sign-out ends the session on every process at once", async ({ request }, i
   // The old cookie, replayed, is refused everywhere.
   expect((await request.get(`${peerUrl}/cookie/v1/users/profile`, { headers: { cookie } })).status()).toBe(401);
   for (let i = 0; i < 4; i++) expect((await request.get("/cookie/v1/users/profile", { headers: { cookie } })).status()).toBe(401);
+});
+
+test("an administrator demoted on one process is refused on every process at once", async ({ request }, info) => {
+  const peerUrl = info.project.metadata?.peerUrl as string | undefined;
+  test.skip(!peerUrl, "this project runs a single server process");
+  const databaseUrl = info.project.metadata?.databaseUrl as string;
+  const env = { ...process.env, LOG_LEVEL: "warn", DATA_DIR: dataDirOf(info), DATABASE_URL: databaseUrl };
+  const boss = JSON.parse((await run(process.execPath, ["--import", "tsx", "scripts/user-create.ts", "--email", randomEmail("boss"), "--admin"], { env, timeout: 60_000 })).stdout) as { apiKey: string };
+  const deputy = await createUser(info, "deputy");
+  const promote = (isAdmin: boolean) => request.put("/api/v1/admin/administrators", { headers: bearer(boss.apiKey), data: { email: deputy.email, isAdmin } });
+  expect((await promote(true)).status()).toBe(200);
+
+  const peer = await playwrightRequest.newContext({ baseURL: peerUrl });
+  try {
+    // The deputy's caller, admin, is now cached on both processes.
+    for (let i = 0; i < 4; i++) expect((await request.get("/api/v1/admin/courses", { headers: bearer(deputy.apiKey) })).status()).toBe(200);
+    expect((await peer.get("/api/v1/admin/courses", { headers: bearer(deputy.apiKey) })).status()).toBe(200);
+
+    expect((await promote(false)).status()).toBe(200);
+
+    expect((await peer.get("/api/v1/admin/courses", { headers: bearer(deputy.apiKey) })).status()).toBe(403);
+    for (let i = 0; i < 4; i++) expect((await request.get("/api/v1/admin/courses", { headers: bearer(deputy.apiKey) })).status()).toBe(403);
+    // The key itself still works: only what it may do changed.
+    expect((await peer.get("/api/v1/projects", { headers: bearer(deputy.apiKey) })).status()).toBe(200);
+  } finally {
+    await peer.dispose();
+  }
 });

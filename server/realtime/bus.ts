@@ -51,8 +51,10 @@ export type { CredentialRef } from "../auth/caller.ts";
  * - `credential.revoked`: the credential's connections are disconnected at once.
  * - `access.lost`: the user may no longer read some project (unshared, removed from a team): their
  *   connections leave every project and todo room they may no longer read.
+ * - `caller.changed`: what a request knows of the user changed (administrator or not): every
+ *   process forgets the user's cached callers (server/auth/credential-cache.ts); connections stay.
  */
-export type ConnectionEffect = { kind: "credential.revoked"; credential: CredentialRef } | { kind: "access.lost"; userId: string };
+export type ConnectionEffect = { kind: "credential.revoked"; credential: CredentialRef } | { kind: "access.lost"; userId: string } | { kind: "caller.changed"; userId: string };
 
 /** The rooms an event fans out to: its project, todo and edge (and owner, for per-user events). */
 export function roomsFor(event: AppEvent): Room[] {

@@ -138,27 +138,35 @@ export async function attachSockets(httpServer: HttpServer, bus: EventBus, opts:
 const CACHE_DROP = "credential-cache:drop";
 const CACHE_DROP_WAIT_MS = 1000;
 
+/** Drops `ref` from this process's credential cache and, before resolving, from every other one's. */
+async function dropCached(io: Server, ref: CredentialRef, crossProcess: boolean): Promise<void> {
+  credentialCache()?.drop(ref);
+  if (!crossProcess) return;
+  await new Promise<void>((resolve) => {
+    const late = setTimeout(() => {
+      log.warn("a process did not confirm a credential drop in time; its cache forgets within seconds");
+      resolve();
+    }, CACHE_DROP_WAIT_MS);
+    io.serverSideEmit(CACHE_DROP, ref, (err: Error | null) => {
+      if (err) log.warn("a credential drop was not confirmed by every process", { error: String(err) });
+      clearTimeout(late);
+      resolve();
+    });
+  });
+}
+
 /**
  * With the Redis adapter, disconnectSockets and socketsLeave reach every server process. They go
  * out on the same connection as the events published after them, so no later event overtakes them.
  */
 export async function applyEffect(io: Server, effect: ConnectionEffect, crossProcess = false): Promise<void> {
   if (effect.kind === "credential.revoked") {
-    credentialCache()?.drop(effect.credential);
-    // Every other process drops it from its cache too, before the revoking request is answered.
-    if (crossProcess)
-      await new Promise<void>((resolve) => {
-        const late = setTimeout(() => {
-          log.warn("a process did not confirm a credential drop in time; its cache forgets within seconds");
-          resolve();
-        }, CACHE_DROP_WAIT_MS);
-        io.serverSideEmit(CACHE_DROP, effect.credential, (err: Error | null) => {
-          if (err) log.warn("a credential drop was not confirmed by every process", { error: String(err) });
-          clearTimeout(late);
-          resolve();
-        });
-      });
+    await dropCached(io, effect.credential, crossProcess);
     io.in(credentialRoom(effect.credential)).disconnectSockets(true);
+    return;
+  }
+  if (effect.kind === "caller.changed") {
+    await dropCached(io, `user:${effect.userId}`, crossProcess);
     return;
   }
   await leaveUnreadableRooms(io, effect.userId);

@@ -16,7 +16,7 @@ import type { Prisma } from "../../db/generated/client.ts";
 import { ApiError } from "../../http/errors.ts";
 import { enqueue } from "../../jobs/index.ts";
 import { log } from "../../log.ts";
-import { db } from "../../runtime.ts";
+import { db, runtime } from "../../runtime.ts";
 import { TX_OPTIONS } from "../billing/ledger.ts";
 import { grantPerk, grantPerksToCourse } from "./perks.ts";
 import { coursePerkOpenJob } from "./perk-job.ts";
@@ -382,5 +382,7 @@ export async function setAdmin(caller: Caller, email: string, isAdmin: boolean) 
     await tx.user.update({ where: { id: user.id }, data: { isAdmin } });
     await logAdmin(caller.userId, { action: isAdmin ? "admin.grant" : "admin.revoke", target: user.email, count: 1 }, tx);
   });
+  // Every process forgets what it cached of the user's credentials: the change holds at once.
+  await runtime().bus.affect({ kind: "caller.changed", userId: user.id });
   return { userId: user.id, email: user.email, isAdmin };
 }
