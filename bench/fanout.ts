@@ -1,0 +1,195 @@
+// npx tsx bench/fanout.ts [--clients 1000] [--events 50] [--rate 10] [--pg] [--redis-url redis://127.0.0.1:6379]
+//
+// Real-time fan-out (issue 18): N Socket.IO clients, each subscribed to one todo, receive the
+// events of `todo_update` requests sent at `rate` per second through the real API. Measured in
+// this process: from sending the request to each client's receipt (p50/p99), the request's own
+// response time, delivery (every client must get every event), and the time to connect and
+// subscribe every client. Baseline in the same run: a bare Socket.IO server (bench/fanout-bare.ts)
+// broadcasting an envelope of the same size to the same number of clients. With --pg, a third
+// phase splits the clients over two server processes on one PostgreSQL and Redis (the Redis
+// adapter carries the events across); the requests go to the first process.
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { io, type Socket } from "socket.io-client";
+import { percentile } from "./lib/load.ts";
+import { createPgDatabase, ensureBuild, startBenchApp, type BenchApp } from "./lib/setup.ts";
+import { exitCleanup, freePort, start, waitForHttp } from "./lib/processes.ts";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const { values: args } = parseArgs({
+  options: {
+    clients: { type: "string", default: "1000" },
+    events: { type: "string", default: "50" },
+    rate: { type: "string", default: "10" },
+    pg: { type: "boolean", default: false },
+    "pg-url": { type: "string", default: process.env.BENCH_PG_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres" },
+    "redis-url": { type: "string", default: process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379" },
+  },
+  strict: true,
+});
+const CLIENTS = Number(args.clients);
+const EVENTS = Number(args.events);
+const RATE = Number(args.rate);
+for (const [k, v] of [["clients", CLIENTS], ["events", EVENTS], ["rate", RATE]] as const)
+  if (!Number.isInteger(v) || v < 1) {
+    console.error(`--${k} must be a positive integer`);
+    process.exit(2);
+  }
+
+const exit = exitCleanup("the servers");
+const now = () => performance.now();
+
+type Phase = { name: string; connectMs: number; latencies: number[]; responses: number[]; delivered: number; expected: number };
+
+/** Connects `n` websocket clients to `urls` (round-robin), each calling `onConnect` (subscribe) once. */
+async function connectAll(urls: string[], n: number, auth: object, onEvent: (socket: number, data: unknown) => void, subscribe?: (url: string, socketId: string) => Promise<void>): Promise<{ sockets: Socket[]; ms: number }> {
+  const t0 = now();
+  const sockets: Socket[] = [];
+  const batch = 50;
+  for (let i = 0; i < n; i += batch) {
+    await Promise.all(
+      Array.from({ length: Math.min(batch, n - i) }, async (_, j) => {
+        const idx = i + j;
+        const url = urls[idx % urls.length]!;
+        const s = io(url, { path: "/socket.io", transports: ["websocket"], auth, reconnection: false, timeout: 60_000 });
+        sockets[idx] = s;
+        s.on("todo.updated", (data: unknown) => onEvent(idx, data));
+        await new Promise<void>((resolve, reject) => {
+          s.once("connect", () => resolve());
+          s.once("connect_error", reject);
+        });
+        if (subscribe) await subscribe(url, s.id!);
+      }),
+    );
+  }
+  return { sockets, ms: now() - t0 };
+}
+
+/** Sends `EVENTS` events at `RATE`/s with `send(seq)`, and waits for deliveries to settle. */
+async function drive(name: string, connectMs: number, send: (seq: number) => Promise<void>, received: Map<number, number[]>, sentAt: Map<number, number>): Promise<Phase> {
+  const responses: number[] = [];
+  const interval = 1000 / RATE;
+  const start0 = now();
+  const inflight: Promise<void>[] = [];
+  for (let seq = 0; seq < EVENTS; seq++) {
+    const due = start0 + seq * interval;
+    const wait = due - now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    sentAt.set(seq, now());
+    const t = now();
+    inflight.push(send(seq).then(() => void responses.push(now() - t)));
+  }
+  await Promise.all(inflight);
+  // Let the last deliveries arrive (at most 5 s).
+  const deadline = now() + 5000;
+  while (now() < deadline && [...received.values()].reduce((n, l) => n + l.length, 0) < EVENTS * CLIENTS) await new Promise((r) => setTimeout(r, 50));
+  const latencies: number[] = [];
+  let delivered = 0;
+  for (const [seq, times] of received) {
+    const sent = sentAt.get(seq)!;
+    for (const at of times) latencies.push(at - sent);
+    delivered += times.length;
+  }
+  latencies.sort((a, b) => a - b);
+  responses.sort((a, b) => a - b);
+  return { name, connectMs, latencies, responses, delivered, expected: EVENTS * CLIENTS };
+}
+
+function seqOf(data: unknown): number | undefined {
+  const content = (data as { data?: { content?: string } } | undefined)?.data?.content ?? (data as { content?: string } | undefined)?.content;
+  const m = typeof content === "string" ? /^fanout (\d+)/.exec(content) : null;
+  return m ? Number(m[1]) : undefined;
+}
+
+async function bare(): Promise<Phase> {
+  const port = await freePort();
+  const child = start("bare", process.execPath, ["--import", "tsx", "bench/fanout-bare.ts"], { cwd: ROOT, env: { ...process.env, PORT: String(port) } });
+  const url = `http://127.0.0.1:${port}`;
+  await new Promise((r) => setTimeout(r, 500));
+  await waitForHttp(`${url}/socket.io/?EIO=4&transport=polling`, child, 30_000).catch(() => undefined);
+  const received = new Map<number, number[]>();
+  const sentAt = new Map<number, number>();
+  const { sockets, ms } = await connectAll([url], CLIENTS, {}, (_i, data) => {
+    const seq = seqOf(data);
+    if (seq !== undefined) (received.get(seq) ?? received.set(seq, []).get(seq)!).push(now());
+  });
+  // An envelope of the product's size (about 600 bytes): same fields, same kind of content.
+  const envelope = (seq: number) => ({ type: "todo.updated", id: crypto.randomUUID(), at: Date.now(), projectId: "c".repeat(25), todoId: "c".repeat(25), data: { id: "c".repeat(25), projectId: "c".repeat(25), content: `fanout ${seq} ${"x".repeat(60)}`, status: "TODO", groupSlug: null, assignedAgent: null, isPublic: false, scheduledAt: null, createdAt: Date.now(), updatedAt: Date.now(), lastActivityAt: Date.now(), authorId: "c".repeat(25), agentState: null, hasUnread: false, messageCount: 1, padding: "p".repeat(180) } });
+  const phase = await drive("bare Socket.IO", ms, async (seq) => {
+    const res = await fetch(`${url}/emit`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(envelope(seq)) });
+    await res.arrayBuffer();
+  }, received, sentAt);
+  for (const s of sockets) s.close();
+  child.proc.kill("SIGTERM");
+  return phase;
+}
+
+async function product(name: string, apps: BenchApp[]): Promise<Phase> {
+  const [first] = apps as [BenchApp];
+  const h = { "x-api-key": first.apiKey, "content-type": "application/json" };
+  const project = (await (await fetch(`${first.base}/api/v1/projects`, { method: "POST", headers: h, body: JSON.stringify({ name: `Fan-out ${name}` }) })).json()) as { id: string };
+  const todo = (await (await fetch(`${first.base}/api/v1/projects/${project.id}/todos`, { method: "POST", headers: h, body: JSON.stringify({ content: "fanout start" }) })).json()) as { id: string };
+  const received = new Map<number, number[]>();
+  const sentAt = new Map<number, number>();
+  const keyOf = new Map(apps.map((a) => [a.base, a.apiKey]));
+  const { sockets, ms } = await connectAll(
+    apps.map((a) => a.base),
+    CLIENTS,
+    { token: first.apiKey },
+    (_i, data) => {
+      const seq = seqOf(data);
+      if (seq !== undefined) (received.get(seq) ?? received.set(seq, []).get(seq)!).push(now());
+    },
+    async (url, socketId) => {
+      const res = await fetch(`${url}/api/v1/todos/${todo.id}/subscribe`, { method: "POST", headers: { "x-api-key": keyOf.get(url)!, "x-socket-id": socketId } });
+      if (res.status !== 200) throw new Error(`subscribe: ${res.status} ${await res.text()}`);
+    },
+  );
+  const phase = await drive(name, ms, async (seq) => {
+    const res = await fetch(`${first.base}/api/v1/todos/${todo.id}`, { method: "PUT", headers: h, body: JSON.stringify({ content: `fanout ${seq} ${"x".repeat(60)}` }) });
+    if (res.status !== 200) throw new Error(`todo_update: ${res.status} ${await res.text()}`);
+    await res.arrayBuffer();
+  }, received, sentAt);
+  for (const s of sockets) s.close();
+  return phase;
+}
+
+const fmt = (n: number) => n.toFixed(1);
+function report(p: Phase, base?: Phase) {
+  const p50 = percentile(p.latencies, 50);
+  const p99 = percentile(p.latencies, 99);
+  const r50 = percentile(p.responses, 50);
+  const ratio = base ? ` · p99 ${fmt(p99 / percentile(base.latencies, 99))}× bare` : "";
+  const cratio = base ? ` (${fmt(p.connectMs / base.connectMs)}× bare)` : "";
+  console.log(
+    `${p.name.padEnd(30)} delivery ${((100 * p.delivered) / p.expected).toFixed(2)}% · latency p50 ${fmt(p50)} ms p99 ${fmt(p99)} ms${ratio} · response p50 ${fmt(r50)} ms · connect+subscribe ${fmt(p.connectMs / 1000)} s${cratio}`,
+  );
+}
+
+try {
+  await ensureBuild(ROOT);
+  console.log(`fan-out: ${CLIENTS} clients, ${EVENTS} events at ${RATE}/s (load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}, ${os.cpus().length} cores)`);
+  const baseline = await bare();
+  report(baseline);
+
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "todo-bench-fanout-"));
+  exit.cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const databaseUrl = args.pg ? await createPgDatabase(args["pg-url"], "todo_bench_fanout", exit.cleanups) : undefined;
+  const email = `fanout-${Date.now()}@bench.test`;
+  const redisEnv = { REDIS_URL: args["redis-url"], REDIS_PREFIX: `bench-fanout-${Date.now()}` };
+  const one = await startBenchApp({ root: ROOT, dataDir, databaseUrl, email, env: args.pg ? redisEnv : {} });
+  const single = await product(args.pg ? "product (PostgreSQL, 1 process)" : "product (embedded, 1 process)", [one]);
+  report(single, baseline);
+  if (args.pg) {
+    const two = await startBenchApp({ root: ROOT, dataDir, databaseUrl, email, env: redisEnv });
+    const split = await product("product (PostgreSQL, 2 processes)", [one, two]);
+    report(split, baseline);
+    console.log(`cross-process p99 − single-process p99: ${fmt(percentile(split.latencies, 99) - percentile(single.latencies, 99))} ms (target ≤ 3 ms)`);
+  }
+  console.log("targets: product p99 ≤ 1.2× bare; connect+subscribe ≤ 2× bare; 100% delivery");
+} finally {
+  await exit.cleanup();
+}
