@@ -102,10 +102,19 @@ function Members({ team, meId }: { team: Team; meId: string | null }) {
                       className={styles.control}
                       value={m.role}
                       disabled={busy}
-                      onChange={(e) => void run(() => call("billing_setTeamMemberRole", { params: { memberId: m.id }, body: { role: e.target.value as "admin" | "member" } }))}
+                      onChange={(e) => {
+                        const role = e.target.value as "admin" | "member" | "owner";
+                        // Handing the team over cannot be undone by the one who does it: ask first.
+                        if (role === "owner" && !window.confirm(`Hand the team over to ${m.email}? They become its owner and you an admin.`)) {
+                          e.target.value = m.role;
+                          return;
+                        }
+                        void run(() => call("billing_setTeamMemberRole", { params: { memberId: m.id }, body: { role } }));
+                      }}
                     >
                       <option value="admin">admin</option>
                       <option value="member">member</option>
+                      <option value="owner">owner (hand the team over)</option>
                     </select>
                   ) : (
                     m.role

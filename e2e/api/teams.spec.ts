@@ -130,7 +130,8 @@ test("roles: owner, admin, member and outsider each get exactly what SPEC.md §5
   expect(memberOf(await ok<Team>(api(owner).patch(`/billing/team/members/${adminId}/role`, { role: "admin" })), admin).role).toBe("admin");
   await refused(api(admin).patch(`/billing/team/members/${memberId}/role`, { role: "admin" }), 403, "FORBIDDEN");
   await refused(api(owner).patch(`/billing/team/members/${ownerMemberId}/role`, { role: "member" }), 409, "CONFLICT");
-  await refused(api(owner).patch(`/billing/team/members/${adminId}/role`, { role: "owner" }), 400, "BAD_REQUEST");
+  await refused(api(owner).patch(`/billing/team/members/${adminId}/role`, { role: "boss" }), 400, "BAD_REQUEST");
+  await refused(api(admin).patch(`/billing/team/members/${adminId}/role`, { role: "owner" }), 403, "FORBIDDEN");
 
   // Invites: owner or admin; members see no invites and no log.
   await refused(api(member).post("/billing/team/members", { email: `x-${randomUUID().slice(0, 8)}@e2e.example.com` }), 403, "FORBIDDEN");
@@ -252,4 +253,25 @@ test("join domain: a verified address on the owner's company domain joins at sig
   const late = await signIn(baseURL, dataDir, `late@${domain}`);
   expect(await (await late.get("/cookie/v1/billing/team")).json()).toBeNull();
   await Promise.all([ownerSession, colleague, stranger, late].map((s) => s.dispose()));
+});
+
+test("the owner hands the team over: the member becomes owner, the old owner an admin, and only the new owner may act as one", async ({}, info) => {
+  const dataDir = dataDirOf(info);
+  const [owner, heir] = await Promise.all([createUser(info, "owner"), createUser(info, "heir")]);
+  const team = await join(dataDir, owner, heir);
+  const heirId = memberOf(team, heir).id;
+  const ownerMemberId = team.members.find((m) => m.role === "owner")!.id;
+
+  const seenByOldOwner = await ok<Team>(api(owner).patch(`/billing/team/members/${heirId}/role`, { role: "owner" }));
+  expect(seenByOldOwner.role).toBe("admin");
+  expect(seenByOldOwner.ownerId).toBe(heir.userId);
+  expect(memberOf(seenByOldOwner, heir).role).toBe("owner");
+  expect(memberOf(seenByOldOwner, owner).role).toBe("admin");
+  const seenByHeir = await ok<Team>(api(heir).get("/billing/team"));
+  expect(seenByHeir.role).toBe("owner");
+  expect(seenByHeir.activity.some((a) => a.kind === "owner_changed" && a.userId === heir.userId)).toBe(true);
+
+  // Owner-only now refuses the old owner and serves the new one.
+  await refused(api(owner).patch(`/billing/team/members/${ownerMemberId}/role`, { role: "member" }), 403, "FORBIDDEN");
+  expect(memberOf(await ok<Team>(api(heir).patch(`/billing/team/members/${ownerMemberId}/role`, { role: "member" })), owner).role).toBe("member");
 });

@@ -29,7 +29,7 @@ export const ZTeamInviteInfo = z.object({
 
 export const ZTeamActivity = z.object({
   id: ZId,
-  kind: z.string().describe("created, invited, invite_revoked, joined, left, removed, role_changed, project_set, join_domain_set, owner_changed (the owner deleted their account; userId is the new owner)"),
+  kind: z.string().describe("created, invited, invite_revoked, joined, left, removed, role_changed, project_set, join_domain_set, owner_changed (the owner handed the team over, or deleted their account; userId is the new owner)"),
   actorId: ZId.nullable(),
   userId: ZId.nullable(),
   data: z.record(z.string(), z.unknown()),
@@ -92,6 +92,10 @@ export const ZTeamInvitePreview = z
 
 export const ZTeamMemberParams = z.object({ memberId: ZId });
 export const ZTeamSetRoleInput = z
-  .object({ role: z.enum(["admin", "member"]).describe("The owner's role cannot be given or taken") })
+  .object({
+    role: z
+      .enum(["admin", "member", "owner"])
+      .describe("`owner` hands the team over: the member becomes its owner and the caller (the owner) an admin. The owner's own role cannot be set"),
+  })
   .meta({ id: "TeamSetRoleInput" });
 export const ZTeamRemoveMemberInput = z.object({ memberId: ZId }).meta({ id: "TeamRemoveMemberInput" });

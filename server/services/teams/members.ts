@@ -8,19 +8,29 @@ import { getProjectOrThrow } from "../access.ts";
 import { domainOf, isPublicMailDomain } from "./domains.ts";
 import { accessGained, accessLost, logActivity, teamChanged, teamInfo, teamUserIds, type TeamActor } from "./teams.ts";
 
-/** Owner only: makes a member an admin or an admin a member. The owner's own role is fixed. */
-export async function setTeamMemberRole(team: TeamActor, memberId: string, role: "admin" | "member"): Promise<TTeamInfo> {
-  await db().$transaction(async (tx) => {
+/** Owner only: makes a member an admin or an admin a member, or (`owner`) hands the team over to a member, staying on as an admin. The owner cannot set their own role. */
+export async function setTeamMemberRole(team: TeamActor, memberId: string, role: "admin" | "member" | "owner"): Promise<TTeamInfo> {
+  const callerRole = await db().$transaction(async (tx) => {
     await lockRow(tx, "Team", team.teamId);
     const target = await tx.teamMember.findFirst({ where: { id: memberId, teamId: team.teamId } });
     if (!target) throw notFound("Member");
     if (target.role === "owner") throw new ApiError("CONFLICT", "The owner's role cannot be changed");
-    if (target.role === role) return;
+    if (role === "owner") {
+      // The hand-over: one owner at every moment; the old owner stays on as an admin.
+      await tx.teamMember.update({ where: { id: team.memberId }, data: { role: "admin" } });
+      await tx.teamMember.update({ where: { id: memberId }, data: { role: "owner" } });
+      await tx.team.update({ where: { id: team.teamId }, data: { ownerId: target.userId } });
+      await logActivity(tx, team.teamId, { kind: "owner_changed", actorId: team.caller.userId, userId: target.userId, data: { reason: "handed_over" } });
+      return "admin" as const;
+    }
+    if (target.role === role) return team.role;
     await tx.teamMember.update({ where: { id: memberId }, data: { role } });
     await logActivity(tx, team.teamId, { kind: "role_changed", actorId: team.caller.userId, userId: target.userId, data: { from: target.role, to: role } });
+    return team.role;
   });
   await teamChanged(team.teamId);
-  return teamInfo(team.teamId, team.role);
+  // After a hand-over the caller sees the team as the admin they now are.
+  return teamInfo(team.teamId, callerRole);
 }
 
 /**
