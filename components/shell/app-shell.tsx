@@ -3,7 +3,6 @@
 import { useState, type ReactNode } from "react";
 import { usePathname } from "next/navigation";
 import { ShellProvider } from "./shell-context";
-import { SearchDialog } from "./search-dialog";
 import { Sidebar } from "./sidebar";
 
 /**
@@ -31,9 +30,6 @@ export function AppShell({ email, children }: { email: string; children: ReactNo
         </button>
         <Sidebar id="app-sidebar" open={open} />
         <div className="shell-main">
-          <div className="shell-search">
-            <SearchDialog />
-          </div>
           {children}
         </div>
       </div>

@@ -1,6 +1,7 @@
 "use client";
 
 import { Fragment, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
+import { createPortal } from "react-dom";
 import { useRouter } from "next/navigation";
 import { useOperation } from "@/lib/api/swr";
 import { Loading, LoadError } from "@/components/ui/load-state";
@@ -119,13 +120,12 @@ export function SearchDialog() {
     }
   };
 
-  if (!open) {
-    return (
-      <button type="button" className={`secondary ${styles.opener}`} onClick={() => setOpen(true)} aria-keyshortcuts="Control+K Meta+K" title="Search all projects (Ctrl+K / ⌘K)">
-        Search <kbd>Ctrl K</kbd>
-      </button>
-    );
-  }
+  const opener = (
+    <button type="button" className={`secondary ${styles.opener}`} onClick={() => setOpen(true)} aria-keyshortcuts="Control+K Meta+K" title="Search all projects (Ctrl+K / ⌘K)">
+      Search <kbd>Ctrl K</kbd>
+    </button>
+  );
+  if (!open) return opener;
   const option = (entry: Entry, index: number) => (
     <li
       key={entry.key}
@@ -140,46 +140,53 @@ export function SearchDialog() {
       {entry.node}
     </li>
   );
+  // The dialog goes to the end of the body: the opener may sit in a sidebar that is folded away.
   return (
-    <div className={styles.backdrop} onMouseDown={(e) => e.target === e.currentTarget && close()}>
-      <div role="dialog" aria-modal="true" aria-label="Search" className={`card ${styles.dialog}`} onKeyDown={onKeyDown}>
-        <input
-          ref={inputRef}
-          type="search"
-          role="combobox"
-          aria-expanded={flat.length > 0}
-          aria-controls={listId}
-          aria-activedescendant={flat.length ? `${listId}-${active}` : undefined}
-          aria-label="Search messages, todos and notes"
-          placeholder="Search messages, todos and notes"
-          value={text}
-          maxLength={500}
-          onChange={(e) => {
-            setText(e.target.value);
-            setActive(0);
-          }}
-        />
-        <div className={styles.results}>
-          {!hasWord ? (
-            <p className="muted">Type to search every project you can open.</p>
-          ) : error ? (
-            <LoadError inline what="search results" message={error.message} onRetry={() => void mutate()} />
-          ) : isLoading && !data ? (
-            <Loading inline label="Searching" lines={3} />
-          ) : flat.length === 0 ? (
-            <p className="muted" role="status">
-              Nothing matches “{q}”.
-            </p>
-          ) : (
-            <ul id={listId} role="listbox" aria-label="Search results" className={styles.list}>
-              {entries.exact.length > 0 && <li role="presentation" className={styles.heading}>Messages</li>}
-              {entries.exact.map((e, i) => option(e, i))}
-              {entries.related.length > 0 && <li role="presentation" className={styles.heading}>Related</li>}
-              {entries.related.map((e, i) => option(e, entries.exact.length + i))}
-            </ul>
-          )}
-        </div>
-      </div>
-    </div>
+    <>
+      {opener}
+      {createPortal(
+        <div className={styles.backdrop} onMouseDown={(e) => e.target === e.currentTarget && close()}>
+          <div role="dialog" aria-modal="true" aria-label="Search" className={`card ${styles.dialog}`} onKeyDown={onKeyDown}>
+            <input
+              ref={inputRef}
+              type="search"
+              role="combobox"
+              aria-expanded={flat.length > 0}
+              aria-controls={listId}
+              aria-activedescendant={flat.length ? `${listId}-${active}` : undefined}
+              aria-label="Search messages, todos and notes"
+              placeholder="Search messages, todos and notes"
+              value={text}
+              maxLength={500}
+              onChange={(e) => {
+                setText(e.target.value);
+                setActive(0);
+              }}
+            />
+            <div className={styles.results}>
+              {!hasWord ? (
+                <p className="muted">Type to search every project you can open.</p>
+              ) : error ? (
+                <LoadError inline what="search results" message={error.message} onRetry={() => void mutate()} />
+              ) : isLoading && !data ? (
+                <Loading inline label="Searching" lines={3} />
+              ) : flat.length === 0 ? (
+                <p className="muted" role="status">
+                  Nothing matches “{q}”.
+                </p>
+              ) : (
+                <ul id={listId} role="listbox" aria-label="Search results" className={styles.list}>
+                  {entries.exact.length > 0 && <li role="presentation" className={styles.heading}>Messages</li>}
+                  {entries.exact.map((e, i) => option(e, i))}
+                  {entries.related.length > 0 && <li role="presentation" className={styles.heading}>Related</li>}
+                  {entries.related.map((e, i) => option(e, entries.exact.length + i))}
+                </ul>
+              )}
+            </div>
+          </div>
+        </div>,
+        document.body,
+      )}
+    </>
   );
 }

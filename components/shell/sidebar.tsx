@@ -5,6 +5,7 @@ import { usePathname } from "next/navigation";
 import type { TProjectFull } from "@/lib/schemas/projects";
 import { signOutAction } from "./actions";
 import { NewProjectForm } from "./new-project-form";
+import { SearchDialog } from "./search-dialog";
 import { useShell } from "./shell-context";
 
 // No project room is joined for the list: the server sends a project's changes (created, shared,
@@ -40,6 +41,9 @@ export function Sidebar({ id, open }: { id: string; open: boolean }) {
 
   return (
     <aside id={id} className={open ? "sidebar open" : "sidebar"} aria-label="Sidebar">
+      <div className="sidebar-section sidebar-search">
+        <SearchDialog />
+      </div>
       <nav aria-label="Projects" className="sidebar-section" data-testid="project-list">
         <h2 className="sidebar-heading">Your projects</h2>
         {projects.phase === "loading" ? <p className="muted">Loading projects…</p> : null}

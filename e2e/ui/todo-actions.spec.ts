@@ -105,6 +105,8 @@ test("cancel waits for Undo: undone it changes nothing, else the todo is cancell
   await actions.getByRole("button", { name: "Cancel todo…" }).click();
   await expect(page.getByText("Cancelling “Maybe later”")).toBeVisible();
   await snap(page, info, "todo-actions-cancel-undo");
+  // A toast under the pointer waits (sonner pauses on hover): the pointer leaves it first.
+  await page.mouse.move(0, 0);
   await page.clock.fastForward(10_000);
   await expect.poll(async () => (await getTodo(u, t.id)).status).toBe("CANCELLED");
   await expect(row(page, "Maybe later").getByTestId("todo-status")).toHaveText("Cancelled");

@@ -1,7 +1,7 @@
 import type { TUserProfileFull } from "../../../lib/schemas/users.ts";
 import type { Caller } from "../../auth/caller.ts";
 import { notFound } from "../../http/errors.ts";
-import { db } from "../../runtime.ts";
+import { db, runtime } from "../../runtime.ts";
 import { projectRole } from "../access.ts";
 import { appSettingsFromStored } from "../settings/user-settings.ts";
 
@@ -40,6 +40,8 @@ export async function ensureUser(email: string, opts: { name?: string; isAdmin?:
 export async function createUserWithKey(opts: { email: string; name?: string; admin?: boolean }) {
   const { createKeyForUser } = await import("../api-keys/api-keys.ts");
   const user = await ensureUser(opts.email, { name: opts.name, isAdmin: opts.admin });
+  // Made an administrator (or renamed): what processes cached of the user's callers is stale.
+  if (opts.admin || opts.name !== undefined) await runtime().bus.affect({ kind: "caller.changed", userId: user.id });
   const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\..*/, "").replace("T", "-");
   const key = await createKeyForUser(user.id, `cli-${stamp}-${Math.random().toString(36).slice(2, 6)}`);
   return { userId: user.id, email: user.email, isAdmin: user.isAdmin, apiKey: key.key };
