@@ -1,6 +1,6 @@
 "use client";
 
-import { Outcome, type OutcomeState } from "@/components/ui/error-alert";
+import { ErrorAlert, Outcome, type OutcomeState } from "@/components/ui/error-alert";
 import { useState } from "react";
 import { ApiClientError, call } from "@/lib/api/client";
 import type { OperationResult } from "@/lib/api/types";
@@ -410,11 +410,7 @@ function Ideas({ slug }: { slug: string }) {
   return (
     <section className="card" aria-labelledby="ideas-h">
       <h2 id="ideas-h">Ideas</h2>
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert message={error} />
       {ideas.error ? (
         <LoadError inline what="the ideas" message={ideas.error.message} onRetry={() => void ideas.mutate()} />
       ) : !ideas.data ? (

@@ -1,6 +1,6 @@
 "use client";
 
-import { Outcome, type OutcomeState } from "@/components/ui/error-alert";
+import { ErrorAlert, Outcome, type OutcomeState } from "@/components/ui/error-alert";
 import Link from "next/link";
 import { useState } from "react";
 import { ApiClientError, call } from "@/lib/api/client";
@@ -94,11 +94,7 @@ export function CourseList() {
             Create
           </button>
         </div>
-        {error ? (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        ) : null}
+        <ErrorAlert message={error} />
       </form>
       <AdminForm />
     </>

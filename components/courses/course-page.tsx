@@ -1,6 +1,6 @@
 "use client";
 
-import { Outcome, type OutcomeState } from "@/components/ui/error-alert";
+import { ErrorAlert, Outcome, type OutcomeState } from "@/components/ui/error-alert";
 import Link from "next/link";
 import { useEffect, useState } from "react";
 import { ApiClientError, call } from "@/lib/api/client";
@@ -159,11 +159,7 @@ function IdeasWall({ slug }: { slug: string }) {
         <div className="form-actions">
           <button type="submit">Submit idea</button>
         </div>
-        {error ? (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        ) : null}
+        <ErrorAlert message={error} />
       </form>
       {ideas.error ? (
         <LoadError inline what="the ideas" message={ideas.error.message} onRetry={() => void ideas.mutate()} />
