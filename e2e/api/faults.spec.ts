@@ -38,17 +38,8 @@ async function readyz(url: string): Promise<{ status: number; body: { status?: s
   }
 }
 
-async function until<T>(what: string, probe: () => Promise<T | false | undefined>, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-const waitReady = (s: Server) => until(`${s.url} ready (${s.log.join("").slice(-500)})`, async () => (await readyz(s.url)).status === 200, 120_000);
+const waitReady = (s: Server) =>
+  expect.poll(async () => (await readyz(s.url)).status, { message: `${s.url} ready (${s.log.join("").slice(-500)})`, timeout: 120_000 }).toBe(200);
 
 async function stop(s: Server, signal: NodeJS.Signals) {
   if (s.child.exitCode !== null || s.child.signalCode !== null) return;
@@ -95,7 +86,7 @@ test("kill -9 during 64 concurrent writers: after a restart every acknowledged w
       }
     };
     const writers = Array.from({ length: 64 }, (_, w) => writer(w));
-    await until("writes under way", async () => acked.size >= 150, 120_000);
+    await expect.poll(() => acked.size, { message: "writes under way", timeout: 120_000 }).toBeGreaterThanOrEqual(150);
     server.child.kill("SIGKILL");
     await Promise.all(writers);
     expect(refused, "no write was refused before the kill").toEqual([]);
@@ -146,7 +137,7 @@ test("Redis stopped under a running server and started again: HTTP answers, /rea
       const gone = new Promise((r) => redis.once("exit", r));
       redis.kill("SIGKILL");
       await gone;
-      await until("/readyz degraded", async () => (await readyz(server.url)).body.status === "degraded", 30_000);
+      await expect.poll(async () => (await readyz(server.url)).body.status, { timeout: 30_000 }).toBe("degraded");
 
       // HTTP keeps answering (limits fall back to memory), and this process's sockets hear of it.
       const event = nextEvent<{ data: { project: { name: string } } }>(socket, "project.updated", (e) => e.data.project.name === "Redis down");
@@ -156,7 +147,7 @@ test("Redis stopped under a running server and started again: HTTP answers, /rea
       await event;
 
       redis = startRedis();
-      await until("/readyz ready again", async () => (await readyz(server.url)).body.status === "ready", 60_000);
+      await expect.poll(async () => (await readyz(server.url)).body.status, { timeout: 60_000 }).toBe("ready");
       const again = nextEvent<{ data: { project: { name: string } } }>(socket, "project.updated", (e) => e.data.project.name === "Redis back");
       expect((await fetch(`${server.url}/api/v1/projects/${project.id}`, { method: "PUT", headers: h, body: JSON.stringify({ name: "Redis back" }) })).status).toBe(200);
       await again;

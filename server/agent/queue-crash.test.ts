@@ -1,8 +1,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { fileURLToPath } from "node:url";
+import { killHard, until, workerProcesses } from "../testing/processes.ts";
 import { deleteRedisKeys, withRedis } from "../testing/redis.ts";
 import { createTestUser, createWaitingTodo, withPostgresRuntime } from "../testing/runtime.ts";
 import { planReply } from "./local-reply.ts";
@@ -17,46 +16,13 @@ import { TURN_LOST_TWICE, TurnRunner } from "./turn-runner.ts";
 // cores, a loaded CI machine) misses a lock renewal, so BullMQ counts a stall that was no crash.
 const LOCK_MS = 5000;
 const STEP_MS = 80;
-const root = fileURLToPath(new URL("../..", import.meta.url));
 const pg = withPostgresRuntime(before, after);
 const redis = withRedis(before);
-const children: ChildProcess[] = [];
-after(async () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
-});
+const startWorker = workerProcesses();
 
 /** A worker process; resolves once its worker listens. */
-async function workerProcess(databaseUrl: string, prefix: string, startTodo?: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "server/testing/queue-worker.ts"], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: redis.url, AGENT_STEP_MS: String(STEP_MS), QUEUE_PREFIX: prefix, QUEUE_LOCK_MS: String(LOCK_MS), START_TODO: startTodo ?? "" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  let err = "";
-  child.stderr!.on("data", (d) => (err += d));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on("data", (d) => String(d).includes("ready") && resolve());
-    child.once("exit", (code) => reject(new Error(`worker exited (${code}) before it was ready: ${err}`)));
-  });
-  return child;
-}
-
-async function kill(child: ChildProcess) {
-  const exited = new Promise((r) => child.once("exit", r));
-  child.kill("SIGKILL");
-  await exited;
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const workerProcess = (databaseUrl: string, prefix: string, startTodo?: string) =>
+  startWorker("server/testing/queue-worker.ts", { DATABASE_URL: databaseUrl, REDIS_URL: redis.url, AGENT_STEP_MS: String(STEP_MS), QUEUE_PREFIX: prefix, QUEUE_LOCK_MS: String(LOCK_MS), START_TODO: startTodo ?? "" });
 
 const CONTENT = "Moving day:\n- boxes\n- tape\n- van\n- pizza for the helpers";
 
@@ -87,7 +53,7 @@ test("a worker killed mid-turn: another worker retries the job once, and the tur
       const m = await reply();
       return m && m.content.length > 0 && m.state === "PROCESSING" ? m.content : null;
     });
-    await kill(a);
+    await killHard(a);
     const expected = (await planReply([CONTENT])).text;
     assert.ok(partial.length < expected.length, "killed before the reply was complete");
 
@@ -127,7 +93,7 @@ test("killed again after its retry: the turn ends in ERROR with the reason and i
       const m = await reply();
       return m && m.content.length > 0 ? m.content : null;
     });
-    await kill(a);
+    await killHard(a);
     // Read what the dead worker left only after it is dead: it may have written more between
     // the probe and the kill, and that growth is not the retry's.
     const first = (await reply())!.content;
@@ -142,7 +108,7 @@ test("killed again after its retry: the turn ends in ERROR with the reason and i
     });
     const { workflow } = await rt.prisma.todo.findUniqueOrThrow({ where: { id: todo.id } });
     assert.equal((workflow as { currentTurn: { recoveries: number } }).currentTurn.recoveries, 1);
-    await kill(b);
+    await killHard(b);
 
     await c.init();
     const failed = await until("the todo ERROR", async () => {

@@ -1,11 +1,10 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { setLogLevel } from "../../log.ts";
+import { killHard, until as waitFor, workerProcesses } from "../../testing/processes.ts";
 import { createTestUser, withPostgresRuntime } from "../../testing/runtime.ts";
 import { grantPerksToCourse } from "./courses.ts";
 import { startMailRun } from "./mail-run.ts";
@@ -15,44 +14,21 @@ import { startMailRun } from "./mail-run.ts";
 // once (one outbox file each); and perks granted by two overlapping runs are granted once each.
 
 const SIGNUPS = 2000;
-const root = fileURLToPath(new URL("../../..", import.meta.url));
 const pg = withPostgresRuntime(before, after);
-const children: ChildProcess[] = [];
+const startWorker = workerProcesses();
 let outboxDir = "";
 before(async () => {
   setLogLevel("silent");
   outboxDir = await mkdtemp(path.join(tmpdir(), "course-crash-outbox-"));
 });
 after(async () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
   if (outboxDir) await rm(outboxDir, { recursive: true, force: true });
 });
 
-async function worker(databaseUrl: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "server/testing/course-mail-worker.ts"], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: databaseUrl, OUTBOX_DIR: outboxDir, COURSE_MAIL_PER_SECOND: "1000", REDIS_URL: "" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  let err = "";
-  child.stderr!.on("data", (d) => (err += d));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on("data", (d) => String(d).includes("ready") && resolve());
-    child.once("exit", (code) => reject(new Error(`worker exited (${code}) before it was ready: ${err}`)));
-  });
-  return child;
-}
+const worker = (databaseUrl: string) => startWorker("server/testing/course-mail-worker.ts", { DATABASE_URL: databaseUrl, OUTBOX_DIR: outboxDir, COURSE_MAIL_PER_SECOND: "1000", REDIS_URL: "" });
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>, ms = 180_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** A mailing of 2,000 takes a while on a loaded machine: 3 minutes, polled every 50 ms. */
+const until = <T>(what: string, probe: () => Promise<T | undefined | null | false>) => waitFor(what, probe, 180_000, 50);
 
 const mailFiles = async () => (await readdir(outboxDir)).filter((f) => f.endsWith(".json"));
 
@@ -70,9 +46,7 @@ test(`a bulk mailing to ${SIGNUPS} signups, its worker SIGKILLed mid-run and res
 
   const first = await worker(rt.databaseUrl!);
   await until("a part of the mailing", async () => (await mailFiles()).length >= SIGNUPS / 5);
-  const exited = new Promise((r) => first.once("exit", r));
-  first.kill("SIGKILL");
-  await exited;
+  await killHard(first);
   const atKill = (await mailFiles()).length;
   assert.ok(atKill < SIGNUPS, `killed mid-way (${atKill} of ${SIGNUPS} mailed)`);
   const left = await p.courseMailRun.findUniqueOrThrow({ where: { id: run.id } });
