@@ -16,7 +16,7 @@ import { parseArgs } from "node:util";
 import { io, type Socket } from "socket.io-client";
 import { percentile } from "./lib/load.ts";
 import { createPgDatabase, ensureBuild, startBenchApp, type BenchApp } from "./lib/setup.ts";
-import { exitCleanup, freePort, start, waitForHttp } from "./lib/processes.ts";
+import { exitCleanup, freePort, start } from "./lib/processes.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const { values: args } = parseArgs({
@@ -106,10 +106,12 @@ function seqOf(data: unknown): number | undefined {
 
 async function bare(): Promise<Phase> {
   const port = await freePort();
-  const child = start("bare", process.execPath, ["--import", "tsx", "bench/fanout-bare.ts"], { cwd: ROOT, env: { ...process.env, PORT: String(port) } });
   const url = `http://127.0.0.1:${port}`;
-  await new Promise((r) => setTimeout(r, 500));
-  await waitForHttp(`${url}/socket.io/?EIO=4&transport=polling`, child, 30_000).catch(() => undefined);
+  let child!: ReturnType<typeof start>;
+  await new Promise<void>((resolve, reject) => {
+    child = start("bare", process.execPath, ["--import", "tsx", "bench/fanout-bare.ts"], { cwd: ROOT, env: { ...process.env, PORT: String(port) }, onLine: (line) => line === "ready" && resolve() });
+    void child.exited.then((code) => reject(new Error(`the bare server exited (${code}) before it was ready:\n${child.tail()}`)));
+  });
   const received = new Map<number, number[]>();
   const sentAt = new Map<number, number>();
   const { sockets, ms } = await connectAll([url], CLIENTS, {}, (_i, data) => {

@@ -179,9 +179,7 @@ export class Balancer {
       upSocket.on("error", () => socket.destroy());
       socket.on("close", () => upSocket.destroy());
       upSocket.on("close", () => socket.destroy());
-      const lines = [`HTTP/1.1 ${up.statusCode ?? 101} ${up.statusMessage ?? "Switching Protocols"}`];
-      for (let i = 0; i < up.rawHeaders.length; i += 2) lines.push(`${up.rawHeaders[i]}: ${up.rawHeaders[i + 1]}`);
-      socket.write(`${lines.join("\r\n")}\r\n\r\n`);
+      socket.write(responseHead(up, 101, "Switching Protocols"));
       if (upHead.length > 0) socket.write(upHead);
       if (head.length > 0) upSocket.write(head);
       upSocket.pipe(socket);
@@ -189,14 +187,19 @@ export class Balancer {
     });
     upstream.on("response", (up) => {
       // Refused to upgrade (e.g. 400 for an unknown session): pass the answer on and close.
-      const lines = [`HTTP/1.1 ${up.statusCode} ${up.statusMessage ?? ""}`];
-      for (let i = 0; i < up.rawHeaders.length; i += 2) lines.push(`${up.rawHeaders[i]}: ${up.rawHeaders[i + 1]}`);
-      socket.write(`${lines.join("\r\n")}\r\n\r\n`);
+      socket.write(responseHead(up, 502, ""));
       up.pipe(socket);
     });
     upstream.on("error", () => socket.end("HTTP/1.1 502 Bad Gateway\r\nconnection: close\r\n\r\n"));
     upstream.end();
   }
+}
+
+/** A process's answer's status line and headers, as written on a raw socket. */
+function responseHead(up: IncomingMessage, status: number, reason: string): string {
+  const lines = [`HTTP/1.1 ${up.statusCode ?? status} ${up.statusMessage ?? reason}`];
+  for (let i = 0; i < up.rawHeaders.length; i += 2) lines.push(`${up.rawHeaders[i]}: ${up.rawHeaders[i + 1]}`);
+  return `${lines.join("\r\n")}\r\n\r\n`;
 }
 
 function bodyless(req: IncomingMessage): boolean {

@@ -40,15 +40,7 @@ export async function createStripeGateway(config: Pick<Config, "stripe" | "dataD
     // A stand-in another process runs (`npm run cluster`): shared state, one webhook endpoint.
     const url = new URL(config.stripe.standinUrl);
     log.info(`Stripe: using the shared Stripe stand-in on ${url.origin} (test mode)`);
-    return {
-      client: new Stripe(STANDIN_SECRET_KEY, { ...SDK_OPTIONS, host: url.hostname, port: Number(url.port || 80), protocol: url.protocol === "https:" ? "https" : "http" }),
-      mode: "standin",
-      webhookSecret: config.stripe.webhookSecret!,
-      publishableKey: STANDIN_PUBLISHABLE_KEY,
-      standinUrl: url.origin,
-      prices: new Map(),
-      close: async () => {},
-    };
+    return { ...standinGateway(url, config.stripe.webhookSecret!), close: async () => {} };
   }
   const webhookSecret = `whsec_${randomBytes(24).toString("hex")}`;
   const standin = new StripeStandin({
@@ -60,15 +52,19 @@ export async function createStripeGateway(config: Pick<Config, "stripe" | "dataD
   });
   const url = new URL(await standin.listen());
   log.info(`Stripe: no STRIPE_SECRET_KEY, using the local Stripe stand-in on ${url.origin} (test mode)`);
+  return { ...standinGateway(url, webhookSecret), standin, close: () => standin.close() };
+}
+
+/** The SDK pointed at a stand-in on `url` (this process's or a shared one), in test mode. */
+function standinGateway(url: URL, webhookSecret: string): Omit<StripeGateway, "close"> {
+  const protocol = url.protocol === "https:" ? "https" : "http";
   return {
-    client: new Stripe(STANDIN_SECRET_KEY, { ...SDK_OPTIONS, host: url.hostname, port: Number(url.port), protocol: "http" }),
+    client: new Stripe(STANDIN_SECRET_KEY, { ...SDK_OPTIONS, host: url.hostname, port: Number(url.port || (protocol === "https" ? 443 : 80)), protocol }),
     mode: "standin",
     webhookSecret,
     publishableKey: STANDIN_PUBLISHABLE_KEY,
     standinUrl: url.origin,
-    standin,
     prices: new Map(),
-    close: () => standin.close(),
   };
 }
 
