@@ -150,3 +150,18 @@ test("a load that left before a live todo.updated does not undo it; a newer load
   s = chatReducer(s, { type: "loaded", todo: todo([], false, { isPublic: false, updatedAt: 30 }) });
   assert.equal(s.todo?.isPublic, false, "a newer load applies");
 });
+
+test("a load that left before a live block.updated or message.updated does not undo it", () => {
+  const block: TBlock = { id: "b", blockId: "b", todoId: "t1", messageId: "r", type: "checklist_item", content: { text: "b" }, actionable: true, checked: false, subTodoIds: [], position: 0, createdAt: 2, updatedAt: 2 };
+  const reply = msg("r", 2, { role: "assistant", blocks: [block] });
+  const stale = todo([reply, msg("u", 3)]);
+  let s = chatReducer(initialChatState, { type: "loaded", todo: stale });
+  s = chatReducer(s, ev("block.updated", { ...block, checked: true, updatedAt: 5 }));
+  s = chatReducer(s, ev("message.updated", msg("u", 3, { state: "ERROR", updatedAt: 6 })));
+  s = chatReducer(s, { type: "loaded", todo: stale });
+  assert.equal(s.messages[0]!.blocks[0]!.checked, true, "the stale load kept the checked block");
+  assert.equal(s.messages[1]!.state, "ERROR", "the stale load kept the newer message");
+  s = chatReducer(s, { type: "loaded", todo: todo([msg("r", 2, { role: "assistant", blocks: [{ ...block, checked: false, updatedAt: 9 }] }), msg("u", 3, { updatedAt: 9 })]) });
+  assert.equal(s.messages[0]!.blocks[0]!.checked, false, "a newer load applies");
+  assert.equal(s.messages[1]!.state, "DONE");
+});

@@ -63,6 +63,11 @@ function upsertMessage(state: ChatState, message: TMessage): ChatState {
   return { ...state, messages };
 }
 
+function newerBlock(fetched: TBlock, local: TBlock[]): TBlock {
+  const mine = local.find((b) => b.blockId === fetched.blockId);
+  return mine && mine.updatedAt > fetched.updatedAt ? mine : fetched;
+}
+
 function loaded(state: ChatState, todo: TTodo): ChatState {
   const fetched = todo.messages;
   // Keep older pages the user loaded when the fetched window still joins them.
@@ -70,8 +75,12 @@ function loaded(state: ChatState, todo: TTodo): ChatState {
   const keep = joinAt > 0 ? state.messages.slice(0, joinAt) : [];
   const hasOlder = joinAt > 0 ? state.hasOlder : todo.hasMoreMessages;
   let ahead: Record<string, string> = {};
-  const merged = fetched.map((m) => {
-    const local = state.messages.find((x) => x.id === m.id);
+  const merged = fetched.map((fetchedMessage) => {
+    const local = state.messages.find((x) => x.id === fetchedMessage.id);
+    // A load that left before a live event arrived must not undo it: the newer row wins, for the
+    // message and for each of its blocks (a check from another client, say).
+    if (local && local.state !== "PROCESSING" && local.updatedAt > fetchedMessage.updatedAt) return local;
+    const m = local ? { ...fetchedMessage, blocks: fetchedMessage.blocks.map((b) => newerBlock(b, local.blocks)) } : fetchedMessage;
     if (m.state !== "PROCESSING" || !local || local.state !== "PROCESSING") return m;
     // The page already streamed past what the server had stored when it answered: keep it.
     if (local.content.length >= m.content.length && local.content.startsWith(m.content)) {
