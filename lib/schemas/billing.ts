@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ZName, ZTimestamp } from "./common.ts";
+import { ZId, ZName, ZTimestamp } from "./common.ts";
 import { ZEmail } from "./projects.ts";
 
 // ───────────── Countries ─────────────
@@ -345,6 +345,10 @@ export const ZUsageStatus = z
     weekly: ZWindow,
     canStartTurn: z.boolean(),
     blockedBy: z.enum(["session", "weekly", "monthly"]).nullable().describe("The exhausted window that refuses a new turn (null: turns may start)"),
+    teamPool: z
+      .object({ teamId: ZId, ownerId: ZId })
+      .nullable()
+      .describe("Set for a team member: their turns draw on the team's shared spend pool (the owner's plan, windows and credit), which this status then describes; null: the user's own account"),
   })
   .meta({ id: "UsageStatus" });
 

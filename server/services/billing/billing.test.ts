@@ -11,6 +11,7 @@ import { signStripePayload } from "./standin/server.ts";
 import { createStripeGateway, type StripeGateway } from "./stripe.ts";
 import { createSubscription, getSubscription, updateSubscription } from "./subscriptions.ts";
 import { assertCanStartTurn, chargeTurn, getUsageStatus, setAllowExtraSpend } from "./usage.ts";
+import { getTeamUsage } from "../teams/usage.ts";
 import { webhookFaults } from "./webhook-job.ts";
 import { receiveWebhook } from "./webhooks.ts";
 
@@ -185,5 +186,44 @@ describe("usage windows", () => {
     // Charged once per reply.
     assert.equal(await t().prisma.$transaction((tx) => chargeTurn(tx, turn(user.id, project.id, 2, 45))), null);
     assert.equal(await t().prisma.usageRecord.count({ where: { userId: user.id } }), 2);
+  });
+
+  test("a team's shared pool: two members' concurrent turns draw on the owner's windows and credit, and the team usage sums to the ledger", async () => {
+    const [owner, a, b] = [await createTestUser(t().prisma), await createTestUser(t().prisma), await createTestUser(t().prisma)];
+    const team = await t().prisma.team.create({
+      data: { ownerId: owner.id, name: "Pool", members: { create: [{ userId: owner.id, role: "owner", via: "owner" }, { userId: a.id }, { userId: b.id }] } },
+    });
+    const project = await t().prisma.project.create({ data: { ownerId: owner.id, name: "Shared" } });
+    await setAllowExtraSpend(owner.id, true);
+    await postTransaction(owner.id, { amountCents: 500, kind: "grant" });
+    await postTransaction(a.id, { amountCents: 900, kind: "grant" }); // a's own credit: not the pool's
+    // 20 turns of 10 cents at once, half each: 50 from the free plan's session window, 150 from the owner's credit.
+    const turns = Array.from({ length: 20 }, (_, i) => turn(i % 2 ? b.id : a.id, project.id, 100 + i, 10));
+    const paid = await Promise.all(turns.map((c) => t().prisma.$transaction((tx) => chargeTurn(tx, c))));
+    assert.equal(paid.reduce((n, p) => n + p!.allowanceCents, 0), 50);
+    assert.equal(paid.reduce((n, p) => n + p!.creditCents, 0), 150);
+    assert.equal((await balanceOf(owner.id)).balanceCents, 350);
+    assert.equal(await ledgerSum(owner.id), 350, "the ledger sums to the balance");
+    assert.equal((await balanceOf(a.id)).balanceCents, 900, "a member's own credit is not drawn");
+    const records = await t().prisma.usageRecord.findMany({ where: { todoId: { in: turns.map((c) => c.todoId) }, userId: { in: [a.id, b.id] } } });
+    assert.equal(records.length, 20);
+    assert.ok(records.every((r) => r.payerId === owner.id && r.teamId === team.id));
+    const charges = await t().prisma.ledgerTransaction.findMany({ where: { userId: owner.id, kind: "usage_charge" } });
+    assert.ok(charges.every((c) => c.teamId === team.id));
+    // Every member sees the pool's windows; the next turn of anyone in the team is judged on them.
+    const status = await getUsageStatus(b.id);
+    assert.deepEqual(status.teamPool, { teamId: team.id, ownerId: owner.id });
+    assert.equal(status.session.usedCents, 50);
+    assert.equal(status.balanceCents, 350);
+    assert.equal((await getUsageStatus(owner.id)).session.usedCents, 50);
+    // The team's usage: per member, and in total what the pool paid (allowance plus the ledger's charges).
+    const usage = await getTeamUsage({ teamId: team.id } as Parameters<typeof getTeamUsage>[0], {});
+    assert.equal(usage.totals.costCents, 200);
+    assert.equal(usage.totals.costCents, 50 - charges.reduce((n, c) => n + c.amountCents, 0));
+    assert.deepEqual(usage.members.filter((m) => m.turns > 0).map((m) => m.costCents), [100, 100]);
+    // Leaving the team: the member's next turn is their own account's again.
+    await t().prisma.teamMember.deleteMany({ where: { userId: a.id } });
+    assert.equal((await getUsageStatus(a.id)).teamPool, null);
+    assert.equal((await getUsageStatus(a.id)).session.usedCents, 0);
   });
 });

@@ -22,6 +22,8 @@ export type Posting = {
   description?: string;
   /** Unique: a second posting with the same reference changes nothing and returns the first. */
   reference?: string;
+  /** The team whose shared spend pool the posting is for (a member's turn charged to the owner's account). */
+  teamId?: string | null;
 };
 
 export type PostedTransaction = { id: string; amountCents: number; balanceAfterCents: number; currency: string; kind: string; duplicate: boolean };
@@ -54,7 +56,7 @@ export async function post(tx: Tx, userId: string, p: Posting): Promise<PostedTr
     throw new ApiError("PAYMENT_REQUIRED", "Not enough credit", { balanceCents: account.balanceCents, requiredCents: -p.amountCents, currency: account.currency });
   }
   const row = await tx.ledgerTransaction.create({
-    data: { userId, amountCents: p.amountCents, balanceAfterCents: after, currency: account.currency, kind: p.kind, description: p.description ?? "", reference: p.reference ?? null },
+    data: { userId, amountCents: p.amountCents, balanceAfterCents: after, currency: account.currency, kind: p.kind, description: p.description ?? "", reference: p.reference ?? null, teamId: p.teamId ?? null },
   });
   await tx.billingAccount.update({ where: { userId }, data: { balanceCents: after } });
   return { id: row.id, amountCents: row.amountCents, balanceAfterCents: after, currency: row.currency, kind: row.kind, duplicate: false };

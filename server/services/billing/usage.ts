@@ -5,17 +5,21 @@
 // started always finishes and is charged once (its message id is unique in UsageRecord); the next
 // turn is refused with 402 while a window is exhausted and extra spend is off (or no credit is left).
 import type { TUsageStatus } from "../../../lib/schemas/billing.ts";
-import type { Prisma } from "../../db/generated/client.ts";
+import { Prisma } from "../../db/generated/client.ts";
 import { ApiError } from "../../http/errors.ts";
 import { db, runtime } from "../../runtime.ts";
 import { ensureAccount, lockBilling, post, TX_OPTIONS } from "./ledger.ts";
-import { MONTH_MS, planOf, SESSION_WINDOW_MS, WEEK_MS, type Plan, type Tier } from "./plans.ts";
+import { CURRENCY, MONTH_MS, planOf, SESSION_WINDOW_MS, WEEK_MS, type Plan, type Tier } from "./plans.ts";
 
 type Tx = Prisma.TransactionClient | ReturnType<typeof db>;
 type WindowName = "session" | "weekly" | "monthly";
 type Window = { limitCents: number; usedCents: number; remainingCents: number; startedAt: number | null; resetsAt: number | null };
 
 export type UsageState = {
+  /** Whose billing account it is: the user's, or their team owner's (the shared pool). */
+  payerId: string;
+  /** The team whose shared pool pays the user's turns, or null. */
+  teamId: string | null;
   tier: Tier;
   plan: Plan;
   balanceCents: number;
@@ -43,66 +47,117 @@ function periodStart(anchor: number, len: number, at: number): number {
   return anchor + Math.floor((at - anchor) / len) * len;
 }
 
-/** The allowance used since each window's start, in one pass over the user's records of the widest window. */
-async function allowanceUsed(tx: Tx, userId: string, monthStart: number, weekStart: number, sessionStart: number | null) {
-  const month = new Date(monthStart);
-  const week = new Date(weekStart);
+/**
+ * What the windows of one billing account are computed from, read in one statement: whose account
+ * pays for `userId`'s turns (the owner of the user's team, the team's shared spend pool, else the
+ * user), that account and its subscription. With `lock`, the payer's user row is locked (FOR
+ * UPDATE, the ledger's lock): every change of that balance and those windows goes one at a time.
+ */
+type PayerRow = {
+  payerId: string;
+  teamId: string | null;
+  userCreatedAt: Date;
+  accountCreatedAt: Date | null;
+  balanceCents: number | null;
+  currency: string | null;
+  allowExtraSpend: boolean | null;
+  sessionWindowStart: Date | null;
+  subTier: string | null;
+  subStatus: string | null;
+  windowAnchorAt: Date | null;
+  currentPeriodStart: Date | null;
+  currentPeriodEnd: Date | null;
+};
+
+async function readPayer(tx: Tx, userId: string, lock: boolean): Promise<PayerRow | null> {
+  const rows = await tx.$queryRaw<PayerRow[]>`
+    SELECT p."id" AS "payerId", t."id" AS "teamId", p."createdAt" AS "userCreatedAt",
+           a."createdAt" AS "accountCreatedAt", a."balanceCents", a."currency", a."allowExtraSpend", a."sessionWindowStart",
+           s."tier" AS "subTier", s."status" AS "subStatus", s."windowAnchorAt", s."currentPeriodStart", s."currentPeriodEnd"
+    FROM "User" me
+    LEFT JOIN "TeamMember" m ON m."userId" = me."id"
+    LEFT JOIN "Team" t ON t."id" = m."teamId"
+    JOIN "User" p ON p."id" = COALESCE(t."ownerId", me."id")
+    LEFT JOIN "BillingAccount" a ON a."userId" = p."id"
+    LEFT JOIN "Subscription" s ON s."userId" = p."id"
+    WHERE me."id" = ${userId}
+    ${lock ? Prisma.sql`FOR UPDATE OF p` : Prisma.empty}`;
+  return rows[0] ?? null;
+}
+
+/** The windows' starts at `at` for a payer's row. */
+function windowsOf(row: PayerRow, at: number) {
+  const tier = activeTier(row.subTier && row.subStatus ? { tier: row.subTier, status: row.subStatus } : null);
+  const plan = planOf(tier);
+  const anchor = (tier !== "free" && row.windowAnchorAt ? row.windowAnchorAt : (row.accountCreatedAt ?? row.userCreatedAt)).getTime();
+  // Monthly: Stripe's period for a paid plan, else 30-day periods from the anchor.
+  let monthStart: number;
+  let monthEnd: number;
+  if (tier !== "free" && row.currentPeriodStart && row.currentPeriodEnd && row.currentPeriodEnd.getTime() > at) {
+    monthStart = row.currentPeriodStart.getTime();
+    monthEnd = row.currentPeriodEnd.getTime();
+  } else {
+    monthStart = periodStart(anchor, MONTH_MS, at);
+    monthEnd = monthStart + MONTH_MS;
+  }
+  const weekStart = periodStart(anchor, WEEK_MS, at);
+  const sessionStart = row.sessionWindowStart?.getTime() ?? null;
+  const sessionOpen = sessionStart !== null && at < sessionStart + SESSION_WINDOW_MS;
+  return { tier, plan, monthStart, monthEnd, weekStart, sessionStart: sessionOpen ? sessionStart : null };
+}
+
+/**
+ * The allowance the payer's account used since each window's start, in one pass over its records
+ * of the widest window; with `messageId`, whether that reply was charged already.
+ */
+async function allowanceUsed(tx: Tx, payerId: string, w: ReturnType<typeof windowsOf>, messageId?: string) {
+  const month = new Date(w.monthStart);
+  const week = new Date(w.weekStart);
   // No session window open: a start no record reaches (its sum is not used).
-  const session = new Date(sessionStart ?? Date.UTC(9999, 11, 31));
-  const since = new Date(Math.min(monthStart, weekStart, sessionStart ?? Infinity));
-  const [row] = await tx.$queryRaw<{ m: bigint | number | null; w: bigint | number | null; s: bigint | number | null }[]>`
+  const session = new Date(w.sessionStart ?? Date.UTC(9999, 11, 31));
+  const since = new Date(Math.min(w.monthStart, w.weekStart, w.sessionStart ?? Infinity));
+  const [row] = await tx.$queryRaw<{ m: bigint | number | null; w: bigint | number | null; s: bigint | number | null; charged: boolean }[]>`
     SELECT COALESCE(SUM("allowanceCents") FILTER (WHERE "createdAt" >= ${month}), 0) AS m,
            COALESCE(SUM("allowanceCents") FILTER (WHERE "createdAt" >= ${week}), 0) AS w,
-           COALESCE(SUM("allowanceCents") FILTER (WHERE "createdAt" >= ${session}), 0) AS s
-    FROM "UsageRecord" WHERE "userId" = ${userId} AND "createdAt" >= ${since}`;
-  return { monthUsed: Number(row?.m ?? 0), weekUsed: Number(row?.w ?? 0), sessionUsed: sessionStart === null ? 0 : Number(row?.s ?? 0) };
+           COALESCE(SUM("allowanceCents") FILTER (WHERE "createdAt" >= ${session}), 0) AS s,
+           ${messageId === undefined ? Prisma.sql`false` : Prisma.sql`EXISTS (SELECT 1 FROM "UsageRecord" WHERE "messageId" = ${messageId})`} AS charged
+    FROM "UsageRecord" WHERE "payerId" = ${payerId} AND "createdAt" >= ${since}`;
+  return { monthUsed: Number(row?.m ?? 0), weekUsed: Number(row?.w ?? 0), sessionUsed: w.sessionStart === null ? 0 : Number(row?.s ?? 0), charged: row?.charged === true };
 }
 
 function windowOf(limit: number, used: number, startedAt: number | null, resetsAt: number | null): Window {
   return { limitCents: limit, usedCents: used, remainingCents: Math.max(0, limit - used), startedAt, resetsAt };
 }
 
-/** The user's plan, balance and windows at `at` (reads only; call under the user's lock to act on it). */
-export async function usageState(tx: Tx, userId: string, at = Date.now()): Promise<UsageState> {
-  const [account, sub, user] = await Promise.all([
-    tx.billingAccount.findUnique({ where: { userId } }),
-    tx.subscription.findUnique({ where: { userId } }),
-    tx.user.findUnique({ where: { id: userId }, select: { createdAt: true } }),
-  ]);
-  const tier = activeTier(sub);
-  const plan = planOf(tier);
-  const anchor = (tier !== "free" && sub ? sub.windowAnchorAt : (account?.createdAt ?? user?.createdAt ?? new Date(at))).getTime();
-  // Monthly: Stripe's period for a paid plan, else 30-day periods from the anchor.
-  let monthStart: number;
-  let monthEnd: number;
-  if (tier !== "free" && sub?.currentPeriodStart && sub.currentPeriodEnd && sub.currentPeriodEnd.getTime() > at) {
-    monthStart = sub.currentPeriodStart.getTime();
-    monthEnd = sub.currentPeriodEnd.getTime();
-  } else {
-    monthStart = periodStart(anchor, MONTH_MS, at);
-    monthEnd = monthStart + MONTH_MS;
-  }
-  const weekStart = periodStart(anchor, WEEK_MS, at);
-  const sessionStart = account?.sessionWindowStart?.getTime() ?? null;
-  const sessionOpen = sessionStart !== null && at < sessionStart + SESSION_WINDOW_MS;
-  const { monthUsed, weekUsed, sessionUsed } = await allowanceUsed(tx, userId, monthStart, weekStart, sessionOpen ? sessionStart : null);
-  const monthly = windowOf(plan.monthlyAllowanceCents, monthUsed, monthStart, monthEnd);
-  const weekly = windowOf(plan.weeklyAllowanceCents, weekUsed, weekStart, weekStart + WEEK_MS);
-  const session = windowOf(plan.sessionAllowanceCents, sessionUsed, sessionOpen ? sessionStart : null, sessionOpen ? sessionStart! + SESSION_WINDOW_MS : null);
+function stateOf(row: PayerRow, w: ReturnType<typeof windowsOf>, used: Awaited<ReturnType<typeof allowanceUsed>>): UsageState {
+  const { plan } = w;
+  const monthly = windowOf(plan.monthlyAllowanceCents, used.monthUsed, w.monthStart, w.monthEnd);
+  const weekly = windowOf(plan.weeklyAllowanceCents, used.weekUsed, w.weekStart, w.weekStart + WEEK_MS);
+  const session = windowOf(plan.sessionAllowanceCents, used.sessionUsed, w.sessionStart, w.sessionStart === null ? null : w.sessionStart + SESSION_WINDOW_MS);
   const exhausted: WindowName | null = session.remainingCents <= 0 ? "session" : weekly.remainingCents <= 0 ? "weekly" : monthly.remainingCents <= 0 ? "monthly" : null;
   return {
-    tier,
+    payerId: row.payerId,
+    teamId: row.teamId,
+    tier: w.tier,
     plan,
-    balanceCents: account?.balanceCents ?? 0,
-    currency: account?.currency ?? plan.currency,
-    allowExtraSpend: account?.allowExtraSpend ?? false,
+    balanceCents: row.balanceCents ?? 0,
+    currency: row.currency ?? plan.currency,
+    allowExtraSpend: row.allowExtraSpend ?? false,
     session,
     weekly,
     monthly,
     allowanceLeftCents: Math.min(session.remainingCents, weekly.remainingCents, monthly.remainingCents),
     exhausted,
-    sessionOpen,
+    sessionOpen: w.sessionStart !== null,
   };
+}
+
+/** The windows of the account that pays for `userId`'s turns, at `at` (reads only). Two statements. */
+export async function usageState(tx: Tx, userId: string, at = Date.now()): Promise<UsageState> {
+  const row = await readPayer(tx, userId, false);
+  if (!row) throw new ApiError("NOT_FOUND", "User not found");
+  const w = windowsOf(row, at);
+  return stateOf(row, w, await allowanceUsed(tx, row.payerId, w));
 }
 
 /** Whether a new turn may start: allowance left, or extra spend on with credit left. */
@@ -122,6 +177,7 @@ export function toUsageStatus(s: UsageState): TUsageStatus {
     weekly: s.weekly,
     canStartTurn: allowed,
     blockedBy: allowed ? null : s.exhausted,
+    teamPool: s.teamId ? { teamId: s.teamId, ownerId: s.payerId } : null,
   };
 }
 
@@ -140,40 +196,48 @@ export async function assertCanStartTurn(tx: Prisma.TransactionClient, userId: s
   const window = s.exhausted ?? "monthly";
   const resetsAt = s[window].resetsAt;
   const when = resetsAt ? new Date(resetsAt).toISOString() : "later";
-  const how = s.allowExtraSpend ? "add credit" : "turn on extra spend and add credit";
-  throw new ApiError("PAYMENT_REQUIRED", `The ${window} usage window of the ${s.plan.name} plan is used up until ${when}: ${how}, or change plan, to go on now`, {
+  const whose = s.teamId ? "your team's" : "the";
+  const how = s.teamId ? "ask the team's owner to add credit or change plan" : s.allowExtraSpend ? "add credit, or change plan," : "turn on extra spend and add credit, or change plan,";
+  throw new ApiError("PAYMENT_REQUIRED", `The ${window} usage window of ${whose} ${s.plan.name} plan is used up until ${when}: ${how} to go on now`, {
     window,
     resetsAt,
     tier: s.tier,
     balanceCents: s.balanceCents,
     allowExtraSpend: s.allowExtraSpend,
+    teamId: s.teamId,
   });
 }
 
 export type TurnCharge = { userId: string; projectId: string; todoId: string; messageId: string; costCents: number; tokensIn: number; tokensOut: number };
 
 /**
- * Charges one finished turn inside the caller's transaction (the one that marks its reply DONE):
- * the allowance first, then credit when extra spend is on (never below zero). What neither covers
- * (a turn that ran past its window) is counted against the allowance: a started turn is never cut.
- * Once per message id.
+ * Charges one finished turn inside the caller's transaction (the one that marks its reply DONE) to
+ * the account that pays for the user's turns (their team's pool, else their own): the allowance
+ * first, then credit when extra spend is on (never below zero). What neither covers (a turn that
+ * ran past its window) is counted against the allowance: a started turn is never cut. Once per
+ * message id. Three statements when the allowance covers it (lock and read, sums, record).
  */
 export async function chargeTurn(tx: Prisma.TransactionClient, c: TurnCharge): Promise<{ allowanceCents: number; creditCents: number } | null> {
   if (!runtime().config.billingEnabled) return null;
   const cost = Math.max(0, Math.round(c.costCents));
-  await lockBilling(tx, c.userId);
-  if (await tx.usageRecord.findUnique({ where: { messageId: c.messageId }, select: { id: true } })) return null;
-  const account = await ensureAccount(tx, c.userId);
+  const row = await readPayer(tx, c.userId, true);
+  if (!row) throw new ApiError("NOT_FOUND", "User not found");
   const at = Date.now();
-  const s = await usageState(tx, c.userId, at);
+  const w = windowsOf(row, at);
+  const used = await allowanceUsed(tx, row.payerId, w, c.messageId);
+  if (used.charged) return null;
+  const s = stateOf(row, w, used);
   const fromAllowance = Math.min(cost, s.allowanceLeftCents);
   let fromCredit = 0;
-  if (cost > fromAllowance && account.allowExtraSpend) fromCredit = Math.min(cost - fromAllowance, account.balanceCents);
-  if (fromCredit > 0) await post(tx, c.userId, { amountCents: -fromCredit, kind: "usage_charge", description: "Agent turn", reference: `turn:${c.messageId}` });
-  if (!s.sessionOpen) await tx.billingAccount.update({ where: { userId: c.userId }, data: { sessionWindowStart: new Date(at) } });
+  if (cost > fromAllowance && s.allowExtraSpend) fromCredit = Math.min(cost - fromAllowance, s.balanceCents);
+  if (fromCredit > 0) await post(tx, row.payerId, { amountCents: -fromCredit, kind: "usage_charge", description: "Agent turn", reference: `turn:${c.messageId}`, teamId: row.teamId });
+  if (!s.sessionOpen) {
+    if (row.accountCreatedAt) await tx.billingAccount.update({ where: { userId: row.payerId }, data: { sessionWindowStart: new Date(at) } });
+    else await tx.billingAccount.upsert({ where: { userId: row.payerId }, create: { userId: row.payerId, currency: CURRENCY, sessionWindowStart: new Date(at) }, update: { sessionWindowStart: new Date(at) } });
+  }
   const allowanceCents = cost - fromCredit;
   await tx.usageRecord.create({
-    data: { userId: c.userId, projectId: c.projectId, todoId: c.todoId, messageId: c.messageId, costCents: cost, allowanceCents, creditCents: fromCredit, tokensIn: Math.max(0, Math.round(c.tokensIn)), tokensOut: Math.max(0, Math.round(c.tokensOut)), currency: account.currency, createdAt: new Date(at) },
+    data: { userId: c.userId, payerId: row.payerId, teamId: row.teamId, projectId: c.projectId, todoId: c.todoId, messageId: c.messageId, costCents: cost, allowanceCents, creditCents: fromCredit, tokensIn: Math.max(0, Math.round(c.tokensIn)), tokensOut: Math.max(0, Math.round(c.tokensOut)), currency: s.currency, createdAt: new Date(at) },
   });
   return { allowanceCents, creditCents: fromCredit };
 }

@@ -3,8 +3,9 @@ import assert from "node:assert/strict";
 import { setLogLevel } from "../../log.ts";
 import { startTestApp, type TestApp } from "../../testing/app.ts";
 
-// usage_getTeamUsage: the role matrix, per-member sums that add up to the rows, spend before
-// joining and outside the range left out, and bad ranges 400.
+// usage_getTeamUsage: the role matrix, per-member sums of the turns the team's pool paid that add
+// up to the rows, spend not charged to the pool and outside the range left out, and bad ranges 400.
+// (The pool's charging itself: server/services/billing/billing.test.ts.)
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -21,7 +22,7 @@ after(async () => {
 const DAY = 86_400_000;
 
 test("owner and admin see each member's spend since joining, per day; members are 403, outsiders 404; bad ranges 400", async () => {
-  const [owner, admin, member, outsider] = [await app.newUser(), await app.newUser(), await app.newUser(), await app.newUser()];
+  const [owner, admin, member, outsider, departed] = [await app.newUser(), await app.newUser(), await app.newUser(), await app.newUser(), await app.newUser()];
   const now = Date.now();
   const joined = new Date(now - 10 * DAY);
   const team = await app.rt.prisma.team.create({
@@ -38,14 +39,17 @@ test("owner and admin see each member's spend since joining, per day; members ar
     },
   });
   let n = 0;
-  const turn = (userId: string, at: number, costCents: number) =>
-    app.rt.prisma.usageRecord.create({ data: { userId, projectId: "p", todoId: "t", messageId: `msg-${team.id}-${n++}`, tokensIn: 10, tokensOut: 20, costCents, createdAt: new Date(at) } });
+  const turn = (userId: string, at: number, costCents: number, pool = true) =>
+    app.rt.prisma.usageRecord.create({
+      data: { userId, payerId: pool ? owner.userId : userId, teamId: pool ? team.id : null, projectId: "p", todoId: "t", messageId: `msg-${team.id}-${n++}`, tokensIn: 10, tokensOut: 20, costCents, createdAt: new Date(at) },
+    });
   await turn(owner.userId, now - 2 * DAY, 100);
   await turn(owner.userId, now - 2 * DAY + 1000, 50);
   await turn(owner.userId, now - 1 * DAY, 7);
-  await turn(member.userId, now - 20 * DAY, 999); // before joining: not the team's
+  await turn(member.userId, now - 20 * DAY, 999, false); // before joining: paid by the member, not the pool
   await turn(member.userId, now - 3 * DAY, 30);
-  await turn(outsider.userId, now - 1 * DAY, 5000); // not in the team
+  await turn(outsider.userId, now - 1 * DAY, 5000, false); // not in the team
+  await turn(departed.userId, now - 4 * DAY, 3); // paid by the pool, then left: in the totals, not listed
   await turn(admin.userId, now - 60 * DAY, 400); // outside the default 30 days
 
   for (const u of [owner, admin]) {
@@ -53,7 +57,7 @@ test("owner and admin see each member's spend since joining, per day; members ar
     assert.equal(res.status, 200, res.text);
     const body: Json = res.json;
     assert.equal(body.teamId, team.id);
-    assert.deepEqual(body.totals, { turns: 4, tokensIn: 40, tokensOut: 80, costCents: 187 });
+    assert.deepEqual(body.totals, { turns: 5, tokensIn: 50, tokensOut: 100, costCents: 190 });
     assert.deepEqual(body.members.map((m: Json) => [m.userId, m.costCents, m.turns]), [
       [owner.userId, 157, 3],
       [member.userId, 30, 1],
@@ -65,7 +69,7 @@ test("owner and admin see each member's spend since joining, per day; members ar
     assert.equal(body.members[1].joinedAt, joined.getTime());
   }
   const wide = await app.call("GET", "/usage/team", { key: owner.apiKey, query: { from: new Date(now - 90 * DAY).toISOString() } });
-  assert.equal(wide.json.totals.costCents, 587, "the admin's old turn counts in a wider range; the member's before joining never");
+  assert.equal(wide.json.totals.costCents, 590, "the admin's old turn counts in a wider range; the member's before joining never");
 
   const forbidden = await app.call("GET", "/usage/team", { key: member.apiKey });
   assert.equal(forbidden.status, 403, forbidden.text);

@@ -1,4 +1,4 @@
-// usage_getTeamUsage (issue 13): per-member spend of the team in a date range.
+// usage_getTeamUsage (issue 13): per-member spend from the team's shared pool in a date range.
 import type { TTeamUsageResponse } from "../../../lib/schemas/billing.ts";
 import { db } from "../../runtime.ts";
 import { usageRange } from "../billing/usage.ts";
@@ -7,9 +7,10 @@ import type { TeamActor } from "./teams.ts";
 type Row = { userId: string; day: string; turns: bigint; tokensIn: bigint; tokensOut: bigint; costCents: bigint; currency: string };
 
 /**
- * Each current member's agent turns in `[from, to)` while they were in the team (from the later of
- * `from` and their joining), as recorded per turn (UsageRecord), in total and per UTC day. One
- * grouped query; members without turns are listed with zeros.
+ * The team's shared spend pool in `[from, to)`: the turns charged to it (UsageRecord.teamId, set
+ * when a member's turn was charged to the owner's account), per member and per UTC day. The totals
+ * are everything the pool paid, also for people who have left since; the members listed are the
+ * current ones, with zeros when they ran no turn. One grouped query.
  */
 export async function getTeamUsage(team: TeamActor, range: { from?: string; to?: string }): Promise<TTeamUsageResponse> {
   const { from, to } = usageRange(range);
@@ -22,20 +23,18 @@ export async function getTeamUsage(team: TeamActor, range: { from?: string; to?:
     SELECT u."userId", to_char(date_trunc('day', u."createdAt"), 'YYYY-MM-DD') AS day, count(*) AS turns,
            coalesce(sum(u."tokensIn"), 0) AS "tokensIn", coalesce(sum(u."tokensOut"), 0) AS "tokensOut",
            coalesce(sum(u."costCents"), 0) AS "costCents", min(u."currency") AS currency
-    FROM "UsageRecord" u JOIN "TeamMember" m ON m."userId" = u."userId" AND m."teamId" = ${team.teamId}
-    WHERE u."createdAt" >= greatest(${new Date(from)}::timestamp, m."createdAt") AND u."createdAt" < ${new Date(to)}::timestamp
+    FROM "UsageRecord" u
+    WHERE u."teamId" = ${team.teamId} AND u."createdAt" >= ${new Date(from)}::timestamp AND u."createdAt" < ${new Date(to)}::timestamp
     GROUP BY 1, 2 ORDER BY 2`;
   const zero = () => ({ turns: 0, tokensIn: 0, tokensOut: 0, costCents: 0 });
   const totals = zero();
   const byMember = new Map(members.map((m) => [m.userId, { ...zero(), days: [] as (ReturnType<typeof zero> & { date: string })[] }]));
   for (const r of rows) {
     const t = { turns: Number(r.turns), tokensIn: Number(r.tokensIn), tokensOut: Number(r.tokensOut), costCents: Number(r.costCents) };
+    for (const k of ["turns", "tokensIn", "tokensOut", "costCents"] as const) totals[k] += t[k];
     const m = byMember.get(r.userId);
     if (!m) continue;
-    for (const k of ["turns", "tokensIn", "tokensOut", "costCents"] as const) {
-      m[k] += t[k];
-      totals[k] += t[k];
-    }
+    for (const k of ["turns", "tokensIn", "tokensOut", "costCents"] as const) m[k] += t[k];
     m.days.push({ date: r.day, ...t });
   }
   return {
