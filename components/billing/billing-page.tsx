@@ -2,6 +2,7 @@
 
 // The billing page: credit, cards, plan, usage windows, spend per day, transactions and invoices.
 // Reads go through the data layer (lib/api/swr.ts); writes through the typed client, then revalidate.
+import Link from "next/link";
 import { useState, type FormEvent } from "react";
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { call } from "@/lib/api/client";
@@ -236,11 +237,14 @@ function WindowBar({ label, w, currency }: { label: string; w: { limitCents: num
 
 function UsageWindows() {
   const status = useOperation("billing_getUsageStatus", {}, { refreshInterval: 15_000 });
+  const profile = useOperation("user_profile", {});
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   if (status.error) return <LoadError what="usage" message={status.error.message} onRetry={() => void status.mutate()} />;
   if (!status.data) return <Loading label="Loading usage…" />;
   const s = status.data;
+  // A member of someone else's team: the pool's switch is the owner's.
+  const pooled = s.teamPool !== null && profile.data !== undefined && s.teamPool.ownerId !== profile.data.id;
   async function toggle(on: boolean) {
     setBusy(true);
     setError(null);
@@ -260,10 +264,16 @@ function UsageWindows() {
       <WindowBar label="Week" w={s.weekly} currency={s.currency} />
       <WindowBar label="Month" w={s.monthly} currency={s.currency} />
       {!s.canStartTurn && <p role="alert" className="error">New agent turns are paused: the {s.blockedBy} window is used up until {when(s[s.blockedBy ?? "monthly"].resetsAt)}.</p>}
-      <label className={styles.row}>
-        <input type="checkbox" checked={s.allowExtraSpend} disabled={busy} onChange={(e) => void toggle(e.target.checked)} />
-        <span><strong>Extra spend</strong>: when a window is used up, keep going and pay from your credit ({money(s.balanceCents, s.currency)} left). Off: new turns wait until the window resets.</span>
-      </label>
+      {pooled ? (
+        <p className="muted" data-testid="team-pool">
+          Your agent turns draw on your <Link href="/team">team</Link>&apos;s shared pool: these are the team owner&apos;s plan windows, and with extra spend {s.allowExtraSpend ? "on" : "off"} their credit ({money(s.balanceCents, s.currency)} left) {s.allowExtraSpend ? "pays" : "does not pay"} once a window is used up. Your own credit below is kept for when you leave the team.
+        </p>
+      ) : (
+        <label className={styles.row}>
+          <input type="checkbox" checked={s.allowExtraSpend} disabled={busy} onChange={(e) => void toggle(e.target.checked)} />
+          <span><strong>Extra spend</strong>: when a window is used up, keep going and pay from your credit ({money(s.balanceCents, s.currency)} left). Off: new turns wait until the window resets.{s.teamPool ? " Your team's members draw on these windows and this credit too." : ""}</span>
+        </label>
+      )}
       <ErrorAlert message={error} />
     </section>
   );

@@ -8,8 +8,10 @@ import { ErrorAlert } from "@/components/ui/error-alert";
 import { Field, SaveBar, Section, fieldAria, useForm } from "@/components/ui/form";
 import { LoadError, Loading } from "@/components/ui/load-state";
 import styles from "@/components/settings/settings.module.css";
+import { TeamUsage } from "./team-usage";
 
-// The team page (/team): members and roles, invites, the shared project, the join domain.
+// The team page (/team): members and roles, invites, the shared project, the join domain, and
+// (owner and admin) the shared pool's usage per member.
 // Only what the caller's role may do is offered (docs/api.md "Teams").
 
 type Team = TTeamInfo;
@@ -49,6 +51,7 @@ export function TeamPage() {
       ) : null}
       <SharedProject team={t} />
       {t.role === "owner" ? <JoinDomain team={t} /> : null}
+      {manager ? <TeamUsage /> : null}
     </>
   );
 }

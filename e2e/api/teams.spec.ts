@@ -275,3 +275,35 @@ test("the owner hands the team over: the member becomes owner, the old owner an 
   await refused(api(owner).patch(`/billing/team/members/${ownerMemberId}/role`, { role: "member" }), 403, "FORBIDDEN");
   expect(memberOf(await ok<Team>(api(heir).patch(`/billing/team/members/${ownerMemberId}/role`, { role: "member" })), owner).role).toBe("member");
 });
+
+test("the shared spend pool: a member's turn uses up the owner's window, so the owner's next turn is 402 too; team usage shows who spent; leaving makes the member's own account pay", async ({}, info) => {
+  type UsageStatus = { canStartTurn: boolean; blockedBy: string | null; session: { usedCents: number }; teamPool: { teamId: string; ownerId: string } | null };
+  const dataDir = dataDirOf(info);
+  const owner = await createUser(info, "pool-owner");
+  const member = await createUser(info, "pool-member");
+  const team = await join(dataDir, owner, member);
+  expect(await ok<UsageStatus>(api(member).get("/billing/usage"))).toMatchObject({ teamPool: { teamId: team.id, ownerId: owner.userId }, canStartTurn: true });
+
+  // The member's turn in their own project: more than the free session window (a cent per 100 words).
+  const project = await ok<{ id: string }>(api(member).post("/projects", { name: "Mine" }));
+  const todo = await ok<{ id: string }>(api(member).post(`/projects/${project.id}/todos`, { content: `Read this. ${"word ".repeat(6000)}`, startProcessing: true }));
+  await expect.poll(async () => (await ok<{ status: string }>(api(member).get(`/todos/${todo.id}`))).status, { timeout: 30_000 }).toBe("READY");
+
+  const pool = await ok<UsageStatus>(api(owner).get("/billing/usage"));
+  expect(pool).toMatchObject({ canStartTurn: false, blockedBy: "session", teamPool: { teamId: team.id, ownerId: owner.userId } });
+  expect(pool.session.usedCents).toBeGreaterThan(50);
+  // The owner's own next turn is judged on the same pool.
+  const ownProject = await ok<{ id: string }>(api(owner).post("/projects", { name: "Owner's" }));
+  const refusedTurn = await refused(api(owner).post(`/projects/${ownProject.id}/todos`, { content: "hello", startProcessing: true }), 402, "PAYMENT_REQUIRED");
+  expect(refusedTurn.data).toMatchObject({ window: "session", teamId: team.id });
+
+  const usage = await ok<{ totals: { turns: number; costCents: number }; members: { userId: string; turns: number; costCents: number }[] }>(api(owner).get("/usage/team"));
+  expect(usage.totals).toMatchObject({ turns: 1, costCents: pool.session.usedCents });
+  expect(usage.members.find((m) => m.userId === member.userId)).toMatchObject({ turns: 1, costCents: pool.session.usedCents });
+  // Who ran it still sees it in their own usage.
+  expect((await ok<{ totals: { turns: number } }>(api(member).get("/usage"))).totals.turns).toBe(1);
+
+  // Leaving: the member's own (untouched) account pays again.
+  await ok(api(member).delete(`/billing/team/members/${memberOf(team, member).id}`, { memberId: memberOf(team, member).id }));
+  expect(await ok<UsageStatus>(api(member).get("/billing/usage"))).toMatchObject({ teamPool: null, canStartTurn: true, session: { usedCents: 0 } });
+});
