@@ -1,7 +1,8 @@
 "use client";
 
 import { useId, useState } from "react";
-import { call } from "@/lib/api/client";
+import Link from "next/link";
+import { ApiClientError, call } from "@/lib/api/client";
 import { errorMessage } from "@/lib/ui/form-issues";
 import { localStore } from "@/lib/ui/local-store";
 import type { TMessage } from "@/lib/schemas/todos";
@@ -26,6 +27,16 @@ const writeDraft = (todoId: string, text: string) => localStore.set(draftKey(tod
 
 const inAnHour = () => toLocalInput(Date.now() + 60 * 60 * 1000);
 
+/** A 402's reason in the reader's own time: which window is used up and when it opens again. */
+function paymentMessage(err: ApiClientError): string {
+  const window = typeof err.data?.window === "string" ? err.data.window : null;
+  const resetsAt = typeof err.data?.resetsAt === "number" ? err.data.resetsAt : null;
+  if (!window || !resetsAt) return err.message;
+  const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" }).format(resetsAt);
+  const whose = typeof err.data?.teamId === "string" ? "your team's" : "your plan's";
+  return `The agent can't start: ${whose} ${window} usage window is used up until ${when}.`;
+}
+
 export function Composer({ todoId, closedReason, onSent, onStop }: Props) {
   const id = useId();
   // The chat mounts the composer only once the todo has loaded in the browser, so the draft can be
@@ -41,6 +52,8 @@ export function Composer({ todoId, closedReason, onSent, onStop }: Props) {
   const [issues, setIssues] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
+  // The agent may not start for billing (402): the refusal names the window and when it resets.
+  const [paymentNeeded, setPaymentNeeded] = useState(false);
   const disabled = busy || closedReason !== null;
 
   async function submit(schedule: boolean) {
@@ -49,6 +62,7 @@ export function Composer({ todoId, closedReason, onSent, onStop }: Props) {
     setNotice(null);
     if (!parsed.ok) return setIssues(parsed.issues);
     setIssues([]);
+    setPaymentNeeded(false);
     setBusy(true);
     try {
       const message = await call("todo_addMessage", { params: { todoId }, body: parsed.value });
@@ -59,7 +73,9 @@ export function Composer({ todoId, closedReason, onSent, onStop }: Props) {
         setNotice("Message scheduled.");
       }
     } catch (err) {
-      setIssues([errorMessage(err)]);
+      const payment = err instanceof ApiClientError && err.status === 402;
+      setIssues([payment ? paymentMessage(err) : errorMessage(err)]);
+      setPaymentNeeded(payment);
     } finally {
       setBusy(false);
     }
@@ -116,6 +132,11 @@ export function Composer({ todoId, closedReason, onSent, onStop }: Props) {
         </div>
       ) : null}
       <IssueList issues={issues} />
+      {paymentNeeded ? (
+        <p className={styles.hint}>
+          Your message is kept here. <Link href="/billing">Open billing</Link> to see your usage windows, add credit or change plan, then send it again.
+        </p>
+      ) : null}
       <div className={styles.composerRow}>
         <button type="submit" disabled={disabled} aria-busy={busy && !scheduling}>
           Send

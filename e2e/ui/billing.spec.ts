@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { createProject, createTodo, h, okJson, waitForStatus } from "../support/todos";
 import { signedInUser, snap } from "../support/ui";
+import { TodoChatPage } from "../support/todo-page";
 
 // The billing page against the local Stripe stand-in (test mode).
 
@@ -49,4 +50,23 @@ test("add a test card and credit, see balance and transaction; a declined card s
   await page.reload();
   await expect(session).not.toHaveAttribute("aria-valuenow", "0");
   await snap(page, info, "billing-usage");
+});
+
+test("a message the plan's window refuses (402) says why in the chat, keeps the draft and links to billing", async ({ page }, info) => {
+  const user = await signedInUser(page, info, "billing-402");
+  const project = await createProject(user, "Windows");
+  // The local agent costs a cent per 100 words: 6000 words use up the free session window (50 cents).
+  const todo = await createTodo(user, project.id, { content: `Please read this. ${"word ".repeat(6000)}`, startProcessing: true });
+  await waitForStatus(user, todo.id, "READY");
+
+  const chat = new TodoChatPage(page);
+  await chat.open(project.id, todo.id);
+  await chat.composer.getByRole("textbox", { name: "Message" }).fill("And now a summary, please");
+  await chat.composer.getByRole("button", { name: "Send" }).click();
+  await expect(chat.composer.getByRole("alert")).toContainText("The agent can't start: your plan's session usage window is used up until");
+  await expect(chat.composer.getByRole("textbox", { name: "Message" })).toHaveValue("And now a summary, please");
+  await snap(page, info, "chat-402");
+  await chat.composer.getByRole("link", { name: "Open billing" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Billing" })).toBeVisible();
+  await expect(page.getByRole("alert").filter({ hasText: "New agent turns are paused: the session window is used up" })).toBeVisible();
 });
