@@ -2,8 +2,10 @@
 
 // The billing page: credit, cards, plan, usage windows, spend per day, transactions and invoices.
 // Reads go through the data layer (lib/api/swr.ts); writes through the typed client, then revalidate.
+import dynamic from "next/dynamic";
 import Link from "next/link";
-import { useState, type FormEvent } from "react";
+import { useRouter, useSearchParams } from "next/navigation";
+import { Suspense, useEffect, useState, type FormEvent } from "react";
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { call } from "@/lib/api/client";
 import { revalidateOperations, useOperation } from "@/lib/api/swr";
@@ -12,6 +14,9 @@ import { errorMessage } from "@/lib/ui/form-issues";
 import { ErrorAlert } from "@/components/ui/error-alert";
 import { LoadError, Loading } from "@/components/ui/load-state";
 import styles from "./billing.module.css";
+
+// Stripe Elements only with real keys, loaded on demand: test mode never fetches Stripe.js.
+const StripeCardForm = dynamic(() => import("./stripe-elements").then((m) => m.StripeCardForm), { ssr: false, loading: () => <Loading inline label="Loading the card form…" /> });
 
 const MONEY_OPS: OperationId[] = ["billing_getBalance", "billing_getTransactions", "billing_getUsageStatus", "billing_getPaymentMethods", "billing_getSubscription", "billing_getSubscriptionPlans", "billing_getInvoices"];
 const refreshAll = () => revalidateOperations(MONEY_OPS);
@@ -43,7 +48,10 @@ export function BillingPage() {
         {testMode && <p className={styles.test}>Test mode: payments go to a local Stripe stand-in. No real card is charged; use Stripe&apos;s test cards (4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined).</p>}
       </header>
       <div className={styles.grid}>
-        <Credit />
+        {/* Credit reads the 3-D Secure return from the URL (useSearchParams needs a boundary). */}
+        <Suspense fallback={<Loading label="Loading credit…" />}>
+          <Credit />
+        </Suspense>
         <Cards />
       </div>
       <div className={styles.grid}>
@@ -58,25 +66,69 @@ export function BillingPage() {
 }
 
 function Credit() {
-  const balance = useOperation("billing_getBalance", {});
+  const plans = useOperation("billing_getSubscriptionPlans", {});
   const cards = useOperation("billing_getPaymentMethods", {});
+  // Read while rendering: SWR re-renders a component only for the fields its render used, so a
+  // handler that read `cards.data` alone would still see the list from before a card was saved.
+  const defaultCard = cards.data?.defaultPaymentMethodId ?? null;
   const [amount, setAmount] = useState("10");
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState("");
+  const balance = useOperation("billing_getBalance", {});
+  const router = useRouter();
+  const params = useSearchParams();
+  // Back from the bank's 3-D Secure page (Stripe's redirect: ?payment_intent=…&redirect_status=…).
+  const redirect = params.get("redirect_status");
+  const returned = params.get("payment_intent");
+  const [error, setError] = useState<string | null>(() => (redirect && redirect !== "succeeded" ? "Your bank did not confirm the payment; nothing was charged." : null));
+  // A payment the bank confirmed is credited by Stripe's webhook a moment later: watch the
+  // transactions for it (for at most a minute) and say so when it is there.
+  const [pending, setPending] = useState<{ id: string; cents: number; until: number } | null>(() =>
+    redirect === "succeeded" && returned ? { id: returned, cents: Number(params.get("amount")) || 0, until: Date.now() + 60_000 } : null,
+  );
+  const credited = (page?: { items: { paymentIntentId: string | null }[] }) => !!pending && !!page?.items.some((t) => t.paymentIntentId === pending.id);
+  const transactions = useOperation("billing_getTransactions", {}, { refreshInterval: (page) => (pending && !credited(page) && Date.now() < pending.until ? 1000 : 0) });
+  const arrived = credited(transactions.data);
+
+  function awaitCredit(id: string, cents: number) {
+    setNotice("");
+    setPending({ id, cents, until: Date.now() + 60_000 });
+  }
+
+  useEffect(() => {
+    if (redirect) router.replace("/billing");
+  }, [redirect, router]);
+  useEffect(() => {
+    if (arrived) void refreshAll();
+  }, [arrived]);
+  const waiting = pending ? (arrived ? `${money(pending.cents)} added.` : "Payment confirmed by your bank: the credit shows as soon as Stripe reports it…") : "";
 
   async function add(e: FormEvent) {
     e.preventDefault();
     setError(null);
     setNotice("");
-    const card = cards.data?.defaultPaymentMethodId;
+    const card = defaultCard;
     if (!card) return setError("Add a card first.");
     setBusy(true);
     try {
       const pi = await call("billing_createPaymentIntent", { body: { amountCents: Math.round(Number(amount) * 100), paymentMethodId: card } });
       if (pi.status === "succeeded") setNotice(`${money(pi.amountCents)} added.`);
-      else if (pi.status === "requires_action") setError("Your bank asks to confirm this payment; it was not charged. Try another card.");
-      else setError(pi.lastError?.message ?? `The payment is ${pi.status}.`);
+      else if (pi.status === "requires_action") {
+        // 3-D Secure: the bank's page (test mode: the stand-in's, which comes back here), or Stripe.js.
+        const publishableKey = plans.data?.publishableKey;
+        if (publishableKey && pi.clientSecret) {
+          const { authenticatePayment } = await import("./stripe-elements");
+          const failed = await authenticatePayment(publishableKey, pi.clientSecret);
+          if (failed) setError(failed);
+          else awaitCredit(pi.id, pi.amountCents);
+        } else if (pi.nextAction?.url) {
+          const back = new URL(`/billing?amount=${pi.amountCents}`, window.location.href);
+          // The bank's page is another site (in test mode, the stand-in's): a full navigation.
+          // eslint-disable-next-line @next/next/no-location-assign-relative-destination
+          window.location.href = `${pi.nextAction.url}?return_url=${encodeURIComponent(back.href)}`;
+          return;
+        } else setError("Your bank asks to confirm this payment, which this page cannot do; nothing was charged. Try another card.");
+      } else setError(pi.lastError?.message ?? `The payment is ${pi.status}.`);
       await refreshAll();
     } catch (err) {
       setError(errorMessage(err));
@@ -100,13 +152,14 @@ function Credit() {
       </form>
       <p className="muted">Paid with your default card.</p>
       <ErrorAlert message={error} />
-      {notice && <p role="status">{notice}</p>}
+      {(notice || waiting) && <p role="status">{notice || waiting}</p>}
     </section>
   );
 }
 
 function Cards() {
   const cards = useOperation("billing_getPaymentMethods", {});
+  const plans = useOperation("billing_getSubscriptionPlans", {});
   const [number, setNumber] = useState("");
   const [exp, setExp] = useState("12/34");
   const [busy, setBusy] = useState<string | null>(null);
@@ -152,6 +205,11 @@ function Cards() {
           ))}
         </ul>
       )}
+      {plans.data?.publishableKey ? (
+        <StripeCardForm publishableKey={plans.data.publishableKey} onSaved={async () => {
+            await refreshAll();
+          }} />
+      ) : (
       <form onSubmit={addCard} className={styles.test} aria-label="Add a test card">
         <p><strong>Test card</strong> (test mode)</p>
         <div className={styles.row}>
@@ -162,6 +220,7 @@ function Cards() {
           <button type="submit" disabled={busy !== null}>{busy === "add" ? "Saving…" : "Save card"}</button>
         </div>
       </form>
+      )}
       <ErrorAlert message={error} />
     </section>
   );

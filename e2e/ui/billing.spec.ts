@@ -70,3 +70,28 @@ test("a message the plan's window refuses (402) says why in the chat, keeps the 
   await expect(page.getByRole("heading", { level: 1, name: "Billing" })).toBeVisible();
   await expect(page.getByRole("alert").filter({ hasText: "New agent turns are paused: the session window is used up" })).toBeVisible();
 });
+
+test("a card that asks for 3-D Secure: the bank's page confirms the payment and the credit arrives; failing it charges nothing", async ({ page }, info) => {
+  await signedInUser(page, info, "billing-3ds");
+  await page.goto("/billing");
+  await page.getByLabel("Card number").fill("4000 0025 0000 3155");
+  await page.getByRole("button", { name: "Save card" }).click();
+  await expect(page.getByRole("list", { name: "Saved cards" })).toContainText("3155");
+  await expect(page.getByRole("list", { name: "Saved cards" })).toContainText("Default");
+
+  await page.getByLabel("Add", { exact: true }).selectOption("10");
+  await page.getByRole("button", { name: "Add credit" }).click();
+  // The bank's page (the stand-in's test page), then back to billing.
+  await expect(page.getByRole("heading", { name: "3D Secure test payment" })).toBeVisible();
+  await expect(page.getByText("confirm a payment of 10.00 USD")).toBeVisible();
+  await snap(page, info, "3ds-challenge");
+  await page.getByRole("button", { name: "Complete authentication" }).click();
+  await expect(page).toHaveURL(/\/billing$/);
+  await expect(page.getByRole("status").filter({ hasText: "$10.00 added." })).toBeVisible();
+  await expect(page.getByTestId("balance")).toHaveText("$10.00");
+
+  await page.getByRole("button", { name: "Add credit" }).click();
+  await page.getByRole("button", { name: "Fail authentication" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Your bank did not confirm the payment; nothing was charged." })).toBeVisible();
+  await expect(page.getByTestId("balance")).toHaveText("$10.00");
+});

@@ -204,6 +204,7 @@ export const ZTransaction = z
     currency: ZCurrency,
     kind: z.enum(["credit_purchase", "usage_charge", "refund", "grant", "plan_allowance"]),
     description: z.string(),
+    paymentIntentId: z.string().nullable().describe("A credit purchase's Stripe PaymentIntent (pi_…), null for other kinds"),
     createdAt: ZTimestamp,
   })
   .meta({ id: "Transaction" });
@@ -297,7 +298,14 @@ export const ZPlan = z
     changeNowCents: ZCents.describe("What moving to this plan charges now (prorated for the rest of the period; 0 for the current plan, a downgrade or free)"),
   })
   .meta({ id: "SubscriptionPlan" });
-export const ZSubscriptionPlansResponse = z.object({ plans: z.array(ZPlan), currentTier: ZTier, testMode: z.boolean() }).meta({ id: "SubscriptionPlansResponse" });
+export const ZSubscriptionPlansResponse = z
+  .object({
+    plans: z.array(ZPlan),
+    currentTier: ZTier,
+    testMode: z.boolean(),
+    publishableKey: z.string().nullable().describe("With real Stripe keys: the publishable key Stripe.js (Elements, 3-D Secure) starts with; null in test mode"),
+  })
+  .meta({ id: "SubscriptionPlansResponse" });
 
 export const ZSubscriptionInfo = z
   .object({

@@ -9,7 +9,7 @@ export default defineOperation({
   tag: "Billing",
   summary: "Add credit: a Stripe PaymentIntent",
   description:
-    "With `paymentMethodId` (a saved card, or a fresh one from Stripe.js or the test-card form) the payment is confirmed now: success credits the balance before the answer (`balanceCents`); a declined card is 402 `PAYMENT_REQUIRED` with Stripe's reason in `message` and `data.declineCode`; a card that needs authentication answers `status: requires_action`. Without it, confirm `clientSecret` in the browser; the `payment_intent.succeeded` webhook credits the balance. Idempotent by `Idempotency-Key` (also Stripe's key): a retried request makes no second payment. Another user's card is 404.",
+    "With `paymentMethodId` (a saved card, or a fresh one from Stripe.js or the test-card form) the payment is confirmed now: success credits the balance before the answer (`balanceCents`); a declined card is 402 `PAYMENT_REQUIRED` with Stripe's reason in `message` and `data.declineCode`; a card that needs authentication answers `status: requires_action` with `nextAction.url`, the bank's 3-D Secure page (test mode: the stand-in's test page, which returns to a `return_url` query parameter with `payment_intent` and `redirect_status`; the webhook credits the balance once it succeeds). Without it, confirm `clientSecret` in the browser; the `payment_intent.succeeded` webhook credits the balance. Idempotent by `Idempotency-Key` (also Stripe's key): a retried request makes no second payment. Another user's card is 404.",
   auth: USER_CREDENTIAL,
   idempotent: true,
   errors: ["PAYMENT_REQUIRED", "NOT_FOUND", "CONFLICT"],

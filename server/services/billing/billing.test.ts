@@ -89,6 +89,33 @@ describe("credit through Stripe (the stand-in, through the SDK)", () => {
     assert.equal((await balanceOf(user.id)).balanceCents, 700);
   });
 
+  test("a card that asks for 3-D Secure: the bank's test page completes it (credited once by the webhook) or fails it (nothing charged)", async () => {
+    const { user, caller, pm } = await userWithCard("pm_card_authenticationRequired");
+    const pi = await createPaymentIntent(caller, { amountCents: 900, currency: "usd", paymentMethodId: pm.id }, null);
+    assert.equal(pi.status, "requires_action");
+    assert.match(pi.nextAction?.url ?? "", new RegExp(`/test-mode/authenticate/${pi.id}$`));
+    const page = await fetch(`${pi.nextAction!.url}?return_url=${encodeURIComponent("http://app.test/billing?amount=900")}`);
+    assert.equal(page.status, 200);
+    const html = await page.text();
+    assert.match(html, /Complete authentication/);
+    assert.match(html, /value="http:\/\/app\.test\/billing\?amount=900"/);
+    assert.equal((await fetch(`${pi.nextAction!.url}?return_url=javascript:alert(1)`).then((r) => r.text())).includes("javascript:"), false, "only an http(s) return_url is kept");
+    const done = await fetch(pi.nextAction!.url!, { method: "POST", redirect: "manual", body: new URLSearchParams({ result: "complete", return_url: "http://app.test/billing?amount=900" }) });
+    assert.equal(done.status, 303);
+    const back = new URL(done.headers.get("location")!);
+    assert.deepEqual([back.origin + back.pathname, back.searchParams.get("payment_intent"), back.searchParams.get("redirect_status"), back.searchParams.get("amount")], ["http://app.test/billing", pi.id, "succeeded", "900"]);
+    assert.equal((await fetch(pi.nextAction!.url!, { method: "POST", body: new URLSearchParams({ result: "complete" }) })).status, 409, "authenticated once");
+    await settled();
+    assert.equal((await balanceOf(user.id)).balanceCents, 900);
+    assert.equal((await listTransactions(caller, { limit: 50 })).items[0]!.paymentIntentId, pi.id);
+
+    const refused = await createPaymentIntent(caller, { amountCents: 400, currency: "usd", paymentMethodId: pm.id }, null);
+    const failed = await fetch(refused.nextAction!.url!, { method: "POST", redirect: "manual", body: new URLSearchParams({ result: "fail", return_url: "http://app.test/billing" }) });
+    assert.equal(new URL(failed.headers.get("location")!).searchParams.get("redirect_status"), "failed");
+    await settled();
+    assert.equal((await balanceOf(user.id)).balanceCents, 900, "a failed authentication charges nothing");
+  });
+
   test("a declined card is 402 with Stripe's reason and adds nothing", async () => {
     const { user, caller } = await userWithCard();
     await assert.rejects(createPaymentIntent(caller, { amountCents: 1000, currency: "usd", paymentMethodId: "pm_card_chargeDeclined" }, null), apiError("PAYMENT_REQUIRED", /declined/));

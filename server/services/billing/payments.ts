@@ -79,6 +79,12 @@ async function usablePaymentMethod(userId: string, customerId: string, pmId: str
   return pm.id;
 }
 
+/** The authentication page of a `use_stripe_sdk` 3-D Secure action (Stripe.js opens it; the test-mode form goes there). */
+function stripeJsUrl(sdk: unknown): string | null {
+  const url = sdk && typeof sdk === "object" ? (sdk as Record<string, unknown>).stripe_js : null;
+  return typeof url === "string" && /^https?:\/\//.test(url) ? url : null;
+}
+
 function toIntent(pi: Stripe.PaymentIntent, balanceCents: number | null): TPaymentIntent {
   const err = pi.last_payment_error;
   const next = pi.next_action;
@@ -88,7 +94,7 @@ function toIntent(pi: Stripe.PaymentIntent, balanceCents: number | null): TPayme
     amountCents: pi.amount,
     currency: pi.currency,
     clientSecret: pi.status === "succeeded" ? null : pi.client_secret,
-    nextAction: next ? { type: next.type, url: next.redirect_to_url?.url ?? null } : null,
+    nextAction: next ? { type: next.type, url: next.redirect_to_url?.url ?? stripeJsUrl(next.use_stripe_sdk) } : null,
     lastError: err ? { code: err.code ?? null, declineCode: err.decline_code ?? null, message: err.message ?? "The payment failed" } : null,
     balanceCents,
   };
@@ -250,7 +256,7 @@ export async function listTransactions(caller: Caller, q: { limit: number; curso
   await checkCursor("transaction", caller.userId, q.cursor);
   const p = await page((args) => db().ledgerTransaction.findMany({ where: { userId: caller.userId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], ...args }), q.limit, q.cursor);
   return {
-    items: p.items.map((r) => ({ id: r.id, amountCents: r.amountCents, balanceAfterCents: r.balanceAfterCents, currency: r.currency, kind: r.kind as "grant", description: r.description, createdAt: r.createdAt.getTime() })),
+    items: p.items.map((r) => ({ id: r.id, amountCents: r.amountCents, balanceAfterCents: r.balanceAfterCents, currency: r.currency, kind: r.kind as "grant", description: r.description, paymentIntentId: r.kind === "credit_purchase" && r.reference?.startsWith("pi_") ? r.reference : null, createdAt: r.createdAt.getTime() })),
     nextCursor: p.nextCursor,
   };
 }

@@ -202,6 +202,7 @@ export async function listPlans(caller: Caller) {
   return {
     currentTier: current,
     testMode: gw.mode === "standin",
+    publishableKey: gw.mode === "standin" ? null : gw.publishableKey,
     plans: TIERS.map((t) => {
       const p = PLANS[t];
       return {

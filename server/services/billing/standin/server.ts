@@ -74,6 +74,10 @@ const DECLINES = {
   auth: { code: "authentication_required", decline_code: "authentication_required", message: "Your card was declined. This transaction requires authentication." },
 } as const;
 
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
 class StripeError extends Error {
   constructor(
     readonly status: number,
@@ -233,6 +237,9 @@ export class StripeStandin {
     const text = Buffer.concat(chunks).toString("utf8");
     const url = new URL(req.url ?? "/", "http://standin");
     const method = req.method ?? "GET";
+    // The bank's page of a card that asks for 3-D Secure: opened by the browser, no API key.
+    const challenge = /^\/test-mode\/authenticate\/(pi_[A-Za-z0-9]+)$/.exec(url.pathname);
+    if (challenge) return this.authenticate(method, challenge[1]!, url, text, requestId, res);
     const key = (req.headers.authorization ?? "").replace(/^Bearer\s+/i, "");
     const publishable = key === this.opts.publishableKey;
     if (key !== this.opts.secretKey && !(publishable && method === "POST" && url.pathname === "/v1/payment_methods")) {
@@ -500,6 +507,10 @@ export class StripeStandin {
       this.emit("payment_intent.payment_failed", pi, undefined, request);
       throw new StripeError(402, { type: "card_error", code: reason.code, decline_code: reason.decline_code, message: reason.message, payment_intent: structuredClone(pi) });
     }
+    return this.succeed(pi, pm, request);
+  }
+
+  private succeed(pi: Obj, pm: Obj, request: { id: string; key: string | null }): Obj {
     pi.status = "succeeded";
     pi.amount_received = pi.amount;
     pi.last_payment_error = null;
@@ -508,6 +519,54 @@ export class StripeStandin {
     if (pi.setup_future_usage && pi.customer && !pm.customer) pm.customer = pi.customer;
     this.emit("payment_intent.succeeded", pi, undefined, request);
     return pi;
+  }
+
+  /**
+   * Stripe's test 3-D Secure page, as the bank of a card that asks for authentication shows it:
+   * GET shows the payment with "Complete" and "Fail"; POST applies the choice (the payment succeeds
+   * and `payment_intent.succeeded` is sent, or it fails with `payment_intent_authentication_failure`)
+   * and, like Stripe, goes back to `return_url` with `payment_intent` and `redirect_status`.
+   */
+  private authenticate(method: string, id: string, url: URL, text: string, requestId: string, res: ServerResponse): void {
+    const html = (status: number, body: string) => {
+      res.writeHead(status, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; form-action *" });
+      res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>3D Secure test payment</title><style>body{font:16px system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem;color:#1a1a1a}button{font:inherit;padding:.5rem 1rem;margin-right:.5rem;border-radius:6px;border:1px solid #635bff;background:#635bff;color:#fff}button.fail{background:#fff;color:#635bff}p.note{color:#555;font-size:.9rem}</style></head><body>${body}</body></html>`);
+    };
+    const pi = this.state.paymentIntents[id];
+    if (!pi) return html(404, "<h1>Unknown payment</h1>");
+    const form = method === "POST" ? new URLSearchParams(text) : url.searchParams;
+    const back = form.get("return_url");
+    let returnUrl: URL | null = null;
+    try {
+      returnUrl = back ? new URL(back) : null;
+    } catch {
+      returnUrl = null;
+    }
+    if (returnUrl && !/^https?:$/.test(returnUrl.protocol)) returnUrl = null;
+    if (pi.status !== "requires_action") return html(409, `<h1>Nothing to authenticate</h1><p>This payment is ${escapeHtml(String(pi.status))}.</p>`);
+    const amount = `${(Number(pi.amount) / 100).toFixed(2)} ${String(pi.currency).toUpperCase()}`;
+    if (method !== "POST") {
+      const hidden = returnUrl ? `<input type="hidden" name="return_url" value="${escapeHtml(returnUrl.href)}">` : "";
+      return html(
+        200,
+        `<h1>3D Secure test payment</h1><p>Your bank asks you to confirm a payment of <strong>${escapeHtml(amount)}</strong>.</p><form method="post">${hidden}<button name="result" value="complete">Complete authentication</button><button class="fail" name="result" value="fail">Fail authentication</button></form><p class="note">Test mode: this page stands in for your bank's. No real card is charged.</p>`,
+      );
+    }
+    const request = { id: requestId, key: null };
+    const ok = form.get("result") === "complete";
+    if (ok) this.succeed(pi, this.get("paymentMethods", "PaymentMethod", String(pi.payment_method)), request);
+    else {
+      pi.status = "requires_payment_method";
+      pi.next_action = null;
+      pi.last_payment_error = { type: "invalid_request_error", code: "payment_intent_authentication_failure", message: "The provided PaymentMethod has failed authentication. You can provide payment_method_data or a new PaymentMethod to attempt to fulfill this PaymentIntent again." };
+      this.emit("payment_intent.payment_failed", pi, undefined, request);
+    }
+    this.save();
+    if (!returnUrl) return html(200, `<h1>${ok ? "Payment authenticated" : "Authentication failed"}</h1><p>You can close this page.</p>`);
+    returnUrl.searchParams.set("payment_intent", id);
+    returnUrl.searchParams.set("redirect_status", ok ? "succeeded" : "failed");
+    res.writeHead(303, { location: returnUrl.href, "cache-control": "no-store" });
+    res.end();
   }
 
   private createSetupIntent(f: Form, request: { id: string; key: string | null }): Obj {
