@@ -16,6 +16,7 @@ import { attachSockets } from "./realtime/sockets.ts";
 import { releaseLeases, startScheduler } from "./agent/scheduler.ts";
 import { createStripeGateway } from "./services/billing/stripe.ts";
 import { receiveWebhook } from "./services/billing/webhooks.ts";
+import { queueEmbeddingBackfill } from "./services/search/backfill-job.ts";
 import { errorResponse, jsonResponse, toApiError } from "./http/errors.ts";
 
 /**
@@ -92,6 +93,7 @@ async function main() {
 
   if (!config.databaseUrl) await releaseLeases();
   await app.runtime.jobs?.start();
+  await queueEmbeddingBackfill();
   const scheduler = startScheduler();
   await new Promise<void>((resolve, reject) => {
     httpServer.once("error", reject);

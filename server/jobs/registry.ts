@@ -6,8 +6,9 @@ import { courseMailRunJob } from "../services/courses/mail-run-job.ts";
 import { coursePerkOpenJob } from "../services/courses/perk-job.ts";
 import { stripeEventJob } from "../services/billing/webhook-job.ts";
 import { teamInviteMailJob } from "../services/teams/invite-mail-job.ts";
+import { embedBackfillJob } from "../services/search/backfill-job.ts";
 import { embedJob } from "../services/search/embed-job.ts";
 import { stripeCustomerCleanupJob } from "../services/users/stripe-cleanup-job.ts";
 import type { JobDefinition } from "./define.ts";
 
-export const jobs: readonly JobDefinition[] = [sendMailJob, fireMessageJob, teamInviteMailJob, stripeEventJob, stripeCustomerCleanupJob, embedJob, courseMailRunJob, coursePerkOpenJob];
+export const jobs: readonly JobDefinition[] = [sendMailJob, fireMessageJob, teamInviteMailJob, stripeEventJob, stripeCustomerCleanupJob, embedJob, embedBackfillJob, courseMailRunJob, coursePerkOpenJob];
