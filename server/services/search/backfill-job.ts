@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineJob } from "../../jobs/define.ts";
-import { enqueue } from "../../jobs/index.ts";
+import { enqueue } from "../../jobs/enqueue.ts";
 import { log } from "../../log.ts";
 import { db } from "../../runtime.ts";
 import { EMBED_CHARS } from "./embed-job.ts";
