@@ -40,14 +40,3 @@ test("an invalid email is refused on the page", async ({ page }) => {
   await expect(page).toHaveURL(/\/signin/);
   expect(await page.getByLabel("Email").evaluate((el: HTMLInputElement) => el.validity.valid)).toBe(false);
 });
-
-test("the API reference renders the served OpenAPI document", async ({ page }, info) => {
-  await page.goto("/reference");
-  const ref = page.getByTestId("api-reference");
-  await expect(ref).toBeVisible();
-  await expect(ref.locator("#project_get")).toContainText("/projects/{projectId}");
-  await expect(ref.locator("#apiKey_create")).toContainText("ApiKeyCreateInput");
-  await page.screenshot({ path: info.outputPath("reference.png"), fullPage: true });
-  await page.setViewportSize({ width: 375, height: 800 });
-  await page.screenshot({ path: info.outputPath("reference-375.png"), fullPage: false });
-});
