@@ -10,9 +10,14 @@ function safeNext(next: string | undefined): string {
   return next && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/";
 }
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<{ error?: string; next?: string }> }) {
+/** An address to fill in (a link that asks for a particular one, like a team invite's), if it looks like one. */
+function suggestedEmail(email: string | string[] | undefined): string | undefined {
+  return typeof email === "string" && email.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) ? email : undefined;
+}
+
+export default async function SignInPage({ searchParams }: { searchParams: Promise<{ error?: string; next?: string; email?: string | string[] }> }) {
   await connection();
-  const { error, next } = await searchParams;
+  const { error, next, email: asked } = await searchParams;
   const redirectTo = safeNext(next);
   const outbox = !getBridge()?.runtime.config.resendApiKey;
   return (
@@ -32,7 +37,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       >
         <input type="hidden" name="next" value={redirectTo} />
         <label htmlFor="email">Email</label>
-        <input id="email" name="email" type="email" required autoComplete="email" placeholder="you@example.com" />
+        <input id="email" name="email" type="email" required autoComplete="email" placeholder="you@example.com" defaultValue={suggestedEmail(asked)} />
         <p>
           <button type="submit">Email me a sign-in link</button>
         </p>
