@@ -74,3 +74,31 @@ test("a wrong key in try-it-out shows the server's 401", async ({ page, baseURL 
   await expect(response).toContainText("UNAUTHORIZED");
   await page.screenshot({ path: info.outputPath("reference-401.png") });
 });
+
+/** The JavaScript files a page loads (same origin), with their sizes, once it has settled. */
+async function scriptsOf(page: Page, path: string, ready: () => Promise<void>): Promise<Map<string, string>> {
+  const scripts = new Map<string, string>();
+  const pending: Promise<void>[] = [];
+  const onResponse = (r: import("@playwright/test").Response) => {
+    if (r.request().resourceType() === "script") pending.push(r.text().then((t) => void scripts.set(r.url(), t)).catch(() => undefined));
+  };
+  page.on("response", onResponse);
+  await page.goto(path);
+  await ready();
+  await page.waitForLoadState("networkidle");
+  page.off("response", onResponse);
+  await Promise.all(pending);
+  return scripts;
+}
+
+test("the reference's code is in chunks only /reference loads: other pages carry none of it", async ({ page }, info) => {
+  const signin = await scriptsOf(page, "/signin", () => expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible());
+  await page.context().clearCookies();
+  const reference = await scriptsOf(page, "/reference", () => expect(page.getByTestId("api-reference").getByRole("heading", { name: "Todo Service API" })).toBeVisible({ timeout: 30_000 }));
+  const isScalar = (code: string) => code.includes("scalar-app") || code.includes("createApiReference");
+  expect([...reference.values()].some(isScalar)).toBe(true);
+  expect([...signin.entries()].filter(([, code]) => isScalar(code)).map(([url]) => url)).toEqual([]);
+  const bytes = (m: Map<string, string>) => [...m.values()].reduce((n, t) => n + Buffer.byteLength(t), 0);
+  info.annotations.push({ type: "js bytes", description: `/signin ${bytes(signin)}, /reference ${bytes(reference)} (ratio ${(bytes(reference) / bytes(signin)).toFixed(1)})` });
+  console.log(`js bytes: /signin ${bytes(signin)}, /reference ${bytes(reference)}, ratio ${(bytes(reference) / bytes(signin)).toFixed(1)}`);
+});
