@@ -29,10 +29,13 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         action={async (form: FormData) => {
           "use server";
           const email = String(form.get("email") ?? "").trim();
-          if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) redirect("/signin?error=InvalidEmail");
-          if (await signInMailLimited(email, await headers())) redirect("/signin?error=TooManyRequests");
           // From the form, checked again: the action closes over nothing (no encrypted bound state).
-          await signIn("resend", { email, redirectTo: safeNext(String(form.get("next") ?? "")) });
+          const then = safeNext(String(form.get("next") ?? ""));
+          // A refusal keeps where the visitor was going (an invite page, a device approval).
+          const retry = (error: string) => `/signin?${new URLSearchParams({ error, ...(then === "/" ? {} : { next: then }) })}`;
+          if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) redirect(retry("InvalidEmail"));
+          if (await signInMailLimited(email, await headers())) redirect(retry("TooManyRequests"));
+          await signIn("resend", { email, redirectTo: then });
         }}
       >
         <input type="hidden" name="next" value={redirectTo} />

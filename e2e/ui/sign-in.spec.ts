@@ -40,3 +40,15 @@ test("an invalid email is refused on the page", async ({ page }) => {
   await expect(page).toHaveURL(/\/signin/);
   expect(await page.getByLabel("Email").evaluate((el: HTMLInputElement) => el.validity.valid)).toBe(false);
 });
+
+test("an address the server refuses keeps where the visitor was going", async ({ page }) => {
+  await page.goto(`/signin?next=${encodeURIComponent("/invite/tti_kept")}`);
+  // The browser takes it (no dot needed there); the server's check does not.
+  await page.getByLabel("Email").fill("someone@localhost");
+  await page.getByRole("button", { name: "Email me a sign-in link" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Sign-in failed (InvalidEmail)" })).toBeVisible();
+  const url = new URL(page.url());
+  expect(url.pathname).toBe("/signin");
+  expect(url.searchParams.get("next")).toBe("/invite/tti_kept");
+  await expect(page.locator('input[name="next"]')).toHaveValue("/invite/tti_kept");
+});
