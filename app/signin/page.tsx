@@ -10,9 +10,14 @@ function safeNext(next: string | undefined): string {
   return next && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/";
 }
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<{ error?: string; next?: string }> }) {
+/** An address to fill in (a link that asks for a particular one, like a team invite's), if it looks like one. */
+function suggestedEmail(email: string | string[] | undefined): string | undefined {
+  return typeof email === "string" && email.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) ? email : undefined;
+}
+
+export default async function SignInPage({ searchParams }: { searchParams: Promise<{ error?: string; next?: string; email?: string | string[] }> }) {
   await connection();
-  const { error, next } = await searchParams;
+  const { error, next, email: asked } = await searchParams;
   const redirectTo = safeNext(next);
   const outbox = !getBridge()?.runtime.config.resendApiKey;
   return (
@@ -24,15 +29,18 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         action={async (form: FormData) => {
           "use server";
           const email = String(form.get("email") ?? "").trim();
-          if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) redirect("/signin?error=InvalidEmail");
-          if (await signInMailLimited(email, await headers())) redirect("/signin?error=TooManyRequests");
           // From the form, checked again: the action closes over nothing (no encrypted bound state).
-          await signIn("resend", { email, redirectTo: safeNext(String(form.get("next") ?? "")) });
+          const then = safeNext(String(form.get("next") ?? ""));
+          // A refusal keeps where the visitor was going (an invite page, a device approval).
+          const retry = (error: string) => `/signin?${new URLSearchParams({ error, ...(then === "/" ? {} : { next: then }) })}`;
+          if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) redirect(retry("InvalidEmail"));
+          if (await signInMailLimited(email, await headers())) redirect(retry("TooManyRequests"));
+          await signIn("resend", { email, redirectTo: then });
         }}
       >
         <input type="hidden" name="next" value={redirectTo} />
         <label htmlFor="email">Email</label>
-        <input id="email" name="email" type="email" required autoComplete="email" placeholder="you@example.com" />
+        <input id="email" name="email" type="email" required autoComplete="email" placeholder="you@example.com" defaultValue={suggestedEmail(asked)} />
         <p>
           <button type="submit">Email me a sign-in link</button>
         </p>

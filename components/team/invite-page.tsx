@@ -15,6 +15,11 @@ const GONE: Record<string, string> = {
   expired: "This invite has expired. Ask the team for a new one.",
 };
 
+/** The sign-in page with the invited address filled in, coming back here once signed in. */
+function signInHref(token: string, email: string): string {
+  return `/signin?${new URLSearchParams({ next: `/invite/${encodeURIComponent(token)}`, email })}`;
+}
+
 export function InvitePage({ token }: { token: string }) {
   const preview = useOperation("billing_previewTeamInvite", { params: { token } });
   // 401 when signed out: that is an answer here, not an error.
@@ -65,7 +70,7 @@ export function InvitePage({ token }: { token: string }) {
         <p role="alert">{GONE[p.status]}</p>
       ) : signedInAs === null ? (
         <p>
-          To accept, <Link href="/signin">sign in with {p.email}</Link>, then open the link from the email again.
+          To accept, <Link href={signInHref(token, p.email)}>sign in with {p.email}</Link>: the sign-in link we email you brings you back to this page.
         </p>
       ) : !matches ? (
         <p role="alert">

@@ -189,18 +189,81 @@ test("mayfly token: its todo only (403 elsewhere), 404 for another user's todo, 
   await expectError(await request.post("/dst/v1/cli/mayfly/token", { headers: m, data: { todoId: mine.id } }), 403, "FORBIDDEN");
 });
 
-test("cloud device: null until resync boots one, then alive", async ({ request }, info) => {
-  const u = await createUser(info, "cloud");
+type CloudDevice = Device & { cloud?: { tier: string; size: string; vcpus: number; memoryMb: number; diskGb: number } };
+
+/** The user's cloud device rows, as the account export lists them (device_cloud shows only an alive one). */
+async function cloudRows(u: TestUser): Promise<{ id: string }[]> {
+  const data = await okJson<{ devices: { id: string; kind: string }[] }>(await u.session.get("/api/v1/users/export", { headers: bearer(u.apiKey) }));
+  return data.devices.filter((d) => d.kind === "cloud");
+}
+
+async function subscribe(u: TestUser, tier: "pro" | "max"): Promise<void> {
   const h = bearer(u.apiKey);
-  await expectNull(await request.get("/api/v1/devices/cloud", { headers: h }));
-  expect(await (await request.post("/api/v1/devices/cloud/resync", { headers: h, data: {} })).json()).toBeNull();
+  await okJson(await u.session.post("/api/v1/billing/setup-payment-method", { headers: h, data: { paymentMethodId: "pm_card_visa" } }));
+  await okJson(await u.session.post("/api/v1/billing/subscription", { headers: h, data: { tier } }));
+}
+
+const resync = (request: APIRequestContext, u: TestUser) => request.post("/api/v1/devices/cloud/resync", { headers: bearer(u.apiKey), data: {} });
+
+/** Polls device_cloud until a device is alive; returns it. */
+async function aliveCloud(request: APIRequestContext, u: TestUser): Promise<CloudDevice> {
+  let device: CloudDevice | null = null;
   await expect
-    .poll(async () => ((await (await request.get("/api/v1/devices/cloud", { headers: h })).json()) as Device | null)?.online ?? null, { timeout: 15_000 })
+    .poll(async () => (device = await okJson<CloudDevice | null>(await request.get("/api/v1/devices/cloud", { headers: bearer(u.apiKey) })))?.online ?? null, { timeout: 15_000 })
     .toBe(true);
-  const device = (await (await request.post("/api/v1/devices/cloud/resync", { headers: h, data: {} })).json()) as Device;
-  expect(device).toMatchObject({ kind: "cloud", online: true });
+  return device!;
+}
+
+test("cloud device on the free plan: none; resync is 402 with the tier and boots nothing", async ({ request }, info) => {
+  const u = await createUser(info, "cloud-free");
+  await expectNull(await request.get("/api/v1/devices/cloud", { headers: bearer(u.apiKey) }));
+  const err = await expectError(await resync(request, u), 402, "PAYMENT_REQUIRED");
+  expect(err.data).toEqual({ tier: "free" });
+  expect(await cloudRows(u)).toEqual([]);
+  await expectNull(await request.get("/api/v1/devices/cloud", { headers: bearer(u.apiKey) }));
+});
+
+test("cloud device follows the plan: Pro boots a small one (null while booting, one device for concurrent resyncs), Max replaces it with a large one, cancelling removes it", async ({ request }, info) => {
+  const u = await createUser(info, "cloud-plan");
+  const h = bearer(u.apiKey);
+  await subscribe(u, "pro");
+  // None alive: resync boots one and answers null while it boots.
+  await expectNull(await resync(request, u));
+  // Booting: more resyncs, at once, boot nothing more.
+  const again = await Promise.all([resync(request, u), resync(request, u), resync(request, u)]);
+  for (const res of again) expect(res.status()).toBe(200);
+  expect(await cloudRows(u)).toHaveLength(1);
+  const [{ id: bootedId }] = await cloudRows(u);
+  for (const res of again) {
+    const body = (await res.json()) as CloudDevice | null;
+    if (body !== null) expect(body.id).toBe(bootedId);
+  }
+  // Alive: device_cloud and resync answer it, sized by the plan.
+  const small = await aliveCloud(request, u);
+  expect(small).toMatchObject({ id: bootedId, kind: "cloud", online: true, cloud: { tier: "pro", size: "small", vcpus: 2, memoryMb: 4096, diskGb: 20 } });
+  expect(await okJson<CloudDevice>(await resync(request, u))).toEqual(small);
   // The cloud device is not a bridge: device_list leaves it out.
   expect(await okJson<Device[]>(await request.get("/api/v1/devices", { headers: h }))).toEqual([]);
+
+  // Upgrade: the small device no longer fits the plan; resync replaces it with a large one.
+  await okJson(await u.session.patch("/api/v1/billing/subscription", { headers: h, data: { tier: "max" } }));
+  await expectNull(await request.get("/api/v1/devices/cloud", { headers: h }));
+  await expectNull(await resync(request, u));
+  const rows = await cloudRows(u);
+  expect(rows).toHaveLength(1);
+  expect(rows[0]!.id).not.toBe(bootedId);
+  const large = await aliveCloud(request, u);
+  expect(large).toMatchObject({ id: rows[0]!.id, cloud: { tier: "max", size: "large", vcpus: 4, memoryMb: 8192, diskGb: 50 } });
+
+  // Downgrade to free (cancel now): device_cloud stops answering it at once; resync removes it (402).
+  await okJson(await u.session.delete("/api/v1/billing/subscription", { headers: h, data: { atPeriodEnd: false } }));
+  await expectNull(await request.get("/api/v1/devices/cloud", { headers: h }));
+  expect(await cloudRows(u)).toHaveLength(1);
+  expect((await expectError(await resync(request, u), 402, "PAYMENT_REQUIRED")).data).toEqual({ tier: "free" });
+  expect(await cloudRows(u)).toEqual([]);
+  await expectNull(await request.get("/api/v1/devices/cloud", { headers: h }));
+  // The removed device is gone for every device operation too.
+  await expectError(await request.delete(`/api/v1/devices/${large.id}`, { headers: h, data: {} }), 404, "NOT_FOUND");
 });
 
 test("two server processes with Redis: a bridge on one is online on the other, its events cross, and deleting it there closes its socket", async ({ request, baseURL }, info) => {

@@ -20,7 +20,7 @@ test("pages render and run under the policy with no violation, the live connecti
   await page.goto("/signin");
   await expect(page.getByRole("button", { name: "Email me a sign-in link" })).toBeVisible();
   await page.goto("/reference");
-  await expect(page.getByText("project_get").first()).toBeVisible();
+  await expect(page.getByTestId("api-reference").getByRole("heading", { name: "Todo Service API" })).toBeVisible();
 
   const u = await signedInUser(page, info);
   const p = await createProject(u);

@@ -91,3 +91,40 @@ test("the invite page explains a signed-out visitor, another address, and a used
   await page.reload();
   await expect(page.getByRole("alert").filter({ hasText: "This invite was withdrawn by the team" })).toBeVisible();
 });
+
+test("a signed-out invitee signs in from the invite page with the invited address, comes back to it through the emailed link, and accepts", async ({ page }, info) => {
+  const owner = await createUser(info, "owner");
+  const invitee = `invitee-${Date.now()}@e2e.example.com`;
+  expect((await owner.session.post("/cookie/v1/billing/team/members", { data: { email: invitee, teamName: "Night shift" } })).status()).toBe(200);
+  const link = await inviteLink(dataDirOf(info), invitee);
+  const invitePath = new URL(link).pathname;
+
+  await page.goto(link);
+  await page.getByRole("link", { name: `sign in with ${invitee}` }).click();
+  await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
+  // The invited address is filled in; the page will come back to the invite.
+  await expect(page.getByLabel("Email")).toHaveValue(invitee);
+  await page.getByRole("button", { name: "Email me a sign-in link" }).click();
+  await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible();
+
+  let signInLink = "";
+  await expect
+    .poll(async () => {
+      const mail = await readOutbox(dataDirOf(info), invitee).catch(() => null);
+      signInLink = mail?.subject === "Sign in to Todo Service" ? firstLink(mail.text) : "";
+      return signInLink;
+    })
+    .not.toBe("");
+  await page.goto(signInLink);
+  await expect(page).toHaveURL((u) => u.pathname === invitePath);
+  const invite = page.getByTestId("invite");
+  await expect(invite).toContainText(`invited ${invitee} to the team Night shift`);
+  await snap(page, info, "invite-after-sign-in");
+  await invite.getByRole("button", { name: "Accept and join Night shift" }).click();
+  await expect(invite.getByRole("status")).toContainText("You joined Night shift.");
+  await snap(page, info, "invite-accepted-after-sign-in");
+
+  // The owner's team now lists the invitee as a member.
+  const team = (await (await owner.session.get("/cookie/v1/billing/team")).json()) as { members: { email: string; role: string }[] };
+  expect(team.members).toContainEqual(expect.objectContaining({ email: invitee, role: "member" }));
+});

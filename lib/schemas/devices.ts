@@ -39,6 +39,16 @@ export const ZDevice = z
     workspacePaths: z.array(z.string()),
     lastSeenAt: ZTimestamp.nullable(),
     createdAt: ZTimestamp,
+    cloud: z
+      .object({
+        tier: z.enum(["pro", "max"]).describe("The plan it was booted for"),
+        size: z.enum(["small", "large"]),
+        vcpus: z.number().int(),
+        memoryMb: z.number().int(),
+        diskGb: z.number().int(),
+      })
+      .optional()
+      .describe("Cloud devices only: the size the user's plan gives it (device_resyncCloud)"),
   })
   .meta({ id: "DeviceData" });
 

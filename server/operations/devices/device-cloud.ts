@@ -8,7 +8,8 @@ export default defineOperation({
   path: "/devices/cloud",
   tag: "Devices",
   summary: "Your hosted cloud device",
-  description: "Null while none is alive (never provisioned, or still booting); device_resyncCloud starts one.",
+  description:
+    "Null while none is alive: never provisioned, still booting, or no longer what your plan includes (after a downgrade; device_resyncCloud then removes or resizes it). device_resyncCloud starts one; `cloud` gives its size.",
   auth: ANY_CREDENTIAL,
   response: ZDevice.nullable(),
   handler: ({ caller }) => getCloudDevice(caller),

@@ -20,7 +20,15 @@ export type Plan = {
   sessionAllowanceCents: number;
   /** Agent cost covered per weekly window. */
   weeklyAllowanceCents: number;
+  /** The hosted cloud device the plan includes (device_resyncCloud), or null for none. */
+  cloudDevice: CloudDeviceSize | null;
 };
+
+/** A cloud device's size: what the provisioner boots for a plan. */
+export type CloudDeviceSize = { size: "small" | "large"; vcpus: number; memoryMb: number; diskGb: number };
+
+const SMALL: CloudDeviceSize = Object.freeze({ size: "small", vcpus: 2, memoryMb: 4096, diskGb: 20 });
+const LARGE: CloudDeviceSize = Object.freeze({ size: "large", vcpus: 4, memoryMb: 8192, diskGb: 50 });
 
 /** Length of a session window: it opens with the first use after the previous one ended. */
 export const SESSION_WINDOW_MS = 5 * 60 * 60 * 1000;
@@ -30,9 +38,9 @@ export const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
 export const MONTH_MS = 30 * 24 * 60 * 60 * 1000;
 
 export const PLANS: Readonly<Record<Tier, Plan>> = Object.freeze({
-  free: { tier: "free", name: "Free", priceCents: 0, currency: CURRENCY, lookupKey: null, monthlyAllowanceCents: 500, sessionAllowanceCents: 50, weeklyAllowanceCents: 200 },
-  pro: { tier: "pro", name: "Pro", priceCents: 2000, currency: CURRENCY, lookupKey: "todo_pro_monthly", monthlyAllowanceCents: 2000, sessionAllowanceCents: 200, weeklyAllowanceCents: 750 },
-  max: { tier: "max", name: "Max", priceCents: 10000, currency: CURRENCY, lookupKey: "todo_max_monthly", monthlyAllowanceCents: 10000, sessionAllowanceCents: 1000, weeklyAllowanceCents: 3500 },
+  free: { tier: "free", name: "Free", priceCents: 0, currency: CURRENCY, lookupKey: null, monthlyAllowanceCents: 500, sessionAllowanceCents: 50, weeklyAllowanceCents: 200, cloudDevice: null },
+  pro: { tier: "pro", name: "Pro", priceCents: 2000, currency: CURRENCY, lookupKey: "todo_pro_monthly", monthlyAllowanceCents: 2000, sessionAllowanceCents: 200, weeklyAllowanceCents: 750, cloudDevice: SMALL },
+  max: { tier: "max", name: "Max", priceCents: 10000, currency: CURRENCY, lookupKey: "todo_max_monthly", monthlyAllowanceCents: 10000, sessionAllowanceCents: 1000, weeklyAllowanceCents: 3500, cloudDevice: LARGE },
 });
 
 export function planOf(tier: string | null | undefined): Plan {
