@@ -1,14 +1,7 @@
 import { redirect } from "next/navigation";
 import { connection } from "next/server";
-import { headers } from "next/headers";
-import { signIn } from "@/auth";
 import { getBridge } from "@/server/http/bridge";
-import { signInMailLimited } from "@/server/auth/sign-in-limit";
-
-/** Where to go after signing in: a path on this site only (never `//host` or a scheme), else `/`. */
-function safeNext(next: string | undefined): string {
-  return next && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/";
-}
+import { isEmail, safeNext, sendSignInLink } from "./send-link";
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<{ error?: string; next?: string }> }) {
   await connection();
@@ -24,10 +17,9 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         action={async (form: FormData) => {
           "use server";
           const email = String(form.get("email") ?? "").trim();
-          if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) redirect("/signin?error=InvalidEmail");
-          if (await signInMailLimited(email, await headers())) redirect("/signin?error=TooManyRequests");
+          if (!isEmail(email)) redirect("/signin?error=InvalidEmail");
           // From the form, checked again: the action closes over nothing (no encrypted bound state).
-          await signIn("resend", { email, redirectTo: safeNext(String(form.get("next") ?? "")) });
+          await sendSignInLink(email, String(form.get("next") ?? ""), { sent: "/signin/check-email", refused: "/signin?error=TooManyRequests" });
         }}
       >
         <input type="hidden" name="next" value={redirectTo} />

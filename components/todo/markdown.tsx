@@ -70,11 +70,11 @@ const components: Components = {
 
 const remarkPlugins: NonNullable<Options["remarkPlugins"]> = [remarkGfm];
 
-/** One message's text as Markdown. */
-export function Markdown({ text, className }: { text: string; className?: string }) {
+/** One message's text (or a project's brand page) as Markdown. */
+export function Markdown({ text, className, testId = "message-content" }: { text: string; className?: string; testId?: string }) {
   const rehypePlugins = useHighlighter(text);
   return (
-    <div className={`${styles.markdown} ${className ?? ""}`} data-testid="message-content">
+    <div className={`${styles.markdown} ${className ?? ""}`} data-testid={testId}>
       <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components}>
         {text}
       </ReactMarkdown>
