@@ -60,6 +60,8 @@ const components: Components = {
       {children}
     </a>
   ),
+  // A GFM task list item's box (read-only) is named by its state, for screen readers.
+  input: ({ node: _node, ...rest }) => (rest.type === "checkbox" ? <input {...rest} aria-label={rest.checked ? "Done" : "Not done"} /> : <input {...rest} />),
   pre: CodeBlock,
   table: ({ node: _node, ...rest }) => (
     <div className={styles.tableWrap}>

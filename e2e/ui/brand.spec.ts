@@ -55,6 +55,8 @@ for (const width of [1280, 375]) {
     await expect(content.locator("del")).toHaveText("Fast");
     await expect(content.getByRole("table").getByRole("cell", { name: "Basic" })).toBeVisible();
     await expect(content.getByRole("checkbox")).toHaveCount(2);
+    await expect(content.getByRole("checkbox", { name: "Done", exact: true })).toBeChecked();
+    await expect(content.getByRole("checkbox", { name: "Not done", exact: true })).not.toBeChecked();
     const site = content.getByRole("link", { name: "our site" });
     await expect(site).toHaveAttribute("href", "https://example.com");
     await expect(site).toHaveAttribute("rel", "noopener noreferrer");
