@@ -1,18 +1,11 @@
 import { redirect } from "next/navigation";
 import { connection } from "next/server";
-import { headers } from "next/headers";
-import { signIn } from "@/auth";
 import { getBridge } from "@/server/http/bridge";
-import { signInMailLimited } from "@/server/auth/sign-in-limit";
-
-/** Where to go after signing in: a path on this site only (never `//host` or a scheme), else `/`. */
-function safeNext(next: string | undefined): string {
-  return next && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/";
-}
+import { isEmail, safeNext, sendSignInLink } from "./send-link";
 
 /** An address to fill in (a link that asks for a particular one, like a team invite's), if it looks like one. */
 function suggestedEmail(email: string | string[] | undefined): string | undefined {
-  return typeof email === "string" && email.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) ? email : undefined;
+  return typeof email === "string" && email.length <= 254 && isEmail(email) ? email : undefined;
 }
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<{ error?: string; next?: string; email?: string | string[] }> }) {
@@ -33,9 +26,8 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           const then = safeNext(String(form.get("next") ?? ""));
           // A refusal keeps where the visitor was going (an invite page, a device approval).
           const retry = (error: string) => `/signin?${new URLSearchParams({ error, ...(then === "/" ? {} : { next: then }) })}`;
-          if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) redirect(retry("InvalidEmail"));
-          if (await signInMailLimited(email, await headers())) redirect(retry("TooManyRequests"));
-          await signIn("resend", { email, redirectTo: then });
+          if (!isEmail(email)) redirect(retry("InvalidEmail"));
+          await sendSignInLink(email, then, { sent: "/signin/check-email", refused: retry("TooManyRequests") });
         }}
       >
         <input type="hidden" name="next" value={redirectTo} />

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useRef } from "react";
+import { useModalDialog } from "@/lib/ui/use-modal-dialog";
 import { ErrorAlert } from "@/components/ui/error-alert";
 import styles from "./api-keys.module.css";
 
@@ -8,12 +8,7 @@ type Props = { name: string; busy: boolean; error: string | null; onCancel: () =
 
 /** A modal confirmation (native <dialog>: focus stays inside, Escape cancels). */
 export function DeleteKeyDialog({ name, busy, error, onCancel, onConfirm }: Props) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
-  }, []);
+  const ref = useModalDialog(true);
   return (
     <dialog
       ref={ref}

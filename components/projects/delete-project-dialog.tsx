@@ -1,22 +1,16 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
+import { useModalDialog } from "@/lib/ui/use-modal-dialog";
 import { ErrorAlert } from "@/components/ui/error-alert";
 import { call } from "@/lib/api/client";
 import { errorMessage } from "@/lib/ui/form-issues";
 
 /** A native modal <dialog> (focus stays inside, Escape closes) that confirms deleting a project. */
 export function DeleteProjectDialog({ projectId, name, open, onClose, onDeleted }: { projectId: string; name: string; open: boolean; onClose(): void; onDeleted(): void }) {
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModalDialog(open);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
 
   async function confirm() {
     setBusy(true);

@@ -1,9 +1,10 @@
 "use client";
 
 import Link from "next/link";
-import { useCallback, useEffect, useReducer, useRef, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useState, type ReactNode } from "react";
 import { useRouter } from "next/navigation";
-import { ApiClientError, call } from "@/lib/api/client";
+import { ApiClientError } from "@/lib/api/client";
+import { dropInFlight, refreshOperation, useOperation } from "@/lib/api/swr";
 import { useRealtime, type RealtimeEvent } from "@/lib/realtime-client";
 import type { TProjectFull } from "@/lib/schemas/projects";
 import type { TTodoGroup } from "@/lib/schemas/groups";
@@ -43,54 +44,55 @@ function byPosition(a: TTodoGroup, b: TTodoGroup): number {
   return a.position - b.position || a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1);
 }
 
+/** A group added or changed, in a list of groups. */
+function withGroup(list: TTodoGroup[] | undefined, group: TTodoGroup): TTodoGroup[] {
+  return [...(list ?? []).filter((g) => g.id !== group.id), group];
+}
+
+// The project, its groups and its two todo feeds are read through the data layer (lib/api/swr.ts).
+// Live events write what they carry into the cache (SWR then drops any answer that left before
+// them) and ask again for what they only announce, coalesced.
 export function ProjectView({ projectId }: { projectId: string }) {
   const router = useRouter();
   const { refreshProjects } = useShell();
-  const [project, setProject] = useState<ProjectState>({ phase: "loading" });
-  const [groups, setGroups] = useState<GroupsState>({ phase: "loading" });
+  const projectRead = useOperation("project_get", { params: { projectId } });
+  const groupsRead = useOperation("project_groups", { params: { projectId } });
+  const [deleted, setDeleted] = useState<{ projectId: string; name: string } | null>(null);
   const [search, setSearch] = useState("");
-  const [attempt, retry] = useReducer((n: number) => n + 1, 0);
   const todos = useTodoFeed(projectId, search);
   const proposed = useTodoFeed(projectId, "proposed");
 
-  // Only the latest load applies: one that left before a live event could carry older data.
-  const projectGen = useRef(0);
-  const groupsGen = useRef(0);
+  const project: ProjectState =
+    deleted?.projectId === projectId
+      ? { phase: "deleted", name: deleted.name }
+      : projectRead.error?.status === 404
+        ? { phase: "not-found" }
+        : projectRead.data
+          ? { phase: "ready", project: projectRead.data }
+          : projectRead.error
+            ? { phase: "error", message: errorMessage(projectRead.error) }
+            : { phase: "loading" };
+  const groups: GroupsState = groupsRead.data
+    ? { phase: "ready", list: [...groupsRead.data].sort(byPosition) }
+    : groupsRead.error
+      ? { phase: "error", message: errorMessage(groupsRead.error) }
+      : { phase: "loading" };
 
-  const loadProject = useCallback(async () => {
-    const mine = ++projectGen.current;
-    try {
-      const p = await call("project_get", { params: { projectId } });
-      if (mine === projectGen.current) setProject((prev) => (prev.phase === "deleted" ? prev : { phase: "ready", project: p }));
-    } catch (err) {
-      if (mine !== projectGen.current) return;
-      if (err instanceof ApiClientError && err.status === 404) setProject((prev) => (prev.phase === "deleted" ? prev : { phase: "not-found" }));
-      else setProject((prev) => (prev.phase === "ready" ? prev : { phase: "error", message: errorMessage(err) }));
-    }
-  }, [projectId]);
-
-  const loadGroups = useCallback(async () => {
-    const mine = ++groupsGen.current;
-    try {
-      const list = await call("project_groups", { params: { projectId } });
-      if (mine === groupsGen.current) setGroups({ phase: "ready", list: [...list].sort(byPosition) });
-    } catch (err) {
-      if (mine === groupsGen.current) setGroups((prev) => (prev.phase === "ready" ? prev : { phase: "error", message: errorMessage(err) }));
-    }
-  }, [projectId]);
-
-  useEffect(() => {
-    void loadProject();
-    void loadGroups();
-  }, [loadProject, loadGroups, attempt]);
+  const { mutate: mutateProject } = projectRead;
+  const { mutate: mutateGroups } = groupsRead;
+  const retry = () => {
+    void mutateProject();
+    void mutateGroups();
+  };
 
   // Group counts change with todos; several events in a row need one reload.
-  const reloadGroups = useCallback(() => void loadGroups(), [loadGroups]);
+  const reloadGroups = useCallback(() => void mutateGroups(), [mutateGroups]);
   const coalescedGroups = useCoalesced(reloadGroups, 150);
   const scheduleGroups = useCallback(() => {
-    groupsGen.current++; // what is in flight now may predate the change
+    void dropInFlight(mutateGroups); // what is in flight now may predate the change
     coalescedGroups();
-  }, [coalescedGroups]);
+  }, [mutateGroups, coalescedGroups]);
+  const putGroup = useCallback((group: TTodoGroup) => void mutateGroups((list) => withGroup(list, group), { revalidate: false }), [mutateGroups]);
 
   const { upsert: upsertMain, setStatus: statusMain, remove: removeMain, refresh: refreshMain } = todos;
   const { upsert: upsertProposed, setStatus: statusProposed, remove: removeProposed, refresh: refreshProposed } = proposed;
@@ -117,24 +119,14 @@ export function ProjectView({ projectId }: { projectId: string }) {
   );
 
   // Refetches one todo (its status, lastActivityAt) after an event; one request per todo at a time.
-  const inflight = useRef(new Map<string, boolean>());
   const refetchTodo = useCallback(
-    function refetch(id: string) {
-      if (inflight.current.has(id)) {
-        inflight.current.set(id, true);
-        return;
-      }
-      inflight.current.set(id, false);
-      call("todo_get", { params: { todoId: id }, query: { messageLimit: 1 } })
-        .then((todo) => upsert(toListItem(todo)))
-        .catch((err: unknown) => {
+    (id: string) => {
+      refreshOperation("todo_get", { params: { todoId: id }, query: { messageLimit: 1 } }).then(
+        (todo) => upsert(toListItem(todo)),
+        (err: unknown) => {
           if (err instanceof ApiClientError && err.status === 404) remove(id);
-        })
-        .finally(() => {
-          const again = inflight.current.get(id);
-          inflight.current.delete(id);
-          if (again) refetch(id);
-        });
+        },
+      );
     },
     [upsert, remove],
   );
@@ -167,32 +159,29 @@ export function ProjectView({ projectId }: { projectId: string }) {
           if (data.action === "updated" && data.project) {
             const next = data.project as TProjectFull;
             // The event's `role` is the writer's; keep the reader's own.
-            setProject((prev) =>
-              prev.phase === "ready" ? { phase: "ready", project: { ...prev.project, name: next.name, description: next.description, isPublic: next.isPublic } } : prev,
-            );
-            projectGen.current++;
+            void mutateProject((prev) => prev && { ...prev, name: next.name, description: next.description, isPublic: next.isPublic }, { revalidate: false });
           } else if (data.action === "group" && data.group) {
             const group = data.group as TTodoGroup;
-            setGroups((prev) => (prev.phase === "ready" ? { phase: "ready", list: [...prev.list.filter((g) => g.id !== group.id), group].sort(byPosition) } : prev));
+            void mutateGroups((list) => list && withGroup(list, group), { revalidate: false });
             scheduleGroups();
           }
           break;
         case "project.deleted":
-          projectGen.current++;
-          setProject((prev) => ({ phase: "deleted", name: prev.phase === "ready" ? prev.project.name : "This project" }));
+          void dropInFlight(mutateProject);
+          setDeleted({ projectId, name: projectRead.data?.name ?? "This project" });
           break;
       }
     },
-    [projectId, upsert, remove, patchStatus, refetchTodo, scheduleGroups],
+    [projectId, projectRead.data, upsert, remove, patchStatus, refetchTodo, scheduleGroups, mutateProject, mutateGroups],
   );
 
   // After each (re)subscription, reload what may have been missed meanwhile.
   const onSubscribed = useCallback(() => {
-    void loadProject();
-    void loadGroups();
+    void mutateProject();
+    void mutateGroups();
     refreshMain();
     refreshProposed();
-  }, [loadProject, loadGroups, refreshMain, refreshProposed]);
+  }, [mutateProject, mutateGroups, refreshMain, refreshProposed]);
 
   const live = useRealtime(project.phase === "ready" ? { kind: "project", id: projectId } : null, onEvent, onSubscribed);
 
@@ -236,10 +225,7 @@ export function ProjectView({ projectId }: { projectId: string }) {
   const p = project.project;
   const canWrite = p.role !== "viewer";
   const groupList = groups.phase === "ready" ? groups.list : [];
-  const onGroupChanged = (group: TTodoGroup) => {
-    groupsGen.current++;
-    setGroups((prev) => (prev.phase === "ready" ? { phase: "ready", list: [...prev.list.filter((g) => g.id !== group.id), group].sort(byPosition) } : { phase: "ready", list: [group] }));
-  };
+  const onGroupChanged = putGroup;
 
   return (
     <div className="project-view">
@@ -248,10 +234,7 @@ export function ProjectView({ projectId }: { projectId: string }) {
         key={p.id}
         project={p}
         live={live}
-        onRenamed={(name) => {
-          projectGen.current++;
-          setProject({ phase: "ready", project: { ...p, name } });
-        }}
+        onRenamed={(name) => void mutateProject({ ...p, name }, { revalidate: false })}
         onDeleted={() => {
           void refreshProjects();
           router.push("/");

@@ -1,6 +1,7 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
+import { useModalDialog } from "@/lib/ui/use-modal-dialog";
 
 // Keyboard use of a project's todo list, as in the task apps people know: j/k move between todos,
 // Enter opens the one in focus (it is a link), c starts a new todo, ? lists the shortcuts.
@@ -33,7 +34,7 @@ function moveFocus(step: 1 | -1) {
 /** The list's shortcuts, and the "?" dialog that names them. */
 export function ListShortcuts() {
   const [open, setOpen] = useState(false);
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useModalDialog(open);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -55,13 +56,6 @@ export function ListShortcuts() {
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
   }, []);
-
-  useEffect(() => {
-    const d = dialog.current;
-    if (!d) return;
-    if (open && !d.open) d.showModal();
-    if (!open && d.open) d.close();
-  }, [open]);
 
   return (
     <dialog ref={dialog} className="shortcuts" aria-labelledby="shortcuts-title" onClose={() => setOpen(false)}>

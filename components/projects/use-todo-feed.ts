@@ -1,21 +1,23 @@
 "use client";
 
-import { useCallback, useEffect, useReducer, useRef } from "react";
+import { useCallback, useReducer, useRef, useState } from "react";
 import { call } from "@/lib/api/client";
+import { EVERY_ANSWER, useOperation } from "@/lib/api/swr";
 import type { OperationResult } from "@/lib/api/types";
 import type { TTodo, TTodoListItem, TTodoStatus } from "@/lib/schemas/todos";
 import { errorMessage } from "@/lib/ui/form-issues";
 
 // One project's todos, newest activity first, paged with todo_list's cursor and kept current by
 // live events. Items are held by id, so a todo that arrives both live and in a page shows once.
+// The first page is read through the data layer (lib/api/swr.ts, `todo_list` keyed by operation):
+// each of its answers is merged into what is held, the newer version of a todo winning.
 
 type Page = OperationResult<"todo_list">;
 
 type FeedState = {
   /** projectId + search of the data held; a different key means the data is stale. */
   key: string;
-  phase: "loading" | "ready" | "error";
-  error: string | null;
+  phase: "loading" | "ready";
   byId: Record<string, TTodoListItem>;
   nextCursor: number | null;
   /** An older page was loaded after the first. */
@@ -26,8 +28,7 @@ type FeedState = {
 
 type Action =
   | { type: "first"; key: string; page: Page }
-  | { type: "first-error"; key: string; message: string }
-  | { type: "merge"; key: string; items: TTodoListItem[] }
+  | { type: "merge"; key: string; page: Page }
   | { type: "more-start"; key: string }
   | { type: "more"; key: string; page: Page }
   | { type: "more-error"; key: string; message: string }
@@ -35,7 +36,7 @@ type Action =
   | { type: "status"; id: string; status: TTodoStatus }
   | { type: "remove"; id: string };
 
-const initial = (key: string): FeedState => ({ key, phase: "loading", error: null, byId: {}, nextCursor: null, paged: false, more: "idle", moreError: null });
+const initial = (key: string): FeedState => ({ key, phase: "loading", byId: {}, nextCursor: null, paged: false, more: "idle", moreError: null });
 
 /** The later of two versions of one todo: a response that left before a live event must not undo it. */
 function newer(held: TTodoListItem | undefined, incoming: TTodoListItem): TTodoListItem {
@@ -51,12 +52,14 @@ function withItems(byId: Record<string, TTodoListItem>, items: TTodoListItem[]):
 
 function reducer(state: FeedState, a: Action): FeedState {
   switch (a.type) {
-    case "first":
-      return { ...initial(a.key), phase: "ready", byId: withItems({}, a.page.items), nextCursor: a.page.nextCursor };
-    case "first-error":
-      return { ...initial(a.key), phase: "error", error: a.message };
+    case "first": {
+      // What is held is replaced by the page, but a held version newer than the page's stays.
+      const held: Record<string, TTodoListItem> = {};
+      if (a.key === state.key) for (const item of a.page.items) if (state.byId[item.id]) held[item.id] = state.byId[item.id]!;
+      return { ...initial(a.key), phase: "ready", byId: withItems(held, a.page.items), nextCursor: a.page.nextCursor };
+    }
     case "merge":
-      return a.key === state.key && state.phase === "ready" ? { ...state, byId: withItems(state.byId, a.items) } : state;
+      return a.key === state.key && state.phase === "ready" ? { ...state, byId: withItems(state.byId, a.page.items) } : state;
     case "more-start":
       return a.key === state.key ? { ...state, more: "loading", moreError: null } : state;
     case "more":
@@ -98,7 +101,8 @@ export function byActivity(a: TTodoListItem, b: TTodoListItem): number {
   return b.lastActivityAt - a.lastActivityAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 }
 
-function fetchPage(projectId: string, search: string, limit: number, cursor?: number): Promise<Page> {
+/** An older page (todo_list's cursor), fetched once when asked for. */
+function fetchPage(projectId: string, search: string, limit: number, cursor: number): Promise<Page> {
   return call("todo_list", { params: { projectId }, query: { limit, search: search || undefined, cursor } });
 }
 
@@ -111,7 +115,7 @@ export type TodoFeed = {
   more: "idle" | "loading" | "error";
   moreError: string | null;
   loadMore(): void;
-  /** Reloads the first page into what is held (after a reconnect). */
+  /** Reloads the first page into what is held (after a reconnect, or to try again). */
   refresh(): void;
   retry(): void;
   /** A live or locally created todo: replaces a held one, and is added when it matches the search. */
@@ -124,20 +128,25 @@ export function useTodoFeed(projectId: string, search: string, limit = 50): Todo
   const key = `${projectId}\n${search}`;
   const [stored, dispatch] = useReducer(reducer, key, initial);
   const state = stored.key === key ? stored : initial(key);
-  const [attempt, bumpAttempt] = useReducer((n: number) => n + 1, 0);
 
-  useEffect(() => {
-    let active = true;
-    fetchPage(projectId, search, limit)
-      .then((page) => active && dispatch({ type: "first", key, page }))
-      .catch((err: unknown) => active && dispatch({ type: "first-error", key, message: errorMessage(err) }));
-    return () => {
-      active = false;
-    };
-  }, [projectId, search, limit, key, attempt]);
+  const first = useOperation("todo_list", { params: { projectId }, query: { limit, search: search || undefined } }, EVERY_ANSWER);
+  // Each answer is folded in once, as it arrives. The first that this page asked for replaces what
+  // is held (an answer cached from an earlier visit shows meanwhile); later ones (a refresh after a
+  // reconnect) are merged, so older pages stay.
+  const [cachedAtStart, setCachedAtStart] = useState({ key, data: first.data });
+  const start = cachedAtStart.key === key ? cachedAtStart : { key, data: first.data };
+  if (start !== cachedAtStart) setCachedAtStart(start);
+  const [seen, setSeen] = useState<{ key: string; data: Page | undefined; fresh: boolean }>({ key, data: undefined, fresh: false });
+  if (first.data && (seen.key !== key || seen.data !== first.data)) {
+    const cached = first.data === start.data;
+    const settled = seen.key === key && seen.fresh;
+    setSeen({ key, data: first.data, fresh: settled || !cached });
+    dispatch({ type: settled ? "merge" : "first", key, page: first.data });
+  }
+  const phase = state.phase === "ready" ? "ready" : first.error ? "error" : "loading";
 
   const busy = useRef(false);
-  const { phase, nextCursor } = state;
+  const { nextCursor } = state;
   const loadMore = useCallback(() => {
     if (busy.current || phase !== "ready" || nextCursor === null) return;
     busy.current = true;
@@ -150,11 +159,8 @@ export function useTodoFeed(projectId: string, search: string, limit = 50): Todo
       });
   }, [phase, nextCursor, key, projectId, search, limit]);
 
-  const refresh = useCallback(() => {
-    fetchPage(projectId, search, limit)
-      .then((page) => dispatch({ type: "merge", key, items: page.items }))
-      .catch(() => undefined);
-  }, [projectId, search, limit, key]);
+  const { mutate } = first;
+  const refresh = useCallback(() => void mutate(), [mutate]);
 
   const upsert = useCallback((item: TTodoListItem) => dispatch({ type: "upsert", item, insert: matchesSearch(item, search) }), [search]);
   const setStatus = useCallback((id: string, status: TTodoStatus) => dispatch({ type: "status", id, status }), []);
@@ -162,8 +168,8 @@ export function useTodoFeed(projectId: string, search: string, limit = 50): Todo
 
   const items = Object.values(state.byId).sort(byActivity);
   return {
-    phase: state.phase,
-    error: state.error,
+    phase,
+    error: phase === "error" && first.error ? errorMessage(first.error) : null,
     items,
     hasMore: state.nextCursor !== null,
     paged: state.paged,
@@ -171,7 +177,7 @@ export function useTodoFeed(projectId: string, search: string, limit = 50): Todo
     moreError: state.moreError,
     loadMore,
     refresh,
-    retry: bumpAttempt,
+    retry: refresh,
     upsert,
     setStatus,
     remove,

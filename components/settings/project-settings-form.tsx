@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { useState, type FormEvent } from "react";
 import { call } from "@/lib/api/client";
 import type { TTodoGroup } from "@/lib/schemas/groups";
@@ -93,7 +94,18 @@ export function ProjectSettingsForm({ projectId, initial, groups, canEdit, canEd
             errors={errors}
             errorPath="agentDefaults"
           />
-          <Field id="project-brand" label="Brand page (Markdown)" error={errors.brandMarkdown} hint="Shown on the project's brand page; up to 100 KB.">
+          <Field
+            id="project-brand"
+            label="Brand page (Markdown)"
+            error={errors.brandMarkdown}
+            hint={
+              <>
+                Shown on the project&apos;s <Link href={`/brand/${encodeURIComponent(projectId)}`} prefetch={false}>
+                  brand page
+                </Link> (public when the project is); up to 100 KB.
+              </>
+            }
+          >
             <textarea
               className={`${styles.control} ${styles.textarea}`}
               rows={6}

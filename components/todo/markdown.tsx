@@ -60,6 +60,8 @@ const components: Components = {
       {children}
     </a>
   ),
+  // A GFM task list item's box (read-only) is named by its state, for screen readers.
+  input: ({ node: _node, ...rest }) => (rest.type === "checkbox" ? <input {...rest} aria-label={rest.checked ? "Done" : "Not done"} /> : <input {...rest} />),
   pre: CodeBlock,
   table: ({ node: _node, ...rest }) => (
     <div className={styles.tableWrap}>
@@ -70,11 +72,11 @@ const components: Components = {
 
 const remarkPlugins: NonNullable<Options["remarkPlugins"]> = [remarkGfm];
 
-/** One message's text as Markdown. */
-export function Markdown({ text, className }: { text: string; className?: string }) {
+/** One message's text (or a project's brand page) as Markdown. */
+export function Markdown({ text, className, testId = "message-content" }: { text: string; className?: string; testId?: string }) {
   const rehypePlugins = useHighlighter(text);
   return (
-    <div className={`${styles.markdown} ${className ?? ""}`} data-testid="message-content">
+    <div className={`${styles.markdown} ${className ?? ""}`} data-testid={testId}>
       <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components}>
         {text}
       </ReactMarkdown>

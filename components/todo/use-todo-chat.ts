@@ -1,11 +1,20 @@
 "use client";
 
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
-import { ApiClientError, call } from "@/lib/api/client";
+import { call } from "@/lib/api/client";
+import { EVERY_ANSWER, useOperation } from "@/lib/api/swr";
 import { errorMessage } from "@/lib/ui/form-issues";
+import { useCoalesced } from "@/lib/ui/use-coalesced";
 import { useRealtime, type RealtimeEvent, type RealtimeStatus } from "@/lib/realtime-client";
-import type { TMessage } from "@/lib/schemas/todos";
+import type { TMessage, TTodo } from "@/lib/schemas/todos";
 import { chatReducer, eventNeedsRefetch, initialChatState, type ChatState } from "@/lib/ui/todo-chat-state";
+
+// The todo chat's data: the todo and its newest messages are read through the data layer
+// (lib/api/swr.ts, `todo_get` keyed by operation), so SWR fetches, keeps only the newest of
+// overlapping requests and shows a cached answer at once on the way back; every answer is then
+// folded into the page's state by the pure merge rules of lib/ui/todo-chat-state.ts, with the live
+// events of the todo's room. A load that left before a live event cannot undo it (the newer row
+// wins), a reload during a stream is exact, and older pages stay.
 
 /** Messages per load: the first via todo_get `messageLimit`, older ones via todo_getMessages `before`. */
 export const MESSAGE_PAGE = 30;
@@ -28,54 +37,37 @@ export type TodoChat = {
 
 export function useTodoChat(todoId: string): TodoChat {
   const [state, dispatch] = useReducer(chatReducer, initialChatState);
-  const [load, setLoad] = useState<LoadState>({ kind: "loading" });
-  const [refreshError, setRefreshError] = useState<string | null>(null);
   const [olderError, setOlderError] = useState<string | null>(null);
   const [loadingOlder, setLoadingOlder] = useState(false);
   const stateRef = useRef(state);
-  const loadedOnce = useRef(false);
-  const latest = useRef(0);
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(() => {
     stateRef.current = state;
   });
 
-  const fetchTodo = useCallback(() => {
-    // The newest answer wins: an older request that returns late is dropped.
-    const mine = ++latest.current;
-    return call("todo_get", { params: { todoId }, query: { messageLimit: MESSAGE_PAGE } }).then(
-      (todo) => {
-        if (mine !== latest.current) return;
-        loadedOnce.current = true;
-        dispatch({ type: "loaded", todo });
-        setLoad({ kind: "ready" });
-        setRefreshError(null);
-      },
-      (err: unknown) => {
-        if (mine !== latest.current) return;
-        const message = errorMessage(err);
-        if (err instanceof ApiClientError && err.status === 404) setLoad({ kind: "notfound" });
-        else if (loadedOnce.current) setRefreshError(message);
-        else setLoad({ kind: "error", message, status: err instanceof ApiClientError ? err.status : undefined });
-      },
-    );
-  }, [todoId]);
+  const todo = useOperation("todo_get", { params: { todoId }, query: { messageLimit: MESSAGE_PAGE } }, EVERY_ANSWER);
+  // Each answer is merged once, as it arrives (in render, so the page never shows an answer unmerged).
+  const [merged, setMerged] = useState<TTodo | undefined>(undefined);
+  if (todo.data !== merged) {
+    setMerged(todo.data);
+    if (todo.data) dispatch({ type: "loaded", todo: todo.data });
+  }
 
-  /** Coalesces the refetches that a burst of events asks for. */
-  const refetch = useCallback(() => {
-    if (timer.current) clearTimeout(timer.current);
-    timer.current = setTimeout(() => {
-      timer.current = null;
-      void fetchTodo();
-    }, 100);
-  }, [fetchTodo]);
+  const err = todo.error;
+  const load: LoadState =
+    err?.status === 404
+      ? { kind: "notfound" }
+      : state.todo
+        ? { kind: "ready" }
+        : err
+          ? { kind: "error", message: errorMessage(err), status: err.status }
+          : { kind: "loading" };
+  const refreshError = state.todo && err && err.status !== 404 ? errorMessage(err) : null;
 
-  useEffect(() => {
-    void fetchTodo();
-    return () => {
-      if (timer.current) clearTimeout(timer.current);
-    };
-  }, [fetchTodo]);
+  // A request now (SWR drops the answer of any older one still in flight).
+  const { mutate } = todo;
+  const fetchNow = useCallback(() => void mutate(), [mutate]);
+  /** Coalesces the refetches that a burst of events asks for into one. */
+  const refetch = useCoalesced(fetchNow, 100);
 
   const onEvent = useCallback(
     (event: RealtimeEvent) => {
@@ -88,8 +80,7 @@ export function useTodoChat(todoId: string): TodoChat {
   );
 
   // After every (re)subscribe, reload: events sent while the connection was away are not replayed.
-  const live = useRealtime({ kind: "todo", id: todoId }, onEvent, () => void fetchTodo());
-
+  const live = useRealtime({ kind: "todo", id: todoId }, onEvent, fetchNow);
   const loadOlder = useCallback(async () => {
     const oldest = stateRef.current.messages[0];
     if (!oldest) return;

@@ -44,13 +44,24 @@ for (const scheme of ["light", "dark"] as const) {
     }
     await snap(page, info, `a11y-${scheme}`);
 
-    // Signed out: the public share page and sign-in.
+    // The project's brand page, public with the project.
+    expect((await u.session.put(`/api/v1/settings/projects/${p.id}`, { headers: h(u), data: { brandMarkdown: "# Accessible\n\n| a | b |\n| - | - |\n| 1 | 2 |\n\n- [x] done\n\n```js\nconst y = 2;\n```" } })).status()).toBe(200);
+    expect((await u.session.put(`/api/v1/projects/${p.id}`, { headers: h(u), data: { isPublic: true } })).status()).toBe(200);
+
+    // Signed out: the public share page, the brand page, sign-in and check-email.
     await page.context().clearCookies();
     await page.goto(`/share/${t.id}`);
     await expect(page.getByTestId("message").first()).toBeVisible();
     await expectAccessible(page, "public todo");
+    await page.goto(`/brand/${p.id}`);
+    await expect(page.getByTestId("brand-content")).toBeVisible();
+    await expectAccessible(page, "brand page");
     await page.goto("/signin");
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     await expectAccessible(page, "sign in");
+    await page.getByLabel("Email").fill(`a11y-${scheme}-${Date.now()}@example.com`);
+    await page.getByRole("button", { name: "Email me a sign-in link" }).click();
+    await expect(page.getByTestId("check-email-address")).toBeVisible();
+    await expectAccessible(page, "check email");
   });
 }

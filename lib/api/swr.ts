@@ -4,7 +4,7 @@
 // reading `project_list` shares one cache entry, and Socket.IO events revalidate entries by
 // operation (useLiveOperations). Writes go through `call` and then revalidate what they changed.
 import { useEffect, useRef } from "react";
-import useSWR, { mutate as mutateCache, type SWRConfiguration, type SWRResponse } from "swr";
+import useSWR, { mutate as mutateCache, unstable_serialize, type KeyedMutator, type SWRConfiguration, type SWRResponse } from "swr";
 import { realtimeSocket, type RealtimeEvent } from "@/lib/realtime-client";
 import { ApiClientError, call } from "./client";
 import type { InputArgs, OperationId, OperationInput, OperationResult } from "./types";
@@ -33,6 +33,49 @@ export function useOperation<Id extends OperationId>(
   config?: SWRConfiguration<OperationResult<Id>, ApiClientError>,
 ): SWRResponse<OperationResult<Id>, ApiClientError> {
   return useSWR<OperationResult<Id>, ApiClientError>(input === null ? null : operationKey(id, input), fetchOperation as never, { ...DEFAULTS, ...config });
+}
+
+/**
+ * For a page that folds every answer into its own state (a reducer with merge rules: the todo
+ * chat, the project's todo feed): each answer is a new `data` object, even one equal to the last,
+ * so the page sees each answer once. Pass as `config` to useOperation.
+ */
+export const EVERY_ANSWER: SWRConfiguration = { compare: (a: unknown, b: unknown) => a === b };
+
+/**
+ * Marks the answers in flight for this cache entry as stale: they left before a change the page
+ * knows of (a live event, its own write), so they are dropped when they arrive; the entry keeps its
+ * data. (SWR drops an answer whose request started before the entry's last mutation.)
+ */
+export function dropInFlight<T>(mutate: KeyedMutator<T>): Promise<T | undefined> {
+  return mutate((data) => data, { revalidate: false });
+}
+
+type Flight = { done: Promise<unknown>; queued: Promise<unknown> | null };
+const flights = new Map<string, Flight>();
+const ignore = () => undefined;
+
+function fly(name: string, key: OperationKey): Flight {
+  const flight: Flight = { done: mutateCache(key, fetchOperation(key), { revalidate: false }), queued: null };
+  flights.set(name, flight);
+  void flight.done.then(ignore, ignore).then(() => {
+    if (flights.get(name) === flight && !flight.queued) flights.delete(name);
+  });
+  return flight;
+}
+
+/**
+ * Fetches an operation into the cache, one request per key at a time: calls while one is in flight
+ * share one more request after it (which sees every change before them), so a burst of events
+ * costs at most two. Resolves with the answer that covers this call.
+ */
+export function refreshOperation<Id extends OperationId>(id: Id, input: OperationInput<Id>): Promise<OperationResult<Id>> {
+  const key = operationKey(id, input) as OperationKey;
+  const name = unstable_serialize(key);
+  const flight = flights.get(name);
+  if (!flight) return fly(name, key).done as Promise<OperationResult<Id>>;
+  flight.queued ??= flight.done.then(ignore, ignore).then(() => fly(name, key).done);
+  return flight.queued as Promise<OperationResult<Id>>;
 }
 
 /** Whether a cache key belongs to one of these operations (and, optionally, matches its input). */
