@@ -20,6 +20,14 @@ function spinner(enabled: boolean) {
   };
 }
 
+/**
+ * The CLI's connection for one todo: subscribed in every handshake (auth.subscribe), reconnecting
+ * by itself; its `subscription` event says whether the todo was joined, after each (re)connect.
+ */
+export function todoSocket(server: string, token: string, todoId: string): Socket {
+  return io(server, { path: "/socket.io", transports: ["websocket"], auth: { token, subscribe: [{ kind: "todo", id: todoId }] }, reconnectionDelayMax: 2000 });
+}
+
 type Subscription = { subscribed?: { kind: string; id: string }[] };
 
 /**
@@ -30,12 +38,7 @@ type Subscription = { subscribed?: { kind: string; id: string }[] };
  * before it is printed first, and nothing is lost or repeated (the final message is checked at the end).
  */
 export async function watchTodo(client: Client, token: string, todoId: string, opts: { quiet: boolean }): Promise<string> {
-  const socket: Socket = io(client.server, {
-    path: "/socket.io",
-    transports: ["websocket"],
-    auth: { token, subscribe: [{ kind: "todo", id: todoId }] },
-    reconnectionDelayMax: 2000,
-  });
+  const socket = todoSocket(client.server, token, todoId);
   const write = (s: string) => {
     if (!opts.quiet) process.stdout.write(s);
   };

@@ -155,7 +155,9 @@ export async function attachSockets(httpServer: HttpServer, bus: EventBus, opts:
       unEffect();
       stopPresence();
       // Not io.close(): that would also close the HTTP server, cutting requests still in flight.
-      io.local.disconnectSockets(true);
+      // Nor disconnectSockets: its "io server disconnect" tells a client not to come back. Closing
+      // the transports is a "transport close" to the client, which reconnects (to this process once
+      // restarted, or to another behind the load balancer) and resubscribes in its handshake.
       io.engine.close();
       await Promise.allSettled(closers.map((c) => c()));
     },
