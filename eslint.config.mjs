@@ -4,7 +4,7 @@ import nextTs from "eslint-config-next/typescript";
 const config = [
   ...nextVitals,
   ...nextTs,
-  { ignores: [".next/**", "node_modules/**", "server/db/generated/**", "data/**", "test-results/**", "playwright-report/**", "next-env.d.ts"] },
+  { ignores: [".next/**", "bench/next-bare/.next/**", "node_modules/**", "server/db/generated/**", "data/**", "test-results/**", "playwright-report/**", "next-env.d.ts"] },
   {
     rules: {
       // Unused arguments named with a leading underscore are deliberate (interface conformance).

@@ -1,26 +1,30 @@
-// npm run bench [-- --pg] [--concurrency 8] [--requests 3000] [--warmup 300] [--initial-warmup 2000] [--rounds 2] [--max-seconds 30] [--cpu-prof]
+// npm run bench [-- --pg] [--concurrency 8,50] [--requests 3000] [--warmup 300] [--initial-warmup 2000] [--rounds 2] [--max-seconds 30] [--cpu-prof]
 //
-// Throughput and p99 latency of GET /api/v1/projects/{projectId} (operation project_get, API key
-// in x-api-key) served by the real production server, against a baseline in the same run: a plain
-// node:http server doing the same database reads (bench/raw-server.ts). Phases alternate
-// baseline/app/baseline/app… and the median of the rounds is reported. See bench/README.md.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+// Server CPU per request and latency of GET /api/v1/projects/{projectId} (operation project_get,
+// API key in x-api-key) served by the real production server, against three servers in the same
+// run: a bare Next.js app returning constant JSON (bench/next-bare), plain node:http returning the
+// same constant, and plain node:http doing project_get's Prisma statements (bench/raw-server.ts).
+// Target: app CPU/request <= 1.2 x (bare Next constant + raw Prisma read) at every concurrency.
+// Phases alternate the four servers per round; the median of the rounds is reported. See bench/README.md.
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { keepAliveAgent, median, runLoad, summarize, type Reply, type Stats } from "./lib/load.ts";
 import { createPgDatabase, ensureBuild, startBenchApp } from "./lib/setup.ts";
-import { cpuMs, exitCleanup, start, type Child } from "./lib/processes.ts";
+import { cpuMs, exitCleanup, run, start, type Child } from "./lib/processes.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const TARGET_RATIO = 0.5;
+const NEXT_BARE = path.join(ROOT, "bench", "next-bare");
+/** app CPU per request <= TARGET_CPU_RATIO x (bare Next constant + raw Prisma read). */
+const TARGET_CPU_RATIO = 1.2;
 
 const { values: args } = parseArgs({
   options: {
     pg: { type: "boolean", default: false },
     "pg-url": { type: "string", default: process.env.BENCH_PG_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres" },
-    concurrency: { type: "string", default: "8" },
+    concurrency: { type: "string", default: "8,50" },
     requests: { type: "string", default: "3000" },
     warmup: { type: "string", default: "300" },
     "initial-warmup": { type: "string", default: "2000" },
@@ -32,7 +36,7 @@ const { values: args } = parseArgs({
   strict: true,
 });
 if (args.help) {
-  console.log("npm run bench -- [--pg] [--pg-url postgresql://…/postgres] [--concurrency 8] [--requests 3000] [--warmup 300] [--initial-warmup 2000] [--rounds 2] [--max-seconds 30] [--cpu-prof]");
+  console.log("npm run bench -- [--pg] [--pg-url postgresql://…/postgres] [--concurrency 8,50] [--requests 3000] [--warmup 300] [--initial-warmup 2000] [--rounds 2] [--max-seconds 30] [--cpu-prof]");
   process.exit(0);
 }
 function positive(name: string, value: string): number {
@@ -45,7 +49,7 @@ function positive(name: string, value: string): number {
 }
 const opts = {
   mode: args.pg ? ("postgres" as const) : ("embedded" as const),
-  concurrency: positive("concurrency", args.concurrency),
+  concurrency: args.concurrency.split(",").map((c) => positive("concurrency", c.trim())),
   requests: positive("requests", args.requests),
   warmup: positive("warmup", args.warmup),
   initialWarmup: positive("initial-warmup", args["initial-warmup"]),
@@ -60,7 +64,16 @@ const profDir = args["cpu-prof"] ? path.join(resultsDir, `cpu-prof-${stamp}`) : 
 const exit = exitCleanup("the servers");
 const { cleanups, cleanup } = exit;
 
-type Target = { name: "app" | "baseline"; url: string; apiKey: string; projectId: string };
+type Name = "next-const" | "raw-const" | "raw-prisma" | "app";
+type Target = { name: Name; url: string; headers: Record<string, string>; check: (r: Reply) => string | null };
+type Server = Target & { child: Child };
+const ORDER: Name[] = ["next-const", "raw-const", "raw-prisma", "app"];
+const WHAT: Record<Name, string> = {
+  "next-const": "bare Next.js route, constant JSON (bench/next-bare)",
+  "raw-const": "node:http, the same constant JSON",
+  "raw-prisma": "node:http, project_get's Prisma statements (bench/raw-server.ts)",
+  app: "the product's project_get (production server)",
+};
 
 function checkProject(projectId: string) {
   return (r: Reply): string | null => {
@@ -76,11 +89,19 @@ function checkProject(projectId: string) {
   };
 }
 
+function checkConstant(r: Reply): string | null {
+  if (r.status !== 200) return "expected status 200";
+  try {
+    return (JSON.parse(r.body) as { name?: unknown }).name === "constant" ? null : "expected the constant body";
+  } catch {
+    return "response is not JSON";
+  }
+}
 
 // One directory per server: node writes a profile per thread (tsx's loader runs in its own), the largest is the main one.
 const nodeArgs = (name: string) => (profDir ? ["--cpu-prof", `--cpu-prof-dir=${path.join(profDir, name)}`] : []);
 
-async function startApp(dataDir: string, databaseUrl: string | undefined): Promise<Target & { child: Child }> {
+async function startApp(dataDir: string, databaseUrl: string | undefined): Promise<Server> {
   const { base: url, apiKey, child } = await startBenchApp({ root: ROOT, dataDir, databaseUrl, email: "bench@bench.invalid", nodeArgs: nodeArgs("app") });
 
   const res = await fetch(`${url}/api/v1/projects`, {
@@ -90,27 +111,50 @@ async function startApp(dataDir: string, databaseUrl: string | undefined): Promi
   });
   const project = (await res.json()) as { id?: string };
   if (res.status !== 200 || !project.id) throw new Error(`POST /api/v1/projects answered ${res.status}: ${JSON.stringify(project)}`);
-  return { name: "app", url: `${url}/api/v1/projects/${encodeURIComponent(project.id)}`, apiKey: apiKey, projectId: project.id, child };
+  return { name: "app", url: `${url}/api/v1/projects/${encodeURIComponent(project.id)}`, headers: { "x-api-key": apiKey }, check: checkProject(project.id), child };
 }
 
-async function startBaseline(pgliteDir: string, databaseUrl: string | undefined): Promise<Target & { child: Child }> {
-  let ready: (v: { port: number; apiKey: string; projectId: string }) => void;
-  const announced = new Promise<{ port: number; apiKey: string; projectId: string }>((r) => (ready = r));
-  const child = start("baseline", process.execPath, [...nodeArgs("baseline"), "--import", "tsx", "bench/raw-server.ts"], {
+/** Starts a child that prints one JSON line when it listens; resolves with that line. */
+async function announced<T>(name: string, args: string[], env: Record<string, string>): Promise<{ info: T; child: Child }> {
+  let ready: (v: T) => void;
+  const line = new Promise<T>((r) => (ready = r));
+  const child = start(name, process.execPath, args, {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: "production", BENCH_DATABASE_URL: databaseUrl ?? "", BENCH_PGLITE_DIR: pgliteDir },
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env, NODE_ENV: "production" },
     echoStderr: true,
     onLine: (l) => {
-      if (l.startsWith("{")) ready(JSON.parse(l) as { port: number; apiKey: string; projectId: string });
+      if (l.startsWith("{")) ready(JSON.parse(l) as T);
     },
   });
   const info = await Promise.race([
-    announced,
+    line,
     child.exited.then((code) => {
-      throw new Error(`baseline exited (${code}) before it was ready:\n${child.tail()}`);
+      throw new Error(`${name} exited (${code}) before it was ready:\n${child.tail()}`);
     }),
   ]);
-  return { name: "baseline", url: `http://127.0.0.1:${info.port}/projects/${encodeURIComponent(info.projectId)}`, apiKey: info.apiKey, projectId: info.projectId, child };
+  return { info, child };
+}
+
+async function startRaw(pgliteDir: string, databaseUrl: string | undefined): Promise<[Server, Server]> {
+  const { info, child } = await announced<{ port: number; apiKey: string; projectId: string }>("raw", [...nodeArgs("raw"), "--import", "tsx", "bench/raw-server.ts"], {
+    BENCH_DATABASE_URL: databaseUrl ?? "",
+    BENCH_PGLITE_DIR: pgliteDir,
+  });
+  const base = `http://127.0.0.1:${info.port}`;
+  return [
+    { name: "raw-prisma", url: `${base}/projects/${encodeURIComponent(info.projectId)}`, headers: { "x-api-key": info.apiKey }, check: checkProject(info.projectId), child },
+    { name: "raw-const", url: `${base}/constant`, headers: {}, check: checkConstant, child },
+  ];
+}
+
+/** The bare Next app, built on first use (bench/next-bare/.next is gitignored). */
+async function startNextBare(): Promise<Server> {
+  if (!existsSync(path.join(NEXT_BARE, ".next", "BUILD_ID"))) {
+    console.log("building the bare Next app (bench/next-bare)…");
+    await run("next build (bench/next-bare)", "npx", ["next", "build", NEXT_BARE], { cwd: ROOT, env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" }, echoStderr: true });
+  }
+  const { info, child } = await announced<{ port: number }>("next-bare", [...nodeArgs("next-bare"), path.join(NEXT_BARE, "server.mjs")], {});
+  return { name: "next-const", url: `http://127.0.0.1:${info.port}/constant`, headers: {}, check: checkConstant, child };
 }
 
 type PhaseStats = Stats & {
@@ -124,9 +168,9 @@ type PhaseStats = Stats & {
 // path, round 1 ran up to 40% slower than the next ones, which skews a median of 2 rounds.
 const warmedUp = new Set<string>();
 
-async function phase(t: Target & { child: Child }): Promise<PhaseStats> {
-  const agent = keepAliveAgent(opts.concurrency);
-  const common = { url: t.url, headers: { "x-api-key": t.apiKey }, concurrency: opts.concurrency, check: checkProject(t.projectId), agent };
+async function phase(t: Server, concurrency: number): Promise<PhaseStats> {
+  const agent = keepAliveAgent(concurrency);
+  const common = { url: t.url, headers: t.headers, concurrency, check: t.check, agent };
   try {
     const warmup = warmedUp.has(t.name) ? opts.warmup : Math.max(opts.warmup, opts.initialWarmup);
     warmedUp.add(t.name);
@@ -150,11 +194,20 @@ async function phase(t: Target & { child: Child }): Promise<PhaseStats> {
 
 const f1 = (n: number) => n.toFixed(1);
 const f2 = (n: number) => n.toFixed(2);
-const row = (cells: (string | number)[]) => cells.map((c, i) => (i === 0 ? String(c).padEnd(12) : String(c).padStart(10))).join(" ");
+const f3 = (n: number) => n.toFixed(3);
+const row = (cells: (string | number)[]) => cells.map((c, i) => (i === 0 ? String(c).padEnd(16) : String(c).padStart(10))).join(" ");
+
+type Level = {
+  concurrency: number;
+  median: Record<Name, { rps: number; p99Ms: number; serverCpuMsPerRequest: number }>;
+  /** app CPU / (bare Next constant + raw Prisma read). */
+  cpuRatio: number;
+  summary: string;
+};
 
 async function main() {
   console.log(
-    `project_get benchmark: ${opts.mode} database, concurrency ${opts.concurrency}, ${opts.warmup} warm-up (${opts.initialWarmup} the first time) + ${opts.requests} requests per phase (max ${opts.maxSeconds} s), ${opts.rounds} rounds; node ${process.version}, ${os.cpus().length} CPUs`,
+    `project_get benchmark: ${opts.mode} database, concurrency ${opts.concurrency.join(" and ")}, ${opts.warmup} warm-up (${opts.initialWarmup} the first time) + ${opts.requests} requests per phase (max ${opts.maxSeconds} s), ${opts.rounds} rounds; node ${process.version}, ${os.cpus().length} CPUs, load ${os.loadavg().map(f2).join(" ")}`,
   );
   await ensureBuild(ROOT);
   const tmp = mkdtempSync(path.join(os.tmpdir(), "todo-bench-"));
@@ -163,45 +216,49 @@ async function main() {
 
   console.log("starting the app (production server)…");
   const app = await startApp(path.join(tmp, "app-data"), databaseUrl);
-  console.log("starting the baseline (bench/raw-server.ts)…");
-  const baseline = await startBaseline(path.join(tmp, "baseline-pglite"), databaseUrl);
+  console.log("starting the raw node:http server (bench/raw-server.ts)…");
+  const [rawPrisma, rawConst] = await startRaw(path.join(tmp, "raw-pglite"), databaseUrl);
+  console.log("starting the bare Next app (bench/next-bare)…");
+  const nextConst = await startNextBare();
+  const servers: Record<Name, Server> = { "next-const": nextConst, "raw-const": rawConst, "raw-prisma": rawPrisma, app };
+  for (const n of ORDER) console.log(`  ${n.padEnd(10)} ${WHAT[n]}`);
 
   // One checked request each before anything is timed.
-  for (const t of [app, baseline]) {
+  for (const n of ORDER) {
+    const t = servers[n];
     const agent = keepAliveAgent(1);
-    await runLoad({ url: t.url, headers: { "x-api-key": t.apiKey }, concurrency: 1, requests: 1, maxSeconds: 30, check: checkProject(t.projectId), agent });
+    await runLoad({ url: t.url, headers: t.headers, concurrency: 1, requests: 1, maxSeconds: 30, check: t.check, agent });
     agent.destroy();
   }
 
-  // One table row per phase, printed as it finishes.
-  const phases: { round: number; target: Target["name"]; stats: PhaseStats }[] = [];
-  console.log(`\n${row(["phase", "requests", "seconds", "req/s", "mean ms", "p50 ms", "p90 ms", "p99 ms", "max ms", "cpu ms/req", "gen cpu%"])}`);
-  for (let round = 1; round <= opts.rounds; round++) {
-    for (const t of [baseline, app]) {
-      const s = await phase(t);
-      phases.push({ round, target: t.name, stats: s });
-      console.log(row([`${t.name} #${round}`, s.requests, f2(s.seconds), Math.round(s.rps), f2(s.meanMs), f2(s.p50Ms), f2(s.p90Ms), f2(s.p99Ms), f2(s.maxMs), s.serverCpuMsPerRequest === null ? "-" : f2(s.serverCpuMsPerRequest), Math.round(s.generatorCpuPercent)]));
+  const phases: { concurrency: number; round: number; target: Name; stats: PhaseStats }[] = [];
+  const levels: Level[] = [];
+  for (const concurrency of opts.concurrency) {
+    // One table row per phase, printed as it finishes.
+    console.log(`\nconcurrency ${concurrency}`);
+    console.log(row(["phase", "requests", "seconds", "req/s", "mean ms", "p50 ms", "p90 ms", "p99 ms", "max ms", "cpu ms/req", "gen cpu%"]));
+    for (let round = 1; round <= opts.rounds; round++) {
+      for (const n of ORDER) {
+        const s = await phase(servers[n], concurrency);
+        phases.push({ concurrency, round, target: n, stats: s });
+        console.log(row([`${n} #${round}`, s.requests, f2(s.seconds), Math.round(s.rps), f2(s.meanMs), f2(s.p50Ms), f2(s.p90Ms), f2(s.p99Ms), f2(s.maxMs), s.serverCpuMsPerRequest === null ? "-" : f3(s.serverCpuMsPerRequest), Math.round(s.generatorCpuPercent)]));
+      }
     }
+    const of = (n: Name) => phases.filter((p) => p.concurrency === concurrency && p.target === n).map((p) => p.stats);
+    const med = Object.fromEntries(
+      ORDER.map((n) => [n, { rps: median(of(n).map((s) => s.rps)), p99Ms: median(of(n).map((s) => s.p99Ms)), serverCpuMsPerRequest: median(of(n).map((s) => s.serverCpuMsPerRequest ?? NaN)) }]),
+    ) as Level["median"];
+    const cpu = (n: Name) => med[n].serverCpuMsPerRequest;
+    const cpuRatio = cpu("app") / (cpu("next-const") + cpu("raw-prisma"));
+    const summary =
+      `project_get @${concurrency}: server CPU/request app ${f3(cpu("app"))} ms | bare Next constant ${f3(cpu("next-const"))} + raw Prisma read ${f3(cpu("raw-prisma"))} ms ` +
+      `(raw constant ${f3(cpu("raw-const"))}) | ratio ${f2(cpuRatio)} (target <= ${f2(TARGET_CPU_RATIO)}) ${cpuRatio <= TARGET_CPU_RATIO ? "met" : "NOT met"} | ` +
+      `app ${Math.round(med.app.rps)} req/s p99 ${f1(med.app.p99Ms)} ms, raw Prisma ${Math.round(med["raw-prisma"].rps)} req/s p99 ${f1(med["raw-prisma"].p99Ms)} ms`;
+    levels.push({ concurrency, median: med, cpuRatio, summary });
   }
 
-  const of = (name: Target["name"]) => phases.filter((p) => p.target === name).map((p) => p.stats);
-  const med = (name: Target["name"]) => ({
-    rps: median(of(name).map((s) => s.rps)),
-    p99Ms: median(of(name).map((s) => s.p99Ms)),
-    serverCpuMsPerRequest: median(of(name).map((s) => s.serverCpuMsPerRequest ?? NaN)),
-  });
-  const a = med("app");
-  const b = med("baseline");
-  const throughputRatio = a.rps / b.rps;
-  const p99Ratio = a.p99Ms / b.p99Ms;
-
   console.log("");
-  const summary =
-    `project_get: app ${Math.round(a.rps)} req/s p99 ${f1(a.p99Ms)} ms | baseline ${Math.round(b.rps)} req/s p99 ${f1(b.p99Ms)} ms | ` +
-    `throughput ratio ${f2(throughputRatio)} (target >= ${f2(TARGET_RATIO)}) | p99 ratio ${f2(p99Ratio)}`;
-  console.log(`${summary}   [${opts.mode}, median of ${opts.rounds} rounds]`);
-  if (!Number.isNaN(a.serverCpuMsPerRequest))
-    console.log(`server CPU per request: app ${f2(a.serverCpuMsPerRequest)} ms | baseline ${f2(b.serverCpuMsPerRequest)} ms (less noisy than req/s on a busy machine)`);
+  for (const l of levels) console.log(`${l.summary}   [${opts.mode}, median of ${opts.rounds} rounds]`);
 
   mkdirSync(resultsDir, { recursive: true });
   const file = path.join(resultsDir, `project-get-${stamp}.json`);
@@ -210,12 +267,10 @@ async function main() {
     date: new Date().toISOString(),
     options: opts,
     machine: { node: process.version, platform: `${os.platform()} ${os.release()}`, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, loadavg: os.loadavg() },
+    servers: WHAT,
     phases,
-    median: { app: a, baseline: b },
-    throughputRatio,
-    p99Ratio,
-    target: { throughputRatio: TARGET_RATIO },
-    summary,
+    levels,
+    target: { cpuRatio: TARGET_CPU_RATIO },
     ...(profDir ? { cpuProfiles: profDir } : {}),
   };
   writeFileSync(file, JSON.stringify(json, null, 2) + "\n");
@@ -230,6 +285,6 @@ try {
   if (!exit.interrupted) console.error(`\nbenchmark failed: ${err instanceof Error ? err.message : String(err)}`);
 } finally {
   await cleanup();
-  if (profDir) console.log(`CPU profiles: ${path.relative(process.cwd(), profDir)} (open in Chrome DevTools or speedscope)`);
+  if (profDir) console.log(`CPU profiles: ${path.relative(process.cwd(), profDir)}/{app,raw,next-bare} (open in Chrome DevTools or speedscope)`);
 }
 process.exit(exit.interrupted ? 130 : failed ? 1 : 0);

@@ -1,10 +1,13 @@
 // The baseline of bench/project-get.ts: the database work of GET /api/v1/projects/{projectId}
 // and nothing else, served by plain node:http. Same database layer (openDatabase: PGlite or
 // PostgreSQL through Prisma), same queries as the app's hot path — keep them in step with:
-//   server/auth/resolve.ts      resolveApiKey       key by sha256 hash (+ lastUsedAt once a minute)
-//   server/services/access.ts   getProjectOrThrow   project row + the caller's share, one query
+//   server/auth/resolve.ts      resolveApiKey       key by sha256 hash (+ lastUsedAt once a minute),
+//                                                   kept CREDENTIAL_TTL_MS in memory as the server's
+//                                                   credential cache does (server/auth/credential-cache.ts)
+//   server/services/access.ts   getProjectOrThrow   project row + the caller's share and team seat (accessInclude)
 //   server/services/projects    getProject          toProjectFull, then JSON
 // Not here, by design: Next's routing, the operation pipeline, zod, Web Request/Response.
+// GET /constant answers the same constant JSON as the bare Next app's route (bench/next-bare).
 //
 // Env: BENCH_DATABASE_URL (postgresql://…) or BENCH_PGLITE_DIR (own PGlite directory).
 // Seeds one user, API key and project, listens on 127.0.0.1 (BENCH_PORT, default any free port)
@@ -13,7 +16,9 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { API_KEY_PATTERN, newApiKey, sha256 } from "../server/auth/tokens.ts";
 import { openDatabase } from "../server/db/open.ts";
-import type { ProjectRole } from "../server/services/access.ts";
+import { CREDENTIAL_TTL_MS } from "../server/auth/credential-cache.ts";
+import { accessInclude, roleFor } from "../server/services/access.ts";
+import type { Caller } from "../server/auth/caller.ts";
 import { toProjectFull } from "../server/services/projects/serialize.ts";
 
 const database = await openDatabase({
@@ -29,25 +34,34 @@ await prisma.apiKey.create({ data: { userId: user.id, name: "bench", keyHash: sh
 const seeded = await prisma.project.create({ data: { ownerId: user.id, name: "Bench project", description: "baseline" } });
 
 const LAST_USED_EVERY_MS = 60_000;
+const CONSTANT = JSON.stringify({ ok: true, name: "constant", description: "a constant body for the bench", items: [1, 2, 3] });
 
-async function projectGet(key: string, projectId: string): Promise<{ status: number; body: unknown }> {
-  // resolveApiKey
-  if (!API_KEY_PATTERN.test(key)) return { status: 401, body: { code: "UNAUTHORIZED" } };
+const keys = new Map<string, { caller: Caller; until: number }>();
+
+async function resolveKey(key: string): Promise<Caller | null> {
+  if (!API_KEY_PATTERN.test(key)) return null;
+  const hash = sha256(key);
+  const hit = keys.get(hash);
+  if (hit && hit.until > Date.now()) return hit.caller;
   const row = await prisma.apiKey.findUnique({
-    where: { keyHash: sha256(key) },
+    where: { keyHash: hash },
     select: { id: true, lastUsedAt: true, user: { select: { id: true, email: true, name: true, isAdmin: true } } },
   });
-  if (!row) return { status: 401, body: { code: "UNAUTHORIZED" } };
+  if (!row) return null;
   if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > LAST_USED_EVERY_MS) {
     void prisma.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } }).catch(() => undefined);
   }
-  const userId = row.user.id;
+  const caller: Caller = { userId: row.user.id, email: row.user.email, name: row.user.name, isAdmin: row.user.isAdmin, credential: "apiKey", apiKeyId: row.id };
+  keys.set(hash, { caller, until: Date.now() + CREDENTIAL_TTL_MS });
+  return caller;
+}
+
+async function projectGet(key: string, projectId: string): Promise<{ status: number; body: unknown }> {
+  const caller = await resolveKey(key);
+  if (!caller) return { status: 401, body: { code: "UNAUTHORIZED" } };
   // getProjectOrThrow
-  const project = await prisma.project.findUnique({
-    where: { id: projectId },
-    include: { shares: { where: { userId }, select: { role: true } } },
-  });
-  const role: ProjectRole | undefined = !project ? undefined : project.ownerId === userId ? "owner" : project.shares[0]?.role;
+  const project = await prisma.project.findUnique({ where: { id: projectId }, include: accessInclude(caller) });
+  const role = project ? roleFor(caller, project) : null;
   if (!project || !role) return { status: 404, body: { code: "NOT_FOUND" } };
   return { status: 200, body: toProjectFull(project, role) };
 }
@@ -58,6 +72,10 @@ const server = http.createServer((req, res) => {
     res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(json) });
     res.end(json);
   };
+  if (req.method === "GET" && req.url === "/constant") {
+    res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(CONSTANT) });
+    return void res.end(CONSTANT);
+  }
   const m = req.method === "GET" ? /^\/projects\/([^/?]+)$/.exec(req.url ?? "") : null;
   if (!m) return send(404, { code: "NOT_FOUND" });
   const key = String(req.headers["x-api-key"] ?? "").trim();

@@ -20,29 +20,32 @@ function spinner(enabled: boolean) {
   };
 }
 
-async function connect(server: string, token: string): Promise<Socket> {
-  const socket = io(server, { path: "/socket.io", transports: ["websocket"], auth: { token }, reconnection: false });
-  await new Promise<void>((resolve, reject) => {
-    socket.once("connect", () => resolve());
-    socket.once("connect_error", (err) => reject(err));
-  });
-  return socket;
+/**
+ * The CLI's connection for one todo: subscribed in every handshake (auth.subscribe), reconnecting
+ * by itself; its `subscription` event says whether the todo was joined, after each (re)connect.
+ */
+export function todoSocket(server: string, token: string, todoId: string): Socket {
+  return io(server, { path: "/socket.io", transports: ["websocket"], auth: { token, subscribe: [{ kind: "todo", id: todoId }] }, reconnectionDelayMax: 2000 });
 }
+
+type Subscription = { subscribed?: { kind: string; id: string }[] };
 
 /**
  * Prints the reply as it streams (`write`, unless quiet) and resolves with the final status once
- * the todo leaves RUNNING. The subscription returns the todo as it stands, so text written before
- * it is printed first and nothing is lost or repeated: the final message is checked at the end.
+ * the todo leaves RUNNING. The connection subscribes to the todo in its handshake (auth.subscribe),
+ * on the first connection and on every reconnect, so a restarted server or a dropped network costs
+ * nothing but the gap: after each (re)subscription the todo is read as it stands, text written
+ * before it is printed first, and nothing is lost or repeated (the final message is checked at the end).
  */
 export async function watchTodo(client: Client, token: string, todoId: string, opts: { quiet: boolean }): Promise<string> {
-  const socket = await connect(client.server, token);
+  const socket = todoSocket(client.server, token, todoId);
   const write = (s: string) => {
     if (!opts.quiet) process.stdout.write(s);
   };
   const spin = spinner(!opts.quiet && !!process.stderr.isTTY);
   let printed = "";
   let messageId: string | undefined;
-  // Deltas that arrive before the snapshot may already be in it: held until it is here.
+  // Deltas that arrive before a snapshot may already be in it: held until it is here.
   let held: { messageId?: string; delta: string }[] | null = [];
   const show = (id: string | undefined, delta: string) => {
     if (messageId && id !== messageId) return;
@@ -51,23 +54,21 @@ export async function watchTodo(client: Client, token: string, todoId: string, o
     printed += delta;
     write(delta);
   };
-  try {
-    const ended = new Promise<string>((resolve) => {
-      socket.on("todo.status", (e: Envelope) => {
-        if (e.todoId === todoId && e.data.status && ENDED.has(e.data.status)) resolve(e.data.status);
-      });
-    });
-    socket.on("message.delta", (e: Envelope) => {
-      if (e.todoId !== todoId || !e.data.delta) return;
-      if (held) held.push({ messageId: e.data.messageId, delta: e.data.delta });
-      else show(e.data.messageId, e.data.delta);
-    });
-    const snapshot = await client.call("todo_subscribe", { params: { todoId }, body: { todoId, socketId: socket.id } });
+  let settle!: (status: string) => void;
+  let fail!: (err: unknown) => void;
+  const ended = new Promise<string>((resolve, reject) => {
+    settle = resolve;
+    fail = reject;
+  });
+
+  /** After each (re)subscription: the todo as it stands, then the deltas held meanwhile. */
+  const catchUp = async () => {
+    const snapshot = await client.call("todo_get", { params: { todoId } });
     // The reply streaming now (the newest assistant message after the newest user message), as stored.
     const last = snapshot.messages.at(-1);
-    if (last?.role === "assistant" && snapshot.status === "RUNNING") {
+    if (last?.role === "assistant" && snapshot.status === "RUNNING" && (!messageId || last.id === messageId)) {
       messageId = last.id;
-      if (last.content) show(last.id, last.content);
+      if (last.content.startsWith(printed)) show(last.id, last.content.slice(printed.length));
     }
     // The held deltas already stored are a prefix of them (the stream only appends): skip those.
     const pending = (held ?? []).filter((d) => !messageId || d.messageId === messageId);
@@ -79,7 +80,31 @@ export async function watchTodo(client: Client, token: string, todoId: string, o
       }
     held = null;
     for (const d of pending.slice(skip)) show(d.messageId, d.delta);
-    const status = ENDED.has(snapshot.status) ? snapshot.status : await ended;
+    if (ENDED.has(snapshot.status)) settle(snapshot.status);
+  };
+
+  try {
+    socket.on("todo.status", (e: Envelope) => {
+      if (e.todoId === todoId && e.data.status && ENDED.has(e.data.status)) settle(e.data.status);
+    });
+    socket.on("message.delta", (e: Envelope) => {
+      if (e.todoId !== todoId || !e.data.delta) return;
+      if (held) held.push({ messageId: e.data.messageId, delta: e.data.delta });
+      else show(e.data.messageId, e.data.delta);
+    });
+    // Deltas sent while offline are lost: hold the next ones until the todo was read again.
+    socket.on("disconnect", () => (held ??= []));
+    socket.on("subscription", (outcome: Subscription) => {
+      const ok = outcome?.subscribed?.some((t) => t.kind === "todo" && t.id === todoId);
+      // Refused: todo_subscribe answers why (404, 403…), or subscribes after all.
+      const joined = ok ? Promise.resolve() : client.call("todo_subscribe", { params: { todoId }, body: { todoId, socketId: socket.id } }).then(() => undefined);
+      joined.then(catchUp).catch(fail);
+    });
+    // Only the first connection's failure is fatal; later ones are retried by Socket.IO.
+    const firstError = (err: Error) => fail(err);
+    socket.once("connect_error", firstError);
+    socket.once("connect", () => socket.off("connect_error", firstError));
+    const status = await ended;
     spin.stop();
     const final = await client.call("todo_get", { params: { todoId } });
     const reply = [...final.messages].reverse().find((m) => m.role === "assistant");

@@ -1,10 +1,14 @@
 "use client";
 
 // The browser's one Socket.IO connection (same origin, authenticated by the session cookie) and a
-// hook that subscribes it to a project's or a todo's room. Subscriptions are renewed after every
-// reconnect, since a new connection has a new socket id and no rooms.
+// hook that subscribes it to a project's or a todo's room. The watched targets go in every
+// handshake (`auth.subscribe`), so a reconnect resubscribes by itself; a target added while
+// connected is subscribed over HTTP (lib/realtime-subscriptions.ts).
 import { useEffect, useRef, useState } from "react";
 import { io, type Socket } from "socket.io-client";
+import { SUBSCRIPTION_EVENT, TargetRegistry, keepSubscribed, type RealtimeTarget } from "./realtime-subscriptions";
+
+export type { RealtimeTarget } from "./realtime-subscriptions";
 
 export type RealtimeEvent<T = unknown> = {
   type: string;
@@ -16,12 +20,11 @@ export type RealtimeEvent<T = unknown> = {
   data: T;
 };
 
-export type RealtimeTarget = { kind: "project"; id: string } | { kind: "todo"; id: string };
-
 let shared: Socket | null = null;
+const targets = new TargetRegistry();
 
 export function realtimeSocket(): Socket {
-  shared ??= io({ path: "/socket.io", transports: ["websocket"], withCredentials: true });
+  shared ??= io({ path: "/socket.io", transports: ["websocket"], withCredentials: true, auth: targets.auth() });
   return shared;
 }
 
@@ -57,31 +60,27 @@ export function useRealtime(
   const id = target?.id;
   useEffect(() => {
     if (!kind || !id) return;
-    const socket = realtimeSocket();
     let active = true;
-    const onConnect = () => {
-      subscribe({ kind, id }, socket.id!)
-        .then(() => {
-          if (!active) return;
-          setStatus("live");
-          handlers.current.onSubscribed?.();
-        })
-        .catch(() => active && setStatus("offline"));
+    // Registered before the socket is made, so its first handshake already names the target.
+    const hold = targets.retain({ kind, id } as RealtimeTarget);
+    const socket = realtimeSocket();
+    const stop = keepSubscribed(socket, targets, { kind, id } as RealtimeTarget, {
+      httpSubscribe: subscribe,
+      onLive: () => {
+        if (!active) return;
+        setStatus("live");
+        handlers.current.onSubscribed?.();
+      },
+      onOffline: () => active && setStatus("offline"),
+    });
+    const onAny = (name: string, event: RealtimeEvent) => {
+      if (active && name !== SUBSCRIPTION_EVENT && event && typeof event === "object") handlers.current.onEvent(event);
     };
-    const onDisconnect = () => active && setStatus("offline");
-    const onAny = (_name: string, event: RealtimeEvent) => {
-      if (active && event && typeof event === "object") handlers.current.onEvent(event);
-    };
-    socket.on("connect", onConnect);
-    socket.on("disconnect", onDisconnect);
-    socket.on("connect_error", onDisconnect);
     socket.onAny(onAny);
-    if (socket.connected) onConnect();
     return () => {
       active = false;
-      socket.off("connect", onConnect);
-      socket.off("disconnect", onDisconnect);
-      socket.off("connect_error", onDisconnect);
+      stop();
+      hold();
       socket.offAny(onAny);
     };
   }, [kind, id]);

@@ -58,8 +58,12 @@ export async function startBenchApp(o: {
   env?: Record<string, string>;
   nodeArgs?: string[];
   echoRepeats?: number;
+  /** The port (default: a free one), e.g. to restart a server where its clients reconnect. */
+  port?: number;
+  /** false: the user exists already (a restart); apiKey is then "". */
+  createUser?: boolean;
 }): Promise<BenchApp> {
-  const port = await freePort();
+  const port = o.port ?? (await freePort());
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: "production",
@@ -85,6 +89,7 @@ export async function startBenchApp(o: {
   });
   const base = `http://127.0.0.1:${port}`;
   await waitForHttp(`${base}/api/v1/openapi.json`, child, 180_000);
+  if (o.createUser === false) return { base, apiKey: "", child };
 
   const out = await run("user:create", "npm", ["run", "user:create", "--", "--email", o.email, "--name", "Bench"], { cwd: o.root, env });
   const line = out.split("\n").reverse().find((l) => l.trim().startsWith("{"));

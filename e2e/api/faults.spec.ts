@@ -6,12 +6,18 @@ import { promisify } from "node:util";
 import { expect, test, type TestInfo } from "@playwright/test";
 import { bearer, randomEmail } from "../support/users";
 import { connect, nextEvent } from "../support/sockets";
+import { io, type Socket } from "socket.io-client";
+import { keepSubscribed, TargetRegistry } from "../../lib/realtime-subscriptions";
+import { todoSocket } from "../../cli/watch";
 
 // Issue 18, faults, each on a server process of the test's own (so it may be killed):
 //   - kill -9 in the middle of 64 concurrent writers: after a restart every write that was
 //     answered 2xx is there, as written (embedded database and PostgreSQL);
 //   - Redis stopped under a running server and started again: HTTP keeps answering, /readyz says
-//     "degraded" then "ready", events inside the process keep flowing.
+//     "degraded" then "ready", events inside the process keep flowing;
+//   - the server restarted (SIGTERM, then kill -9) under 200 connected sockets, half with the
+//     browser's subscription logic and half with the CLI's: every one reconnects and resubscribes
+//     by itself and gets every event published after (bench/fault-restart.ts: 1,000 sockets).
 const run = promisify(execFile);
 const base = Number(process.env.E2E_PORT_BASE ?? 3100);
 
@@ -157,6 +163,79 @@ test("Redis stopped under a running server and started again: HTTP answers, /rea
   } finally {
     await stop(server, "SIGTERM");
     redis.kill("SIGKILL");
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});
+
+test("a server restarted under 200 sockets (SIGTERM, then kill -9): the browser's and the CLI's clients reconnect and resubscribe by themselves and miss no later event", async ({}, info) => {
+  const pg = databaseOf(info);
+  const port = base + (pg ? 27 : 26);
+  const dataDir = await mkdtemp(path.join(tmpdir(), "todo-e2e-restart-"));
+  // 200 handshakes from one address in seconds: the per-IP handshake limit is lifted.
+  const env = { DATA_DIR: dataDir, DATABASE_URL: pg, REDIS_URL: "", RATE_LIMIT_SCALE: "1000" };
+  let server = startServer(port, env);
+  const sockets: Socket[] = [];
+  try {
+    await waitReady(server);
+    const { apiKey } = await userOf(env);
+    const h = { ...bearer(apiKey), "content-type": "application/json" };
+    const project = (await (await fetch(`${server.url}/api/v1/projects`, { method: "POST", headers: h, body: JSON.stringify({ name: "Restarted" }) })).json()) as { id: string };
+    const todo = (await (await fetch(`${server.url}/api/v1/projects/${project.id}/todos`, { method: "POST", headers: h, body: JSON.stringify({ content: "watched" }) })).json()) as { id: string };
+
+    const N = 200;
+    const received: Set<string>[] = Array.from({ length: N }, () => new Set());
+    /** Subscriptions (the todo joined) per client since the start. */
+    const live = new Array<number>(N).fill(0);
+    for (let i = 0; i < N; i++) {
+      let socket: Socket;
+      if (i % 2 === 0) {
+        // The browser's logic (lib/realtime-client.ts), with the API key instead of the cookie.
+        const targets = new TargetRegistry();
+        socket = io(server.url, { path: "/socket.io", transports: ["websocket"], auth: targets.auth({ token: apiKey }), reconnectionDelayMax: 2000 });
+        keepSubscribed(socket, targets, { kind: "todo", id: todo.id }, {
+          httpSubscribe: async (t, socketId) => {
+            const res = await fetch(`${server.url}/api/v1/todos/${t.id}/subscribe`, { method: "POST", headers: { ...h, "x-socket-id": socketId }, body: "{}" });
+            if (!res.ok) throw new Error(`todo_subscribe ${res.status}`);
+          },
+          onLive: () => live[i]!++,
+          onOffline: () => undefined,
+        });
+      } else {
+        // The CLI's (todo … --watch, cli/watch.ts).
+        socket = todoSocket(server.url, apiKey, todo.id);
+        socket.on("subscription", (o: { subscribed: { id: string }[] }) => {
+          if (o.subscribed.some((t) => t.id === todo.id)) live[i]!++;
+        });
+      }
+      socket.on("todo.updated", (e: { todoId?: string; data: { content?: string } }) => {
+        if (e.todoId === todo.id && e.data.content) received[i]!.add(e.data.content);
+      });
+      sockets.push(socket);
+    }
+    const allLive = (times: number) =>
+      expect.poll(() => live.filter((n) => n >= times).length, { message: `clients subscribed ${times} time(s)`, timeout: 90_000 }).toBe(N);
+    await allLive(1);
+
+    for (const [round, signal] of [[1, "SIGTERM"], [2, "SIGKILL"]] as const) {
+      await stop(server, signal);
+      server = startServer(port, env);
+      await waitReady(server);
+      // Every client is back in the todo's room without anyone asking it to.
+      await allLive(round + 1);
+      const sent: string[] = [];
+      for (let n = 0; n < 10; n++) {
+        const content = `after restart ${round} (${signal}) event ${n}`;
+        const res = await fetch(`${server.url}/api/v1/todos/${todo.id}`, { method: "PUT", headers: h, body: JSON.stringify({ content }) });
+        expect(res.status).toBe(200);
+        sent.push(content);
+      }
+      await expect
+        .poll(() => received.filter((r) => sent.every((c) => r.has(c))).length, { message: `clients that got all ${sent.length} events of round ${round}`, timeout: 30_000 })
+        .toBe(N);
+    }
+  } finally {
+    for (const s of sockets) s.close();
+    await stop(server, "SIGKILL");
     await rm(dataDir, { recursive: true, force: true });
   }
 });

@@ -6,6 +6,7 @@
 import { useEffect, useRef } from "react";
 import useSWR, { mutate as mutateCache, unstable_serialize, type KeyedMutator, type SWRConfiguration, type SWRResponse } from "swr";
 import { realtimeSocket, type RealtimeEvent } from "@/lib/realtime-client";
+import { SUBSCRIPTION_EVENT } from "@/lib/realtime-subscriptions";
 import { ApiClientError, call } from "./client";
 import type { InputArgs, OperationId, OperationInput, OperationResult } from "./types";
 
@@ -114,8 +115,8 @@ export function useLiveOperations(affected: (event: RealtimeEvent) => readonly O
         void revalidateOperations(ids);
       }, delayMs);
     };
-    const onAny = (_name: string, event: RealtimeEvent) => {
-      if (event && typeof event === "object") schedule(handlers.current.affected(event));
+    const onAny = (name: string, event: RealtimeEvent) => {
+      if (name !== SUBSCRIPTION_EVENT && event && typeof event === "object") schedule(handlers.current.affected(event));
     };
     const connected = () => schedule(handlers.current.onConnect);
     socket.onAny(onAny);

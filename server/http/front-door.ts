@@ -48,8 +48,11 @@ const FORWARDED = ["x-forwarded-host", "x-forwarded-proto", "x-forwarded-port", 
  * (overwriting any value a client sent). Answers (and returns true for) a method nothing serves: 405 in the
  * API's error shape with `Allow` and `x-request-id`.
  */
+// Built once per process and mode, not on every request.
+const SECURITY_HEADERS = { dev: Object.entries(securityHeaders(true)), production: Object.entries(securityHeaders(false)) };
+
 export function frontDoor(req: IncomingMessage, res: ServerResponse, opts: { dev: boolean; trustProxy: boolean }): boolean {
-  for (const [name, value] of Object.entries(securityHeaders(opts.dev))) res.setHeader(name, value);
+  for (const [name, value] of SECURITY_HEADERS[opts.dev ? "dev" : "production"]) res.setHeader(name, value);
   if (!opts.trustProxy) for (const name of FORWARDED) delete req.headers[name];
   req.headers[CLIENT_IP_HEADER] = clientIp(req, opts.trustProxy);
   if (req.method && SERVED.has(req.method)) return false;

@@ -183,3 +183,116 @@ describe("connection effects", () => {
     assert.equal(reason, "io server disconnect");
   });
 });
+
+describe("subscribing in the handshake (auth.subscribe)", () => {
+  type Outcome = { subscribed: { kind: string; id: string }[]; refused: { kind: string; id: string; code: string }[] };
+
+  async function connectSubscribed(token: string, subscribe: unknown): Promise<{ socket: ClientSocket; outcome: Outcome }> {
+    const socket = connectClient(origin, { path: "/socket.io", transports: ["websocket"], auth: { token, subscribe }, reconnection: false });
+    clients.push(socket);
+    const outcome = await new Promise<Outcome>((resolve, reject) => {
+      socket.once("subscription", resolve);
+      socket.once("connect_error", reject);
+    });
+    return { socket, outcome };
+  }
+
+  test("joins the rooms the caller may read before connect, and names the refused with todo_subscribe's codes", async () => {
+    const prisma = rt().prisma;
+    const owner = await userWithKey();
+    const stranger = await userWithKey();
+    const project = await prisma.project.create({ data: { ownerId: owner.user.id, name: "P" } });
+    const todo = await prisma.todo.create({ data: { projectId: project.id, userId: owner.user.id, content: "t" } });
+    const theirs = await prisma.project.create({ data: { ownerId: stranger.user.id, name: "Theirs" } });
+    const theirTodo = await prisma.todo.create({ data: { projectId: theirs.id, userId: stranger.user.id, content: "t" } });
+    const { socket, outcome } = await connectSubscribed(owner.key, [
+      { kind: "todo", id: todo.id },
+      { kind: "project", id: project.id },
+      { kind: "todo", id: theirTodo.id },
+      { kind: "todo", id: "no-such-todo" },
+    ]);
+    assert.deepEqual(outcome.subscribed, [
+      { kind: "todo", id: todo.id },
+      { kind: "project", id: project.id },
+    ]);
+    assert.deepEqual(
+      outcome.refused.map((r) => [r.id, r.code]),
+      [
+        [theirTodo.id, "NOT_FOUND"],
+        ["no-such-todo", "NOT_FOUND"],
+      ],
+    );
+    const rooms = await roomsOf(socket.id!);
+    assert.equal(rooms.has(`todo:${todo.id}`), true);
+    assert.equal(rooms.has(`project:${project.id}`), true);
+    assert.equal(rooms.has(`todo:${theirTodo.id}`), false);
+    // An event published now reaches it, with no todo_subscribe.
+    const got = new Promise((resolve) => socket.once("todo.updated", resolve));
+    rt().bus.publish({ type: "todo.updated", projectId: project.id, todoId: todo.id, data: { id: todo.id } });
+    assert.equal(((await got) as { todoId: string }).todoId, todo.id);
+  });
+
+  test("a todo-scoped token subscribes to its own todo only", async () => {
+    const prisma = rt().prisma;
+    const { user } = await userWithKey();
+    const project = await prisma.project.create({ data: { ownerId: user.id, name: "P" } });
+    const mine = await prisma.todo.create({ data: { projectId: project.id, userId: user.id, content: "in scope" } });
+    const other = await prisma.todo.create({ data: { projectId: project.id, userId: user.id, content: "out of scope" } });
+    const token = newDeviceToken();
+    await prisma.deviceToken.create({ data: { userId: user.id, kind: "mayfly", tokenHash: sha256(token), todoId: mine.id, expiresAt: new Date(Date.now() + 3_600_000) } });
+    const { outcome } = await connectSubscribed(token, [
+      { kind: "todo", id: mine.id },
+      { kind: "todo", id: other.id },
+      { kind: "project", id: project.id },
+    ]);
+    assert.deepEqual(outcome.subscribed, [{ kind: "todo", id: mine.id }]);
+    assert.deepEqual(
+      outcome.refused.map((r) => r.code),
+      ["FORBIDDEN", "FORBIDDEN"],
+    );
+  });
+
+  test("a malformed auth.subscribe refuses the connection with BAD_REQUEST", async () => {
+    const { key } = await userWithKey();
+    for (const bad of ["todo:x", [{ kind: "edge", id: "x" }], [{ kind: "todo" }], Array.from({ length: 101 }, (_, i) => ({ kind: "todo", id: `t${i}` }))]) {
+      const err = await connectSubscribed(key, bad).then(
+        () => undefined,
+        (e: unknown) => e as Error & { data?: { code?: string } },
+      );
+      assert.equal(err?.data?.code, "BAD_REQUEST", JSON.stringify(bad).slice(0, 60));
+    }
+  });
+
+  test("without auth.subscribe no subscription event is sent", async () => {
+    const { key } = await userWithKey();
+    const socket = await connect(key);
+    let got = false;
+    socket.once("subscription", () => (got = true));
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(got, false);
+  });
+});
+
+describe("fan-out", () => {
+  test("runs after the publishing turn of the event loop, in publishing order: a response sent right after publish never waits for it", async () => {
+    const emitted: string[] = [];
+    const to = io.to.bind(io);
+    io.to = ((rooms: Parameters<typeof io.to>[0]) => {
+      const op = to(rooms);
+      const emit = op.emit.bind(op);
+      op.emit = ((ev: string, ...rest: unknown[]) => {
+        emitted.push((rest[0] as { data: { n: number } }).data.n.toString());
+        return emit(ev, ...rest);
+      }) as typeof op.emit;
+      return op;
+    }) as typeof io.to;
+    try {
+      for (let n = 0; n < 3; n++) rt().bus.publish({ type: "todo.updated", todoId: "fanout-order", data: { n } });
+      assert.deepEqual(emitted, [], "nothing is written to sockets inside the publishing turn");
+      await new Promise((r) => setImmediate(r));
+      assert.deepEqual(emitted, ["0", "1", "2"]);
+    } finally {
+      io.to = to;
+    }
+  });
+});

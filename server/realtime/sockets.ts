@@ -11,9 +11,10 @@ import { memoryPresence, redisPresence, trackDevicePresence, type PresenceStore 
 import type { RateLimits } from "../http/rate-limit.ts";
 import { db } from "../runtime.ts";
 import { visibleProjectsWhere, visibleTodosWhere } from "../services/access.ts";
-import { envelopeOf, roomsFor, type ConnectionEffect, type CredentialRef, type EventBus, type Room } from "./bus.ts";
+import { envelopeOf, roomsFor, type AppEvent, type ConnectionEffect, type CredentialRef, type EventBus, type Room } from "./bus.ts";
 
 import type { SocketData } from "./socket-data.ts";
+import { checkHandshakeSubscriptions, parseHandshakeSubscribe, SUBSCRIPTION_EVENT, type SubscriptionTarget } from "./handshake-subscribe.ts";
 
 export type { SocketData } from "./socket-data.ts";
 
@@ -59,6 +60,12 @@ export async function attachSockets(httpServer: HttpServer, bus: EventBus, opts:
   io.use((socket, next) => {
     const { auth, headers } = socket.handshake;
     const token = (auth as { token?: unknown } | undefined)?.token;
+    let wanted: SubscriptionTarget[] | undefined;
+    try {
+      wanted = parseHandshakeSubscribe((auth as { subscribe?: unknown } | undefined)?.subscribe);
+    } catch (err) {
+      return next(refused(err instanceof Error ? err.message : "Invalid auth.subscribe", "BAD_REQUEST"));
+    }
     const usesCookie = !(typeof token === "string" && token);
     // The session cookie is ambient: a page of another site could open a connection with it.
     // Browsers always send Origin on these handshakes; scripts with a token send none and need none.
@@ -72,13 +79,15 @@ export async function attachSockets(httpServer: HttpServer, bus: EventBus, opts:
         return next(refused("Cross-site connection refused", "FORBIDDEN"));
     }
     resolveHandshake(token, headers.cookie)
-      .then((caller) => {
+      .then(async (caller) => {
         if (!caller) return next(refused("Missing, invalid or expired credential", "UNAUTHORIZED"));
-        const data: SocketData = { userId: caller.userId, credential: caller.credential, deviceId: caller.deviceId, todoScope: caller.todoScope };
+        // Subscriptions asked for in the handshake: checked like todo_subscribe, joined before `connect`.
+        const subscribed = wanted ? await checkHandshakeSubscriptions(caller, wanted, opts.limits) : undefined;
+        const data: SocketData = { userId: caller.userId, credential: caller.credential, deviceId: caller.deviceId, todoScope: caller.todoScope, subscription: subscribed?.outcome };
         socket.data = data;
         // A todo-scoped token hears its todo only (todo_subscribe), not the account's events.
         const rooms = credentialsOf(caller).map(credentialRoom);
-        void socket.join(caller.todoScope ? rooms : [`user:${caller.userId}` satisfies Room, ...rooms]);
+        void socket.join([...(caller.todoScope ? rooms : [`user:${caller.userId}` satisfies Room, ...rooms]), ...(subscribed?.rooms ?? [])]);
         // A session or token that expires ends its connections too (a client may reconnect with a fresh one).
         if (caller.expiresAt !== undefined) {
           const timer = setTimeout(() => socket.disconnect(true), Math.min(Math.max(caller.expiresAt - Date.now(), 0), MAX_TIMER_MS));
@@ -95,6 +104,9 @@ export async function attachSockets(httpServer: HttpServer, bus: EventBus, opts:
   // A credential revoked while its handshake was being checked: the revocation's disconnect can
   // only reach connected sockets, so check once more now that this one is reachable.
   io.on("connection", (socket) => {
+    // The outcome of auth.subscribe, as the connection's first event (only when it was asked for).
+    const subscription = (socket.data as SocketData).subscription;
+    if (subscription) socket.emit(SUBSCRIPTION_EVENT, subscription);
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
     resolveHandshake(token, socket.handshake.headers.cookie)
       .then((caller) => {
@@ -105,29 +117,47 @@ export async function attachSockets(httpServer: HttpServer, bus: EventBus, opts:
 
   const stopPresence = trackDevicePresence(io, bus, presence);
 
+  // The fan-out runs after the publishing request's turn of the event loop, not inside it: writing
+  // one event to a thousand sockets takes tens of milliseconds that its response would otherwise
+  // wait for. One queue keeps the publishing order; an effect (revocation, access lost) first
+  // sends what was published before it, so nothing published after it overtakes it.
+  const queue: AppEvent[] = [];
+  let flushing: NodeJS.Immediate | undefined;
+  const flush = () => {
+    if (flushing) clearImmediate(flushing);
+    flushing = undefined;
+    for (const event of queue.splice(0)) {
+      // message.delta is high-volume and only meaningful to viewers of that todo.
+      const rooms = event.type === "message.delta" && event.todoId ? [`todo:${event.todoId}`] : roomsFor(event);
+      if (rooms.length) io.to(rooms).emit(event.type, envelopeOf(event));
+    }
+  };
   const unsubscribe = bus.subscribe((event) => {
-    // message.delta is high-volume and only meaningful to viewers of that todo.
-    const rooms = event.type === "message.delta" && event.todoId ? [`todo:${event.todoId}`] : roomsFor(event);
-    if (rooms.length) io.to(rooms).emit(event.type, envelopeOf(event));
+    queue.push(event);
+    flushing ??= setImmediate(flush);
   });
   if (opts.redisUrl)
     io.on(CACHE_DROP, (ref: CredentialRef, ack?: () => void) => {
       credentialCache()?.drop(ref);
       ack?.();
     });
-  const unEffect = bus.onEffect((effect) =>
-    applyEffect(io, effect, !!opts.redisUrl).catch((err: unknown) => log.error("socket effect failed", { kind: effect.kind, error: String(err) })),
-  );
+  const unEffect = bus.onEffect((effect) => {
+    flush();
+    return applyEffect(io, effect, !!opts.redisUrl).catch((err: unknown) => log.error("socket effect failed", { kind: effect.kind, error: String(err) }));
+  });
 
   return {
     io,
     redisUp: () => redisUp(),
     async close() {
       unsubscribe();
+      flush();
       unEffect();
       stopPresence();
       // Not io.close(): that would also close the HTTP server, cutting requests still in flight.
-      io.local.disconnectSockets(true);
+      // Nor disconnectSockets: its "io server disconnect" tells a client not to come back. Closing
+      // the transports is a "transport close" to the client, which reconnects (to this process once
+      // restarted, or to another behind the load balancer) and resubscribes in its handshake.
       io.engine.close();
       await Promise.allSettled(closers.map((c) => c()));
     },
