@@ -13,6 +13,7 @@ import { unsummarised } from "./context-summary.ts";
 import { countTokens } from "./local-reply.ts";
 import type { AgentProvider, BlockDraft, ChatMessage, TurnUsage } from "./provider.ts";
 import { dropLease, NO_LEASE, type Turn, type Workflow } from "./turn-lease.ts";
+import type { ReplyWriter } from "./reply-writer.ts";
 
 /**
  * The conversation before this turn's reply. A summary the agent made stands in for the messages
@@ -25,8 +26,11 @@ export async function history(todoId: string, replyId: string): Promise<ChatMess
   return [...summary, ...rows.map((r) => ({ role: r.role as ChatMessage["role"], content: r.content }))];
 }
 
+/** A turn as openTurn hands it out: `created` when its reply was created just now (empty, no blocks). */
+export type OpenedTurn = Turn & { created?: boolean };
+
 /** The turn in progress, or a new one over the user messages that wait for it; "stopped" when the todo no longer runs. */
-export async function openTurn(todo: TodoRef): Promise<Turn | null | "stopped"> {
+export async function openTurn(todo: TodoRef): Promise<OpenedTurn | null | "stopped"> {
   // Under the row lock: a pause or cancel that committed a moment ago must not get a reply started.
   const opened = await changeTodo(todo.id, async (tx, current, fx) => {
     if (current.status !== "RUNNING") return "stopped" as const;
@@ -43,33 +47,41 @@ export async function openTurn(todo: TodoRef): Promise<Turn | null | "stopped"> 
     const turn: Turn = { messageId: message.id, startedAt: Date.now(), userMessages: waiting.map((m) => m.content) };
     await tx.todo.update({ where: { id: todo.id }, data: { workflow: { ...w, currentTurn: turn, state: "running", turn: Number(w.turn ?? 0) + 1 } as Prisma.InputJsonValue } });
     fx.emit("message.created", toMessage(message));
-    return turn;
+    return { ...turn, created: true };
   });
   return opened;
 }
 
-/** Paused: the reply stays PROCESSING for resume. Completed or cancelled: the reply ends here. */
-export async function interrupted(todo: TodoRef, turn: Turn, written: string, providerName: string): Promise<false> {
+/**
+ * The turn was stopped (a signal, the runner shutting down): everything it streamed is kept. Paused
+ * (or shut down): the reply stays PROCESSING for resume. Completed or cancelled: the reply ends here.
+ * True when the todo still runs (a stop signal that came late, after a resume): go on with it.
+ */
+export async function interrupted(todo: TodoRef, turn: Turn, writer: ReplyWriter, providerName: string): Promise<boolean> {
+  await writer.settle();
+  const written = writer.content;
   const status = (await db().todo.findUnique({ where: { id: todo.id }, select: { status: true } }))?.status;
   if (status && status !== "PAUSED" && status !== "RUNNING") {
     const usage = { provider: providerName, tokensIn: countTokens(turn.userMessages.join("\n")), tokensOut: countTokens(written), costCents: 0, durationMs: Date.now() - turn.startedAt, interrupted: true };
     const message = await db().message.update({ where: { id: turn.messageId }, data: { content: written, state: "DONE", usage }, include: messageWithBlocks });
     await dropLease(todo.id, (w) => ({ ...w, currentTurn: undefined, state: "idle" }));
     publishTodo("message.updated", todo, toMessage(message));
-  } else {
-    await dropLease(todo.id, (w) => ({ ...w, state: status === "PAUSED" ? "paused" : "idle" }));
+    return false;
   }
-  return false;
+  await writer.finish();
+  await dropLease(todo.id, (w) => ({ ...w, state: status === "PAUSED" ? "paused" : "idle" }));
+  return status === "RUNNING";
 }
 
-/** What the stream learnt of the turn: the model, each model step's usage, and whether tools wrote blocks. */
-export type TurnFacts = { modelId: string; steps: TurnUsage[]; toolBlocks: number };
+/** What the stream learnt of the turn: the model, each model step's usage, the blocks on the reply and how many are checklist items. */
+export type TurnFacts = { modelId: string; steps: TurnUsage[]; toolBlocks: number; checklistBlocks?: number };
 
 /** Ends the turn: reply DONE with usage and blocks, todo READY (or SCHEDULED, or on to the next turn: true). */
 export async function finishTurn(todo: TodoRef, turn: Turn | null, provider: AgentProvider, settings: TAgentSettings, text: string, reported: TurnUsage | null, facts: TurnFacts | null): Promise<boolean> {
   // Worked out before the transaction: reading user content may take a while (and yields). A reply
   // whose checklist the agent already wrote with its tool gets no second one from its text.
-  const usedChecklistTool = turn ? (await db().block.count({ where: { messageId: turn.messageId, type: "checklist_item" } })) > 0 : false;
+  const checklists = !turn ? 0 : (facts?.checklistBlocks ?? (await db().block.count({ where: { messageId: turn.messageId, type: "checklist_item" } })));
+  const usedChecklistTool = checklists > 0;
   const blocks = turn && !usedChecklistTool ? await provider.blocksFor(text, turn.userMessages) : [];
   const next = await changeTodo(todo.id, async (tx, current, fx) => {
     const w = asObject(current.workflow) as Workflow;
@@ -114,6 +126,8 @@ export type ToolStepContent = { tool: string; toolCallId: string; input: unknown
 export class ToolSteps {
   /** Blocks on the reply so far. */
   count = 0;
+  /** Checklist items among them. */
+  checklists = 0;
   private readonly stepBlocks = new Map<string, Promise<string>>();
 
   constructor(
@@ -121,13 +135,17 @@ export class ToolSteps {
     readonly messageId: string,
   ) {}
 
+  /** Counts the blocks a resumed reply has already (a new one has none). */
   async init(): Promise<void> {
-    this.count = await db().block.count({ where: { messageId: this.messageId } });
+    const rows = await db().block.groupBy({ by: ["type"], where: { messageId: this.messageId }, _count: { _all: true } });
+    this.count = rows.reduce((n, r) => n + r._count._all, 0);
+    this.checklists = rows.find((r) => r.type === "checklist_item")?._count._all ?? 0;
   }
 
   /** Adds a block to the reply and publishes it. */
   async add(draft: BlockDraft & { subTodoIds?: string[] }) {
     const position = this.count++;
+    if (draft.type === "checklist_item") this.checklists++;
     const block = await db().block.create({
       data: { todoId: this.todo.id, messageId: this.messageId, position, type: draft.type, actionable: draft.actionable, content: draft.content as Prisma.InputJsonValue, subTodoIds: draft.subTodoIds ?? [] },
     });

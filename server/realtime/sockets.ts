@@ -6,6 +6,7 @@ import { resolveHandshake } from "../auth/resolve.ts";
 import { ApiError } from "../http/errors.ts";
 import { isAppOrigin } from "../http/same-origin.ts";
 import { log } from "../log.ts";
+import { turnSignals, type TurnSignal } from "../agent/turn-signals.ts";
 import { limitHandshakes } from "./handshake-limit.ts";
 import { memoryPresence, redisPresence, trackDevicePresence, type PresenceStore } from "./presence.ts";
 import type { RateLimits } from "../http/rate-limit.ts";
@@ -115,6 +116,10 @@ export async function attachSockets(httpServer: HttpServer, bus: EventBus, opts:
       credentialCache()?.drop(ref);
       ack?.();
     });
+  if (opts.redisUrl)
+    io.on(TURN_SIGNAL, (todoId: string, signal: TurnSignal, ack?: () => void) => {
+      void turnSignals.deliver(todoId, signal).then(() => ack?.());
+    });
   const unEffect = bus.onEffect((effect) =>
     applyEffect(io, effect, !!opts.redisUrl).catch((err: unknown) => log.error("socket effect failed", { kind: effect.kind, error: String(err) })),
   );
@@ -132,6 +137,25 @@ export async function attachSockets(httpServer: HttpServer, bus: EventBus, opts:
       await Promise.allSettled(closers.map((c) => c()));
     },
   };
+}
+
+/** Server-to-server message (through the adapter): a signal for the todo's turn, if it runs in your process. */
+const TURN_SIGNAL = "agent:turn-signal";
+const FLUSH_WAIT_MS = 1000;
+
+/** Carries a turn signal to the other processes; a flush resolves once they wrote the reply (or after FLUSH_WAIT_MS). */
+async function relayTurnSignal(io: Server, todoId: string, signal: TurnSignal): Promise<void> {
+  if (signal === "stop") {
+    io.serverSideEmit(TURN_SIGNAL, todoId, signal);
+    return;
+  }
+  await new Promise<void>((resolve) => {
+    const late = setTimeout(resolve, FLUSH_WAIT_MS);
+    io.serverSideEmit(TURN_SIGNAL, todoId, signal, () => {
+      clearTimeout(late);
+      resolve();
+    });
+  });
 }
 
 /** Server-to-server message (through the adapter): drop this credential from your cache. */
@@ -167,6 +191,11 @@ export async function applyEffect(io: Server, effect: ConnectionEffect, crossPro
   }
   if (effect.kind === "caller.changed") {
     await dropCached(io, `user:${effect.userId}`, crossProcess);
+    return;
+  }
+  if (effect.kind === "turn.signal") {
+    // This process's turns have it already (signalTurn); only the others need it.
+    if (crossProcess) await relayTurnSignal(io, effect.todoId, effect.signal);
     return;
   }
   await leaveUnreadableRooms(io, effect.userId);
