@@ -6,7 +6,7 @@
  */
 export interface AgentRunner {
   /** Runs (or continues) a turn of the todo if it is RUNNING; no-op when a turn already runs here. */
-  start(todoId: string): void;
+  start(todoId: string, /** the todo's owner, when the caller knows it (saves a read) */ userId?: string): void;
   /** Resolves when no turn runs in this process (tests). */
   idle(): Promise<void>;
   /** Stops taking steps (turns stay RUNNING in the database) and resolves once none runs: for shutdown. */

@@ -47,28 +47,49 @@ export type LeaseHolder = { owner: string; leaseMs: number; maxPerUser: number }
 export async function takeLease(holder: LeaseHolder, todoId: string, renew = false): Promise<LeaseResult> {
   return db().$transaction(async (tx) => {
     if (!(await lockRow(tx, "Todo", todoId))) return "held";
-    const row = await tx.todo.findUniqueOrThrow({ where: { id: todoId }, select: { userId: true, workflow: true, leaseOwner: true, leaseUntil: true } });
-    const w = asObject(row.workflow) as Workflow;
-    const now = Date.now();
-    const mine = row.leaseOwner === holder.owner;
-    if (renew && !mine) return "held";
-    if (!mine && leaseIsLive(row, now)) return "held";
-    let turn = w.currentTurn;
-    if (!mine) {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`agent-user:${row.userId}`}))`;
-      const n = await tx.todo.count({ where: { userId: row.userId, id: { not: todoId }, status: "RUNNING", leaseUntil: { gt: new Date(now) } } });
-      if (n >= holder.maxPerUser) return "busy";
-      // A lease left behind (lapsed, or voided at start) means its process died mid-turn.
-      if (row.leaseOwner !== null && turn) {
-        const recoveries = (turn.recoveries ?? 0) + 1;
-        if (recoveries > MAX_RECOVERIES) throw new Error(TURN_LOST_TWICE);
-        turn = { ...turn, recoveries };
-      }
-    }
-    const workflow = turn === w.currentTurn ? {} : { workflow: { ...w, currentTurn: turn } as Prisma.InputJsonValue };
-    await tx.todo.update({ where: { id: todoId }, data: { ...workflow, leaseOwner: holder.owner, leaseUntil: new Date(now + holder.leaseMs) } });
-    return "ok";
+    const row = await tx.todo.findUniqueOrThrow({ where: { id: todoId }, select: { id: true, userId: true, workflow: true, leaseOwner: true, leaseUntil: true } });
+    const taken = await leaseIn(tx, holder, row, renew);
+    if (taken.result === "ok") await tx.todo.update({ where: { id: todoId }, data: taken.data });
+    return taken.result;
   });
+}
+
+/** The todo's columns leaseIn reads (under the row's lock). */
+export type LeaseRow = Lease & { id: string; userId: string; workflow: unknown };
+
+/**
+ * takeLease's decision inside the caller's transaction, the todo's row locked and read: "ok" with
+ * the columns to write (the caller writes them, with whatever else it changes in the same UPDATE).
+ */
+export async function leaseIn(
+  tx: Prisma.TransactionClient,
+  holder: LeaseHolder,
+  row: LeaseRow,
+  renew = false,
+): Promise<{ result: "held" | "busy"; data?: undefined } | { result: "ok"; data: { leaseOwner: string; leaseUntil: Date; workflow?: Prisma.InputJsonValue }; workflow: Workflow }> {
+  const w = asObject(row.workflow) as Workflow;
+  const now = Date.now();
+  const mine = row.leaseOwner === holder.owner;
+  if (renew && !mine) return { result: "held" };
+  if (!mine && leaseIsLive(row, now)) return { result: "held" };
+  let turn = w.currentTurn;
+  if (!mine) {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`agent-user:${row.userId}`}))`;
+    const n = await tx.todo.count({ where: { userId: row.userId, id: { not: row.id }, status: "RUNNING", leaseUntil: { gt: new Date(now) } } });
+    if (n >= holder.maxPerUser) return { result: "busy" };
+    // A lease left behind (lapsed, or voided at start) means its process died mid-turn.
+    if (row.leaseOwner !== null && turn) {
+      const recoveries = (turn.recoveries ?? 0) + 1;
+      if (recoveries > MAX_RECOVERIES) throw new Error(TURN_LOST_TWICE);
+      turn = { ...turn, recoveries };
+    }
+  }
+  const workflow = turn === w.currentTurn ? w : { ...w, currentTurn: turn };
+  return {
+    result: "ok",
+    data: { leaseOwner: holder.owner, leaseUntil: new Date(now + holder.leaseMs), ...(workflow === w ? {} : { workflow: workflow as Prisma.InputJsonValue }) },
+    workflow,
+  };
 }
 
 /** Gives the lease up (the turn stopped here), changing the workflow with it, under the row lock. */

@@ -65,13 +65,19 @@ export class TurnRunner implements AgentRunner {
     this.busyRetryMs = opts.busyRetryMs ?? 500;
   }
 
-  start(todoId: string): void {
+  start(todoId: string, userId?: string): void {
     if (this.stopping) return;
     if (this.active.has(todoId)) {
       this.again.add(todoId); // looked at again when the current turn ends
       return;
     }
     if (this.queue.some((q) => q.todoId === todoId)) return;
+    // The lifecycle knows whose todo it is; otherwise it is read.
+    if (userId !== undefined) {
+      this.queue.push({ todoId, userId });
+      this.pump();
+      return;
+    }
     this.enqueuing++;
     void db()
       .todo.findUnique({ where: { id: todoId }, select: { userId: true } })

@@ -6,13 +6,13 @@ import type { Prisma } from "../db/generated/client.ts";
 import { db } from "../runtime.ts";
 import { chargeTurn } from "../services/billing/usage.ts";
 import { publishTodo } from "../services/todos/events.ts";
-import { changeTodo, setStatus, type TodoRef } from "../services/todos/lifecycle.ts";
+import { changeTodo, setStatus, type LockedTodo, type TodoRef } from "../services/todos/lifecycle.ts";
 import { asObject, messageWithBlocks, toBlock, toMessage } from "../services/todos/serialize.ts";
 import { linksOf } from "../services/todos/sub-todos.ts";
 import { unsummarised } from "./context-summary.ts";
 import { countTokens } from "./local-reply.ts";
 import type { AgentProvider, BlockDraft, ChatMessage, TurnUsage } from "./provider.ts";
-import { dropLease, NO_LEASE, type Turn, type Workflow } from "./turn-lease.ts";
+import { dropLease, leaseIn, NO_LEASE, type LeaseHolder, type Turn, type Workflow } from "./turn-lease.ts";
 import type { ReplyWriter } from "./reply-writer.ts";
 
 /**
@@ -20,36 +20,51 @@ import type { ReplyWriter } from "./reply-writer.ts";
  * it covers (it comes first, then the messages after it); a summary set by hand (todo_updateWorkflow)
  * comes first once, while it is not used.
  */
-export async function history(todoId: string, replyId: string): Promise<ChatMessage[]> {
-  const { w, rows, through } = await unsummarised(todoId, replyId);
+export async function history(todoId: string, replyId: string, workflow?: Workflow): Promise<ChatMessage[]> {
+  const { w, rows, through } = await unsummarised(todoId, replyId, workflow);
   const summary = w.contextSummary && (through !== null || !w.contextSummaryUsed) ? [{ role: "system" as const, content: `Summary of the conversation so far:\n${w.contextSummary}` }] : [];
   return [...summary, ...rows.map((r) => ({ role: r.role as ChatMessage["role"], content: r.content }))];
 }
 
-/** A turn as openTurn hands it out: `created` when its reply was created just now (empty, no blocks). */
+/** A turn as beginTurn hands it out: `created` when its reply was created just now (empty, no blocks). */
 export type OpenedTurn = Turn & { created?: boolean };
 
-/** The turn in progress, or a new one over the user messages that wait for it; "stopped" when the todo no longer runs. */
-export async function openTurn(todo: TodoRef): Promise<OpenedTurn | null | "stopped"> {
+/** What beginTurn found: the todo (as locked) with its workflow and the turn to stream (null: nothing waits), or why not. */
+export type Begun = { todo: LockedTodo; workflow: Workflow; turn: OpenedTurn | null } | "stopped" | "held" | "busy";
+
+/**
+ * In one transaction under the todo's row lock: checks that it still runs, takes the holder's
+ * lease (./turn-lease.ts leaseIn) and opens the turn, the one in progress or a new one over the
+ * user messages that wait for it. "stopped" when the todo no longer runs (or waits for its
+ * sub-todos: the last one to settle starts the next turn), null when it does not exist.
+ */
+export async function beginTurn(holder: LeaseHolder, todoId: string): Promise<Begun | null> {
   // Under the row lock: a pause or cancel that committed a moment ago must not get a reply started.
-  const opened = await changeTodo(todo.id, async (tx, current, fx) => {
-    if (current.status !== "RUNNING") return "stopped" as const;
-    const w = asObject(current.workflow) as Workflow;
+  return changeTodo(todoId, async (tx, current, fx): Promise<Begun> => {
+    if (current.status !== "RUNNING" || linksOf(current.workflow).waitingFor?.length) return "stopped";
+    const lease = await leaseIn(tx, holder, current);
+    if (lease.result !== "ok") return lease.result;
+    const w = lease.workflow;
+    const hold = async (turn: Turn | null) => {
+      await tx.todo.update({ where: { id: todoId }, data: lease.data });
+      return { todo: current, workflow: w, turn };
+    };
     if (w.currentTurn) {
       const open = await tx.message.findFirst({ where: { id: w.currentTurn.messageId, state: "PROCESSING" }, select: { id: true } });
-      if (open) return w.currentTurn;
+      if (open) return hold(w.currentTurn);
     }
     // The user's messages, and results the system hands the agent (its sub-todos').
-    const waiting = await tx.message.findMany({ where: { todoId: todo.id, role: { in: ["user", "system"] }, state: "PENDING" }, orderBy: { seq: "asc" } });
-    if (waiting.length === 0) return null;
+    const waiting = await tx.message.findMany({ where: { todoId, role: { in: ["user", "system"] }, state: "PENDING" }, orderBy: { seq: "asc" }, select: { id: true, content: true } });
+    if (waiting.length === 0) return hold(null);
     await tx.message.updateMany({ where: { id: { in: waiting.map((m) => m.id) } }, data: { state: "DONE" } });
-    const message = await tx.message.create({ data: { todoId: todo.id, role: "assistant", content: "", state: "PROCESSING" }, include: messageWithBlocks });
+    const message = await tx.message.create({ data: { todoId, role: "assistant", content: "", state: "PROCESSING" } });
     const turn: Turn = { messageId: message.id, startedAt: Date.now(), userMessages: waiting.map((m) => m.content) };
-    await tx.todo.update({ where: { id: todo.id }, data: { workflow: { ...w, currentTurn: turn, state: "running", turn: Number(w.turn ?? 0) + 1 } as Prisma.InputJsonValue } });
-    fx.emit("message.created", toMessage(message));
-    return { ...turn, created: true };
+    const workflow = { ...w, currentTurn: turn, state: "running", turn: Number(w.turn ?? 0) + 1 };
+    // The lease and the turn in one write.
+    await tx.todo.update({ where: { id: todoId }, data: { ...lease.data, workflow: workflow as Prisma.InputJsonValue } });
+    fx.emit("message.created", toMessage({ ...message, blocks: [] }));
+    return { todo: current, workflow, turn: { ...turn, created: true } };
   });
-  return opened;
 }
 
 /**
@@ -92,17 +107,21 @@ export async function finishTurn(todo: TodoRef, turn: Turn | null, provider: Age
       const steps = facts && facts.steps.length > 1 ? { steps: facts.steps } : {};
       const usage = { provider: provider.name, ...(shownModel ? { model: shownModel } : {}), ...counts, ...steps, costCents: provider.costCents(counts, modelId ?? ""), durationMs: Date.now() - turn.startedAt };
       const first = facts?.toolBlocks ?? (await tx.block.count({ where: { messageId: turn.messageId } }));
-      await tx.block.createMany({ data: blocks.map((b, i) => ({ todoId: todo.id, messageId: turn.messageId, position: first + i, type: b.type, actionable: b.actionable, content: b.content as Prisma.InputJsonValue })) });
+      if (blocks.length) await tx.block.createMany({ data: blocks.map((b, i) => ({ todoId: todo.id, messageId: turn.messageId, position: first + i, type: b.type, actionable: b.actionable, content: b.content as Prisma.InputJsonValue })) });
       const message = await tx.message.update({ where: { id: turn.messageId }, data: { content: text, state: "DONE", usage }, include: messageWithBlocks });
       // Charged in the transaction that ends the turn: the reply and its charge commit together, once.
       await chargeTurn(tx, { userId: current.userId, projectId: current.projectId, todoId: todo.id, messageId: turn.messageId, costCents: usage.costCents, tokensIn: counts.tokensIn, tokensOut: counts.tokensOut });
       fx.emit("message.updated", toMessage(message));
       for (const block of message.blocks.slice(first)) fx.emit("block.updated", toBlock(block));
     }
-    const [pending, scheduled] = await Promise.all([
-      tx.message.count({ where: { todoId: todo.id, role: { in: ["user", "system"] }, state: "PENDING" } }),
-      tx.message.count({ where: { todoId: todo.id, state: "SCHEDULED" } }),
-    ]);
+    // Input that waits (a next turn) and scheduled messages, in one query.
+    const waitingBy = await tx.message.groupBy({
+      by: ["state"],
+      where: { todoId: todo.id, OR: [{ role: { in: ["user", "system"] }, state: "PENDING" }, { state: "SCHEDULED" }] },
+      _count: { _all: true },
+    });
+    const pending = waitingBy.find((g) => g.state === "PENDING")?._count._all ?? 0;
+    const scheduled = waitingBy.find((g) => g.state === "SCHEDULED")?._count._all ?? 0;
     const { currentTurn: _t, ...rest } = w;
     const usedSummary = turn && w.contextSummary && !w.contextSummaryUsed ? { contextSummaryUsed: true } : {};
     // Waiting for sub-todos it started: it stays RUNNING, holding no turn, until the last settles.

@@ -15,11 +15,10 @@ import { summariseIfLong } from "./context-summary.ts";
 import { IdleTimeoutError } from "./providers/configured.ts";
 import { CONTINUE_PROMPT, type AgentProvider, type TurnUsage } from "./provider.ts";
 import { RepeatedPrefix } from "./resume.ts";
-import { linksOf } from "../services/todos/sub-todos.ts";
 import { AGENT_TOOLS, buildTools, type AgentToolDef } from "./tools/index.ts";
 import { SPAWN_TOOL } from "./tools/spawn-subtodos.ts";
-import { dropLease, takeLease, type LeaseHolder } from "./turn-lease.ts";
-import { finishTurn, history, interrupted, openTurn, ToolSteps, type OpenedTurn } from "./turn-store.ts";
+import { takeLease, type LeaseHolder, type Workflow } from "./turn-lease.ts";
+import { beginTurn, finishTurn, history, interrupted, ToolSteps, type OpenedTurn } from "./turn-store.ts";
 import { ReplyWriter } from "./reply-writer.ts";
 import { turnSignals } from "./turn-signals.ts";
 
@@ -50,28 +49,20 @@ export const MAX_STEPS = 8;
 
 /** One turn of a RUNNING todo, or its continuation after a pause or a restart. True when another turn should follow. */
 export async function runTurn(ctx: TurnContext, todoId: string): Promise<boolean | "busy"> {
-  const todo = await db().todo.findUnique({ where: { id: todoId }, select: { id: true, projectId: true, userId: true, status: true, agentSettings: true, workflow: true } });
-  if (!todo || todo.status !== "RUNNING") return false;
-  // Waiting for its sub-todos: the last one to settle starts the next turn.
-  if (linksOf(todo.workflow).waitingFor?.length) return false;
-  const leased = await takeLease(ctx, todoId);
-  if (leased !== "ok") return leased === "busy" ? "busy" : false;
-  const settings = asObject(todo.agentSettings) as TAgentSettings;
-  const providerName = settings.provider ?? ctx.defaultProvider;
-  const provider = Object.hasOwn(ctx.providers, providerName) ? ctx.providers[providerName] : undefined;
-  if (!provider) throw new Error(`Agent provider "${providerName}" is not configured on this server`);
-
-  // Watched before the turn opens: a pause committed after openTurn's check reaches it.
+  // Watched before the turn opens: a pause committed after beginTurn's check reaches it.
   const watch = new TurnWatch();
   const unwatch = turnSignals.watch(todoId, watch);
   try {
-    const turn = await openTurn(todo);
-    if (turn === "stopped") {
-      await dropLease(todoId);
-      return false;
-    }
+    const begun = await beginTurn(ctx, todoId);
+    if (begun === null || begun === "stopped" || begun === "held") return false;
+    if (begun === "busy") return "busy";
+    const { todo, turn, workflow } = begun;
+    const settings = asObject(todo.agentSettings) as TAgentSettings;
+    const providerName = settings.provider ?? ctx.defaultProvider;
+    const provider = Object.hasOwn(ctx.providers, providerName) ? ctx.providers[providerName] : undefined;
+    if (!provider) throw new Error(`Agent provider "${providerName}" is not configured on this server`);
     if (!turn) return await finishTurn(todo, null, provider, settings, "", null, null);
-    return await streamTurn(ctx, todo, turn, provider, settings, watch);
+    return await streamTurn(ctx, todo, turn, provider, settings, watch, workflow);
   } finally {
     unwatch();
   }
@@ -105,16 +96,17 @@ class IdleTimer {
 }
 
 /** Streams the turn's reply and ends it; true when another turn should follow. */
-export async function streamTurn(ctx: StreamContext, todo: TodoRef & { userId: string }, turn: OpenedTurn, provider: AgentProvider, settings: TAgentSettings, watch: TurnWatch): Promise<boolean> {
+export async function streamTurn(ctx: StreamContext, todo: TodoRef & { userId: string }, turn: OpenedTurn, provider: AgentProvider, settings: TAgentSettings, watch: TurnWatch, workflow?: Workflow): Promise<boolean> {
   const todoId = todo.id;
   // A model no longer allowed fails here, before anything connects.
   const choice = provider.modelFor(settings);
   const { controller } = watch;
   // A history too long for the model is summarised first (workflow.contextSummary).
-  if (choice.contextWindow) await summariseIfLong(todoId, turn.messageId, choice.model, choice.contextWindow, { signal: controller.signal, maxRetries: ctx.maxRetries });
+  // (A new summary changes the workflow: history then reads it again.)
+  const summarised = choice.contextWindow ? await summariseIfLong(todoId, turn.messageId, choice.model, choice.contextWindow, { signal: controller.signal, maxRetries: ctx.maxRetries }) : false;
   // A reply just opened is empty and has no blocks; only a resumed one is read back.
   const [messages, current] = await Promise.all([
-    history(todoId, turn.messageId),
+    history(todoId, turn.messageId, summarised ? undefined : workflow),
     turn.created ? { content: "" } : db().message.findUniqueOrThrow({ where: { id: turn.messageId }, select: { content: true } }),
   ]);
   const idle = new IdleTimer(ctx.idleTimeoutMs ?? 0);

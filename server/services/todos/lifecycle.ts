@@ -20,7 +20,7 @@ type Tx = Prisma.TransactionClient;
 export type TodoRef = { id: string; projectId: string };
 /** The todo's row as read under its lock. */
 export type LockedTodo = Prisma.TodoGetPayload<{ select: typeof lockedSelect }>;
-const lockedSelect = { id: true, projectId: true, userId: true, status: true, scheduledAt: true, workflow: true, metadata: true } as const;
+const lockedSelect = { id: true, projectId: true, userId: true, status: true, scheduledAt: true, workflow: true, metadata: true, agentSettings: true, leaseOwner: true, leaseUntil: true } as const;
 
 /** What runs after the commit: events in order, then the status event, then a turn when asked. */
 export class Effects {
@@ -31,7 +31,7 @@ export class Effects {
   startTurn = false;
   /** Work to queue once committed (jobs: a scheduled message's fire job), as closures so this module imports no job. */
   readonly jobs: (() => Promise<unknown>)[] = [];
-  constructor(readonly todo: TodoRef) {}
+  constructor(readonly todo: TodoRef & { userId?: string }) {}
 
   emit(type: EventType, data: unknown): this {
     this.events.push({ type, data });
@@ -116,7 +116,7 @@ export async function runEffects(fx: Effects): Promise<void> {
   if (fx.from && fx.to) publishStatus(fx.todo, fx.to, fx.from);
   // Paused, completed, cancelled, failed: its turn (in this process or another) stops now.
   if (fx.from === "RUNNING" && fx.to !== "RUNNING") await signalTurn(fx.todo.id, "stop");
-  if (fx.startTurn) runtime().agent.start(fx.todo.id);
+  if (fx.startTurn) runtime().agent.start(fx.todo.id, fx.todo.userId);
   for (const job of fx.jobs) {
     await job().catch((err: unknown) => log.warn("could not queue a job after a todo change", { todoId: fx.todo.id, error: err instanceof Error ? err.message : String(err) }));
   }
