@@ -1,4 +1,4 @@
-// npm run bench:agent [-- --pg] [--step-ms 100] [--max 64] [--concurrency 4] [--requests 800] [--limit-ratio 2] [--cpu-prof] …
+// npm run bench:agent [-- --pg] [--step-ms 100] [--max 256] [--concurrency 4] [--requests 800] [--limit-ratio 2] [--cpu-prof] …
 //
 // How many concurrent turns of the built-in local agent does one server process sustain while
 // todo_get (GET /api/v1/todos/{todoId}?messageLimit=20) keeps its p99 under 2× its idle value?
@@ -26,7 +26,7 @@ const { values: args } = parseArgs({
     pg: { type: "boolean", default: false },
     "pg-url": { type: "string", default: process.env.BENCH_PG_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres" },
     "step-ms": { type: "string", default: "100" },
-    max: { type: "string", default: "64" },
+    max: { type: "string", default: "256" },
     concurrency: { type: "string", default: "4" },
     requests: { type: "string", default: "800" },
     warmup: { type: "string", default: "200" },
@@ -34,7 +34,7 @@ const { values: args } = parseArgs({
     "phase-seconds": { type: "string", default: "15" },
     "limit-ratio": { type: "string", default: "2" },
     "stop-after": { type: "string", default: "2" },
-    "budget-seconds": { type: "string", default: "300" },
+    "budget-seconds": { type: "string", default: "480" },
     "server-caps": { type: "boolean", default: false },
     "cpu-prof": { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
@@ -42,7 +42,7 @@ const { values: args } = parseArgs({
   strict: true,
 });
 const USAGE =
-  "npm run bench:agent -- [--pg] [--pg-url postgresql://…/postgres] [--step-ms 100] [--max 64] [--concurrency 4] [--requests 800] [--warmup 200] [--initial-warmup 3000] [--phase-seconds 15] [--limit-ratio 2] [--stop-after 2] [--budget-seconds 300] [--server-caps] [--cpu-prof]";
+  "npm run bench:agent -- [--pg] [--pg-url postgresql://…/postgres] [--step-ms 100] [--max 256] [--concurrency 4] [--requests 800] [--warmup 200] [--initial-warmup 3000] [--phase-seconds 15] [--limit-ratio 2] [--stop-after 2] [--budget-seconds 480] [--server-caps] [--cpu-prof]";
 if (args.help) {
   console.log(USAGE);
   process.exit(0);

@@ -46,6 +46,8 @@ export type RunOutcome = "done" | "busy";
 export class TurnRunner implements AgentRunner {
   readonly owner = randomUUID();
   private readonly active = new Map<string, { userId: string; run: Promise<void> }>();
+  /** Turns in `active` per user (the per-user limit, without a scan of every active turn). */
+  private readonly perUser = new Map<string, number>();
   private readonly queue: { todoId: string; userId: string }[] = [];
   private readonly again = new Set<string>();
   /** Todos a queue worker waits for in runNow (their "busy" goes back to the queue, not to a timer). */
@@ -129,7 +131,7 @@ export class TurnRunner implements AgentRunner {
   private pump() {
     for (let i = 0; i < this.queue.length && this.active.size < this.opts.maxConcurrent; ) {
       const next = this.queue[i]!;
-      const mine = [...this.active.values()].filter((a) => a.userId === next.userId).length;
+      const mine = this.perUser.get(next.userId) ?? 0;
       if (mine >= this.opts.maxPerUser) {
         i++;
         continue;
@@ -137,10 +139,14 @@ export class TurnRunner implements AgentRunner {
       this.queue.splice(i, 1);
       const run = this.run(next.todoId).finally(() => {
         this.active.delete(next.todoId);
+        const left = (this.perUser.get(next.userId) ?? 1) - 1;
+        if (left > 0) this.perUser.set(next.userId, left);
+        else this.perUser.delete(next.userId);
         if (this.again.delete(next.todoId)) this.start(next.todoId);
         this.pump();
       });
       this.active.set(next.todoId, { userId: next.userId, run });
+      this.perUser.set(next.userId, (this.perUser.get(next.userId) ?? 0) + 1);
     }
   }
 
