@@ -12,7 +12,7 @@ import { linksOf } from "../services/todos/sub-todos.ts";
 import { unsummarised } from "./context-summary.ts";
 import { countTokens } from "./local-reply.ts";
 import type { AgentProvider, BlockDraft, ChatMessage, TurnUsage } from "./provider.ts";
-import { dropLease, leaseIn, NO_LEASE, type LeaseHolder, type Turn, type Workflow } from "./turn-lease.ts";
+import { claimUserSlot, dropLease, leaseFor, NO_LEASE, type LeaseHolder, type Turn, type Workflow } from "./turn-lease.ts";
 import type { ReplyWriter } from "./reply-writer.ts";
 
 /**
@@ -34,38 +34,54 @@ export type Begun = { todo: LockedTodo; workflow: Workflow; turn: OpenedTurn | n
 
 /**
  * In one transaction under the todo's row lock: checks that it still runs, takes the holder's
- * lease (./turn-lease.ts leaseIn) and opens the turn, the one in progress or a new one over the
+ * lease (./turn-lease.ts leaseFor, claimUserSlot last) and opens the turn, the one in progress or a new one over the
  * user messages that wait for it. "stopped" when the todo no longer runs (or waits for its
  * sub-todos: the last one to settle starts the next turn), null when it does not exist.
  */
 export async function beginTurn(holder: LeaseHolder, todoId: string): Promise<Begun | null> {
-  // Under the row lock: a pause or cancel that committed a moment ago must not get a reply started.
-  return changeTodo(todoId, async (tx, current, fx): Promise<Begun> => {
-    if (current.status !== "RUNNING" || linksOf(current.workflow).waitingFor?.length) return "stopped";
-    const lease = await leaseIn(tx, holder, current);
-    if (lease.result !== "ok") return lease.result;
-    const w = lease.workflow;
-    const hold = async (turn: Turn | null) => {
-      await tx.todo.update({ where: { id: todoId }, data: lease.data });
-      return { todo: current, workflow: w, turn };
-    };
-    if (w.currentTurn) {
-      const open = await tx.message.findFirst({ where: { id: w.currentTurn.messageId, state: "PROCESSING" }, select: { id: true } });
-      if (open) return hold(w.currentTurn);
-    }
-    // The user's messages, and results the system hands the agent (its sub-todos').
-    const waiting = await tx.message.findMany({ where: { todoId, role: { in: ["user", "system"] }, state: "PENDING" }, orderBy: { seq: "asc" }, select: { id: true, content: true } });
-    if (waiting.length === 0) return hold(null);
-    await tx.message.updateMany({ where: { id: { in: waiting.map((m) => m.id) } }, data: { state: "DONE" } });
-    const message = await tx.message.create({ data: { todoId, role: "assistant", content: "", state: "PROCESSING" } });
-    const turn: Turn = { messageId: message.id, startedAt: Date.now(), userMessages: waiting.map((m) => m.content) };
-    const workflow = { ...w, currentTurn: turn, state: "running", turn: Number(w.turn ?? 0) + 1 };
-    // The lease and the turn in one write.
-    await tx.todo.update({ where: { id: todoId }, data: { ...lease.data, workflow: workflow as Prisma.InputJsonValue } });
-    fx.emit("message.created", toMessage({ ...message, blocks: [] }));
-    return { todo: current, workflow, turn: { ...turn, created: true } };
-  });
+  try {
+    // Under the row lock: a pause or cancel that committed a moment ago must not get a reply started.
+    return await changeTodo(todoId, async (tx, current, fx): Promise<Begun> => {
+      if (current.status !== "RUNNING" || linksOf(current.workflow).waitingFor?.length) return "stopped";
+      const lease = leaseFor(holder, current);
+      if (lease.result !== "ok") return lease.result;
+      const w = lease.workflow;
+      /** Claims the user's slot last (it serialises the user's turns), then writes the lease with `data`. */
+      const hold = async (data: Prisma.TodoUpdateInput) => {
+        if (lease.claim && !(await claimUserSlot(tx, holder, current))) throw new UserBusy();
+        await tx.todo.update({ where: { id: todoId }, data: { ...lease.data, ...data } });
+      };
+      if (w.currentTurn) {
+        const open = await tx.message.findFirst({ where: { id: w.currentTurn.messageId, state: "PROCESSING" }, select: { id: true } });
+        if (open) {
+          await hold({});
+          return { todo: current, workflow: w, turn: w.currentTurn };
+        }
+      }
+      // The user's messages, and results the system hands the agent (its sub-todos').
+      const waiting = await tx.message.findMany({ where: { todoId, role: { in: ["user", "system"] }, state: "PENDING" }, orderBy: { seq: "asc" }, select: { id: true, content: true } });
+      if (waiting.length === 0) {
+        await hold({});
+        return { todo: current, workflow: w, turn: null };
+      }
+      await tx.message.updateMany({ where: { id: { in: waiting.map((m) => m.id) } }, data: { state: "DONE" } });
+      const message = await tx.message.create({ data: { todoId, role: "assistant", content: "", state: "PROCESSING" } });
+      const turn: Turn = { messageId: message.id, startedAt: Date.now(), userMessages: waiting.map((m) => m.content) };
+      const workflow = { ...w, currentTurn: turn, state: "running", turn: Number(w.turn ?? 0) + 1 };
+      // The lease and the turn in one write.
+      await hold({ workflow: workflow as Prisma.InputJsonValue });
+      fx.emit("message.created", toMessage({ ...message, blocks: [] }));
+      return { todo: current, workflow, turn: { ...turn, created: true } };
+    });
+  } catch (err) {
+    // The user's turns fill their limit: nothing of this transaction stays.
+    if (err instanceof UserBusy) return "busy";
+    throw err;
+  }
 }
+
+/** Thrown to roll beginTurn's transaction back when the user has no turn slot left. */
+class UserBusy extends Error {}
 
 /**
  * The turn was stopped (a signal, the runner shutting down): everything it streamed is kept. Paused

@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { renameSync, writeFileSync } from "node:fs";
 import { log } from "../log.ts";
 
 // SQL statements this process sent (bench-only). With BENCH_STATEMENTS_FILE=<file> the database's
@@ -61,7 +61,9 @@ export function reportStatements(counts: StatementCounts, file: string): () => v
     if (text === last) return;
     last = text;
     try {
-      writeFileSync(file, text);
+      // Whole or not at all: the reader is another process.
+      writeFileSync(`${file}.tmp`, text);
+      renameSync(`${file}.tmp`, file);
     } catch (err) {
       log.warn("cannot write statement counts", { file, error: String(err) });
     }
