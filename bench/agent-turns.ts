@@ -1,4 +1,4 @@
-// npm run bench:agent [-- --pg] [--step-ms 100] [--max 64] [--concurrency 4] [--requests 800] [--limit-ratio 2] [--cpu-prof] …
+// npm run bench:agent [-- --pg] [--step-ms 100] [--max 256] [--concurrency 4] [--requests 800] [--limit-ratio 2] [--cpu-prof] …
 //
 // How many concurrent turns of the built-in local agent does one server process sustain while
 // todo_get (GET /api/v1/todos/{todoId}?messageLimit=20) keeps its p99 under 2× its idle value?
@@ -26,7 +26,7 @@ const { values: args } = parseArgs({
     pg: { type: "boolean", default: false },
     "pg-url": { type: "string", default: process.env.BENCH_PG_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres" },
     "step-ms": { type: "string", default: "100" },
-    max: { type: "string", default: "64" },
+    max: { type: "string", default: "256" },
     concurrency: { type: "string", default: "4" },
     requests: { type: "string", default: "800" },
     warmup: { type: "string", default: "200" },
@@ -34,7 +34,7 @@ const { values: args } = parseArgs({
     "phase-seconds": { type: "string", default: "15" },
     "limit-ratio": { type: "string", default: "2" },
     "stop-after": { type: "string", default: "2" },
-    "budget-seconds": { type: "string", default: "300" },
+    "budget-seconds": { type: "string", default: "480" },
     "server-caps": { type: "boolean", default: false },
     "cpu-prof": { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
@@ -42,7 +42,7 @@ const { values: args } = parseArgs({
   strict: true,
 });
 const USAGE =
-  "npm run bench:agent -- [--pg] [--pg-url postgresql://…/postgres] [--step-ms 100] [--max 64] [--concurrency 4] [--requests 800] [--warmup 200] [--initial-warmup 3000] [--phase-seconds 15] [--limit-ratio 2] [--stop-after 2] [--budget-seconds 300] [--server-caps] [--cpu-prof]";
+  "npm run bench:agent -- [--pg] [--pg-url postgresql://…/postgres] [--step-ms 100] [--max 256] [--concurrency 4] [--requests 800] [--warmup 200] [--initial-warmup 3000] [--phase-seconds 15] [--limit-ratio 2] [--stop-after 2] [--budget-seconds 480] [--server-caps] [--cpu-prof]";
 if (args.help) {
   console.log(USAGE);
   process.exit(0);
@@ -117,7 +117,7 @@ const orFail = <T>(p: Promise<T>): Promise<T> => Promise.race([p, failure]);
 // ── The server ──
 
 
-type App = { base: string; apiKey: string; projectId: string; child: Child };
+type App = { base: string; apiKey: string; projectId: string; child: Child; statementsFile: string };
 
 /** With --pg: the server's backends of the bench database, for their CPU time (same machine). */
 let dbStats: { client: pg.Client; name: string } | undefined;
@@ -138,7 +138,7 @@ async function dbCpu(): Promise<Map<number, number> | undefined> {
   return out;
 }
 
-async function startApp(dataDir: string, databaseUrl: string | undefined): Promise<App> {
+async function startApp(dataDir: string, databaseUrl: string | undefined, statementsFile: string): Promise<App> {
   const { base, apiKey, child } = await startBenchApp({
     root: ROOT,
     dataDir,
@@ -149,6 +149,8 @@ async function startApp(dataDir: string, databaseUrl: string | undefined): Promi
       AGENT_STEP_MS: String(opts.stepMs),
       // One user runs thousands of turns: without billing, as measured before it existed (bench/billing.ts measures it).
       BILLING_ENABLED: "0",
+      // The server counts the SQL statements it sends into this file (server/db/statement-count.ts).
+      BENCH_STATEMENTS_FILE: statementsFile,
       // The runner's limits on turns at once (per process and per user: the bench is one user). Lifted
       // to --max so the run measures what the process sustains, not the limit; --server-caps keeps them.
       ...(opts.serverCaps ? {} : { AGENT_MAX_CONCURRENT: String(Math.max(opts.max, 1)), AGENT_MAX_CONCURRENT_PER_USER: String(Math.max(opts.max, 1)) }),
@@ -159,7 +161,7 @@ async function startApp(dataDir: string, databaseUrl: string | undefined): Promi
   void child.exited.then((code) => fail(`the server exited (${code}) during the run:\n${child.tail()}`));
 
   const project = await api<{ id: string }>({ base, apiKey }, "POST", "/projects", { name: "Bench project", description: "agent turns benchmark" });
-  return { base, apiKey, projectId: project.id, child };
+  return { base, apiKey, projectId: project.id, child, statementsFile };
 }
 
 /** A JSON request to /api/v1 that must answer 200. */
@@ -334,6 +336,35 @@ async function allMessages(app: App, todoId: string): Promise<Msg[]> {
     before = page.nextCursor;
   }
 }
+
+/** The statement counts the server last wrote (server/db/statement-count.ts). */
+function readStatements(app: App): { statements: number; transactions: number } {
+  return JSON.parse(readFileSync(app.statementsFile, "utf8")) as { statements: number; transactions: number };
+}
+
+/**
+ * SQL statements per turn: STATEMENT_TURNS turns one after another on a fresh todo, nothing else
+ * running (no todo_get load), from the request that starts each to its READY. The server writes
+ * its counts every 100 ms; the wait after the last READY lets the last write land.
+ */
+async function statementsPerTurn(app: App): Promise<{ perTurn: number; transactionsPerTurn: number; turns: number }> {
+  await sleep(300);
+  const before = readStatements(app);
+  const waitReady = (slot: Slot) => new Promise<void>((r) => (slot.onReady = r));
+  const slot = await createTodo(app, -1, false);
+  await waitReady(slot);
+  for (let i = 1; i < STATEMENT_TURNS; i++) {
+    const ready = waitReady(slot);
+    await startTurn(app, slot, -1);
+    await ready;
+  }
+  await sleep(300);
+  const after = readStatements(app);
+  await verify(app, [slot]);
+  slots.delete(slot.todoId);
+  return { perTurn: (after.statements - before.statements) / STATEMENT_TURNS, transactionsPerTurn: (after.transactions - before.transactions) / STATEMENT_TURNS, turns: STATEMENT_TURNS };
+}
+const STATEMENT_TURNS = 5;
 
 /** After a drain: the database holds exactly one DONE assistant reply per completed turn. */
 async function verify(app: App, phaseSlots: Slot[]) {
@@ -580,7 +611,7 @@ async function main() {
   if (databaseUrl) await openDbStats(args["pg-url"], databaseUrl);
 
   console.log("starting the app (production server)…");
-  const app = await startApp(path.join(tmp, "app-data"), databaseUrl);
+  const app = await startApp(path.join(tmp, "app-data"), databaseUrl, path.join(tmp, "statements.json"));
   await connect(app);
 
   // The probe: one finished turn (a user message, a reply with checklist blocks), then left alone.
@@ -601,6 +632,11 @@ async function main() {
   const check = checkProbe(probe.todoId, 2);
   const staggerMs = Math.min(probeTurnMs, 2_000);
   console.log(`probe todo ${probe.todoId}: one turn alone took ${Math.round(probeTurnMs)} ms`);
+  const statements = await orFail(statementsPerTurn(app));
+  console.log(
+    `SQL statements per turn, alone on the server: ${f1(statements.perTurn)} (${f1(statements.transactionsPerTurn)} transactions; over ${statements.turns} turns, ` +
+      `the requests that start them included, BEGIN and COMMIT counted)`,
+  );
 
   console.log(`\n${row(HEADER)}`);
   // Idle twice (three times when those two disagree by more than 30%); the lowest p99 is the
@@ -690,6 +726,7 @@ async function main() {
     options: { ...opts, levels: LEVELS, settleMaxMs: SETTLE_MAX_MS, drainMaxMs: DRAIN_MAX_MS },
     machine: { node: process.version, platform: `${os.platform()} ${os.release()}`, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, loadavg: os.loadavg() },
     probe: { todoId: probe.todoId, firstTurnMs: probeTurnMs },
+    statements,
     idle,
     idleRuns,
     idleEnd,

@@ -27,12 +27,12 @@ export function summaryThrough(w: Workflow): bigint | null {
 }
 
 /**
- * The todo's workflow, and the finished messages a turn writing `replyId` sends the model after
+ * The todo's workflow (`workflow`, or read), and the finished messages a turn writing `replyId` sends the model after
  * the summary (all of them while there is none), oldest first.
  */
-export async function unsummarised(todoId: string, replyId: string) {
-  const todo = await db().todo.findUniqueOrThrow({ where: { id: todoId }, select: { workflow: true } });
-  const w = asObject(todo.workflow) as Workflow;
+export async function unsummarised(todoId: string, replyId: string, workflow?: Workflow) {
+  // The caller may have the workflow at hand (read under the lock that opened the turn).
+  const w = workflow ?? (asObject((await db().todo.findUniqueOrThrow({ where: { id: todoId }, select: { workflow: true } })).workflow) as Workflow);
   const through = summaryThrough(w);
   const rows = await db().message.findMany({
     where: { todoId, id: { not: replyId }, state: "DONE", role: { in: ["user", "assistant", "system"] }, ...(through !== null ? { seq: { gt: through } } : {}) },

@@ -5,6 +5,7 @@ import { createTestUser, startTestRuntime, type TestRuntime } from "../testing/r
 import { ConfiguredProvider } from "./providers/configured.ts";
 import { LocalProvider } from "./providers/local.ts";
 import { TurnRunner } from "./turn-runner.ts";
+import { changeTodo, setStatus } from "../services/todos/lifecycle.ts";
 
 // The runner with a configured OpenAI-compatible provider (the AI SDK's @ai-sdk/openai-compatible),
 // against a local server that speaks the streaming protocol: the code path users get with
@@ -20,7 +21,7 @@ before(async () => {
   t = await startTestRuntime();
   standin = await startOpenAIStandin({ delayMs: 15, apiKey: KEY });
   const openai = new ConfiguredProvider({ name: "openai", kind: "openai-compatible", baseUrl: standin.url, apiKey: KEY, models: { "gpt-4o-mini": { inPerMTok: 15, outPerMTok: 60 } }, defaultModel: "gpt-4o-mini", maxTokens: 4096, contextWindow: 128_000 });
-  runner = new TurnRunner({ providers: { local: new LocalProvider(0), openai }, defaultProvider: "local", maxConcurrent: 8, maxPerUser: 8, flushMs: 0, maxRetries: 0, idleTimeoutMs: 1000 });
+  runner = new TurnRunner({ providers: { local: new LocalProvider(0), openai }, defaultProvider: "local", maxConcurrent: 8, maxPerUser: 8, flushMs: 0, persistMs: 0, maxRetries: 0, idleTimeoutMs: 1000 });
   // Everything written to stderr (the log) while these tests run, to check that the key never is.
   process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
     logged.push(String(chunk));
@@ -111,7 +112,8 @@ test("pause mid-stream stops the request; resume continues with the partial repl
   runner.start(todo.id);
   while (!((await t.prisma.message.findFirst({ where: { todoId: todo.id, role: "assistant" } }))?.content ?? "").includes("four"))
     await new Promise((r) => setTimeout(r, 5));
-  await t.prisma.todo.update({ where: { id: todo.id }, data: { status: "PAUSED" } });
+  // Through the lifecycle, as todo_updateStatus pauses: its signal stops the turn at once.
+  await changeTodo(todo.id, (tx, current, fx) => setStatus(tx, current, fx, "PAUSED"));
   await runner.idle();
   assert.equal(await standin.requests[0]!.closed, "interrupted");
   const partial = await t.prisma.message.findFirstOrThrow({ where: { todoId: todo.id, role: "assistant" } });

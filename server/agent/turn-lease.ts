@@ -47,28 +47,60 @@ export type LeaseHolder = { owner: string; leaseMs: number; maxPerUser: number }
 export async function takeLease(holder: LeaseHolder, todoId: string, renew = false): Promise<LeaseResult> {
   return db().$transaction(async (tx) => {
     if (!(await lockRow(tx, "Todo", todoId))) return "held";
-    const row = await tx.todo.findUniqueOrThrow({ where: { id: todoId }, select: { userId: true, workflow: true, leaseOwner: true, leaseUntil: true } });
-    const w = asObject(row.workflow) as Workflow;
-    const now = Date.now();
-    const mine = row.leaseOwner === holder.owner;
-    if (renew && !mine) return "held";
-    if (!mine && leaseIsLive(row, now)) return "held";
-    let turn = w.currentTurn;
-    if (!mine) {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`agent-user:${row.userId}`}))`;
-      const n = await tx.todo.count({ where: { userId: row.userId, id: { not: todoId }, status: "RUNNING", leaseUntil: { gt: new Date(now) } } });
-      if (n >= holder.maxPerUser) return "busy";
-      // A lease left behind (lapsed, or voided at start) means its process died mid-turn.
-      if (row.leaseOwner !== null && turn) {
-        const recoveries = (turn.recoveries ?? 0) + 1;
-        if (recoveries > MAX_RECOVERIES) throw new Error(TURN_LOST_TWICE);
-        turn = { ...turn, recoveries };
-      }
-    }
-    const workflow = turn === w.currentTurn ? {} : { workflow: { ...w, currentTurn: turn } as Prisma.InputJsonValue };
-    await tx.todo.update({ where: { id: todoId }, data: { ...workflow, leaseOwner: holder.owner, leaseUntil: new Date(now + holder.leaseMs) } });
+    const row = await tx.todo.findUniqueOrThrow({ where: { id: todoId }, select: { id: true, userId: true, workflow: true, leaseOwner: true, leaseUntil: true } });
+    const lease = leaseFor(holder, row, renew);
+    if (lease.result !== "ok") return lease.result;
+    if (lease.claim && !(await claimUserSlot(tx, holder, row))) return "busy";
+    await tx.todo.update({ where: { id: todoId }, data: lease.data });
     return "ok";
   });
+}
+
+/** The todo's columns leaseFor reads (under the row's lock). */
+export type LeaseRow = Lease & { id: string; userId: string; workflow: unknown };
+
+/** What leaseFor decided: "held", or "ok" with the columns to write and whether a slot of the user's must be claimed first. */
+export type LeaseDecision =
+  | { result: "held" }
+  | { result: "ok"; claim: boolean; workflow: Workflow; data: { leaseOwner: string; leaseUntil: Date; workflow?: Prisma.InputJsonValue } };
+
+/**
+ * takeLease's decision, the todo's row locked and read, without a statement: held by another live
+ * process, or "ok" with the columns to write (the caller writes them, with whatever else changes
+ * in the same UPDATE). Taking it (not renewing) needs `claimUserSlot` in the same transaction
+ * (`claim`), as late as possible: it serialises the user's turns in every process.
+ */
+export function leaseFor(holder: LeaseHolder, row: LeaseRow, renew = false): LeaseDecision {
+  const w = asObject(row.workflow) as Workflow;
+  const now = Date.now();
+  const mine = row.leaseOwner === holder.owner;
+  if (renew && !mine) return { result: "held" };
+  if (!mine && leaseIsLive(row, now)) return { result: "held" };
+  let turn = w.currentTurn;
+  // A lease left behind (lapsed, or voided at start) means its process died mid-turn.
+  if (!mine && row.leaseOwner !== null && turn) {
+    const recoveries = (turn.recoveries ?? 0) + 1;
+    if (recoveries > MAX_RECOVERIES) throw new Error(TURN_LOST_TWICE);
+    turn = { ...turn, recoveries };
+  }
+  const workflow = turn === w.currentTurn ? w : { ...w, currentTurn: turn };
+  return {
+    result: "ok",
+    claim: !mine,
+    workflow,
+    data: { leaseOwner: holder.owner, leaseUntil: new Date(now + holder.leaseMs), ...(workflow === w ? {} : { workflow: workflow as Prisma.InputJsonValue }) },
+  };
+}
+
+/**
+ * Whether the user has a turn slot left: counts the user's other live leases in every process,
+ * under a per-user advisory lock held to the end of the transaction, so the limit holds across
+ * processes. Keep what follows it in the transaction short.
+ */
+export async function claimUserSlot(tx: Prisma.TransactionClient, holder: LeaseHolder, row: { id: string; userId: string }): Promise<boolean> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`agent-user:${row.userId}`}))`;
+  const n = await tx.todo.count({ where: { userId: row.userId, id: { not: row.id }, status: "RUNNING", leaseUntil: { gt: new Date() } } });
+  return n < holder.maxPerUser;
 }
 
 /** Gives the lease up (the turn stopped here), changing the workflow with it, under the row lock. */

@@ -7,6 +7,8 @@ import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import type { AgentProvider } from "./provider.ts";
 import { scriptedProvider } from "./testing/scripted-model.ts";
 import { createTestUser, createWaitingTodo, startTestRuntime, type TestRuntime } from "../testing/runtime.ts";
+import { changeTodo, setStatus } from "../services/todos/lifecycle.ts";
+import { signalTurn } from "./turn-signals.ts";
 
 let t: TestRuntime;
 const events: AppEvent[] = [];
@@ -78,7 +80,8 @@ function fakeProvider(opts: { pieces?: string[]; failAfter?: number; stepMs?: nu
 }
 
 function runnerWith(provider: AgentProvider, extra: Partial<RunnerOptions> = {}) {
-  return new TurnRunner({ providers: { fake: provider }, defaultProvider: "fake", maxConcurrent: 8, maxPerUser: 8, flushMs: 0, ...extra });
+  // persistMs 0: every piece is written as it comes (the crash tests below look for stored text mid-turn).
+  return new TurnRunner({ providers: { fake: provider }, defaultProvider: "fake", maxConcurrent: 8, maxPerUser: 8, flushMs: 0, persistMs: 0, ...extra });
 }
 
 test("a provider error ends the turn in ERROR with the reason; the partial reply is kept and marked", async () => {
@@ -212,4 +215,97 @@ test("the per-user limit holds across processes: two runners on one database nev
   assert.equal(await t.prisma.todo.count({ where: { id: { in: ids }, status: "READY" } }), 6);
   for (const id of ids) assert.equal(await t.prisma.message.count({ where: { todoId: id, role: "assistant" } }), 1);
   assert.equal(peak, 2, `peak of live turns was ${peak}`);
+});
+
+// ── Coalesced writes and signals (server/agent/reply-writer.ts, server/agent/turn-signals.ts) ──
+
+const PIECES = Array.from({ length: 200 }, (_, i) => `w${i} `);
+
+/** The deltas published for the todo's reply so far, joined. */
+const streamed = (todoId: string) =>
+  events
+    .filter((e) => e.todoId === todoId && e.type === "message.delta")
+    .map((e) => e.data as { delta: string })
+    .map((d) => d.delta)
+    .join("");
+
+async function untilStreamed(todoId: string, pieces: number) {
+  while (streamed(todoId).split(" ").length <= pieces) await new Promise((r) => setTimeout(r, 5));
+}
+
+/** A status change through the lifecycle, as todo_updateStatus makes it. */
+async function moveTo(todoId: string, to: "PAUSED" | "CANCELLED") {
+  await changeTodo(todoId, (tx, current, fx) => setStatus(tx, current, fx, to));
+}
+
+test("pause reaches a streaming turn as a signal from the lifecycle: it stops at once and keeps every streamed piece", async () => {
+  const todo = await runningTodo("pause me");
+  // Nothing is written while it streams (persistMs of a minute): the turn cannot learn of the pause from the database.
+  const runner = runnerWith(fakeProvider({ pieces: PIECES, stepMs: 5 }), { persistMs: 60_000 });
+  runner.start(todo.id);
+  await untilStreamed(todo.id, 3);
+  assert.equal((await t.prisma.message.findFirstOrThrow({ where: { todoId: todo.id, role: "assistant" } })).content, "", "nothing written yet");
+  await moveTo(todo.id, "PAUSED");
+  await runner.idle();
+  const reply = await t.prisma.message.findFirstOrThrow({ where: { todoId: todo.id, role: "assistant" } });
+  assert.equal(reply.state, "PROCESSING", "kept for the resume");
+  assert.equal(reply.content, streamed(todo.id), "every delta sent is stored");
+  assert.ok(reply.content.split(" ").length < PIECES.length / 2, "the model call was stopped early");
+  assert.equal((await t.prisma.todo.findUniqueOrThrow({ where: { id: todo.id } })).status, "PAUSED");
+});
+
+test("cancel reaches a streaming turn as a signal: the reply ends DONE with what was streamed", async () => {
+  const todo = await runningTodo("cancel me");
+  const runner = runnerWith(fakeProvider({ pieces: PIECES, stepMs: 5 }), { persistMs: 60_000 });
+  runner.start(todo.id);
+  await untilStreamed(todo.id, 3);
+  await moveTo(todo.id, "CANCELLED");
+  await runner.idle();
+  const reply = await t.prisma.message.findFirstOrThrow({ where: { todoId: todo.id, role: "assistant" } });
+  assert.equal(reply.state, "DONE");
+  assert.equal(reply.content, streamed(todo.id));
+  assert.ok(reply.content.split(" ").length < PIECES.length / 2);
+  assert.equal((reply.usage as { interrupted?: boolean }).interrupted, true);
+});
+
+test("a flush signal (todo_subscribe) writes the streamed reply now; a crash after it loses nothing before it", async () => {
+  const todo = await runningTodo("flush me");
+  const runner = runnerWith(fakeProvider({ pieces: PIECES, stepMs: 5 }), { persistMs: 60_000 });
+  runner.start(todo.id);
+  await untilStreamed(todo.id, 3);
+  const before = streamed(todo.id);
+  await signalTurn(todo.id, "flush");
+  const stored = (await t.prisma.message.findFirstOrThrow({ where: { todoId: todo.id, role: "assistant" } })).content;
+  assert.ok(stored.startsWith(before) && stored.length >= before.length, `stored ${JSON.stringify(stored)} after streaming ${JSON.stringify(before)}`);
+  assert.ok(streamed(todo.id).startsWith(stored), "never ahead of the deltas");
+  await moveTo(todo.id, "CANCELLED");
+  await runner.idle();
+});
+
+test("without a signal (a status written by a process the bus does not reach), the turn stops at its next coalesced write", async () => {
+  const todo = await runningTodo("no signal");
+  const runner = runnerWith(fakeProvider({ pieces: PIECES, stepMs: 5 }), { persistMs: 20 });
+  runner.start(todo.id);
+  await untilStreamed(todo.id, 3);
+  await t.prisma.todo.update({ where: { id: todo.id }, data: { status: "PAUSED" } });
+  await runner.idle();
+  const reply = await t.prisma.message.findFirstOrThrow({ where: { todoId: todo.id, role: "assistant" } });
+  assert.equal(reply.state, "PROCESSING");
+  assert.equal(reply.content, streamed(todo.id), "what it streamed before it noticed is kept");
+  assert.ok(reply.content.split(" ").length < PIECES.length);
+});
+
+test("a stop signal that comes after a resume does not end the turn: it carries on from what it stored", async () => {
+  const todo = await runningTodo("late signal");
+  const pieces = PIECES.slice(0, 30);
+  const runner = runnerWith(fakeProvider({ pieces, stepMs: 5 }), { persistMs: 60_000 });
+  runner.start(todo.id);
+  await untilStreamed(todo.id, 3);
+  await signalTurn(todo.id, "stop"); // as if a pause and a resume had both committed before it arrived
+  await runner.idle();
+  const after = await t.prisma.todo.findUniqueOrThrow({ where: { id: todo.id }, include: { messages: { where: { role: "assistant" } } } });
+  assert.equal(after.status, "READY");
+  assert.equal(after.messages.length, 1);
+  assert.equal(after.messages[0]!.content, pieces.join(""));
+  assert.equal(after.messages[0]!.state, "DONE");
 });

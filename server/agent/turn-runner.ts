@@ -15,8 +15,10 @@ export type RunnerOptions = {
   /** Turns at once in this process, and per user. */
   maxConcurrent: number;
   maxPerUser: number;
-  /** Streamed text is written and published at most this often (a "step" for pause and cancel). */
+  /** Streamed text is published (message.delta) at most this often (default 50 ms). */
   flushMs?: number;
+  /** Streamed text is written to the reply at most this often, and at every tool call and the end (default PERSIST_MS, 500 ms). */
+  persistMs?: number;
   /** How long a process holds a turn without renewing it; a dead process's turns are taken over after it. */
   leaseMs?: number;
   /** A todo whose user is at the per-user limit is looked at again after this long (default 500 ms). */
@@ -35,14 +37,17 @@ export type RunnerOptions = {
 export type RunOutcome = "done" | "busy";
 
 /**
- * Runs agent turns in this process. The todo's status in the database is the control: the runner
- * looks at it at every step, so pause, complete and cancel from any process take effect at the
- * next step. A lease (the todo's leaseOwner, leaseUntil) keeps two processes from running one todo; a turn
+ * Runs agent turns in this process. The todo's status in the database is the control: the
+ * lifecycle signals every change that takes a todo out of RUNNING to its turn, in this process or
+ * (through the bus) another (./turn-signals.ts), and the turn stops at once; its coalesced writes
+ * append only while the todo runs, a backstop for a signal that never arrives. A lease (the todo's leaseOwner, leaseUntil) keeps two processes from running one todo; a turn
  * whose process died is taken over (and resumed) once its lease ran out.
  */
 export class TurnRunner implements AgentRunner {
   readonly owner = randomUUID();
   private readonly active = new Map<string, { userId: string; run: Promise<void> }>();
+  /** Turns in `active` per user (the per-user limit, without a scan of every active turn). */
+  private readonly perUser = new Map<string, number>();
   private readonly queue: { todoId: string; userId: string }[] = [];
   private readonly again = new Set<string>();
   /** Todos a queue worker waits for in runNow (their "busy" goes back to the queue, not to a timer). */
@@ -50,6 +55,8 @@ export class TurnRunner implements AgentRunner {
   private readonly busy = new Set<string>();
   private enqueuing = 0;
   private stopping = false;
+  /** Turns in flight abort their model call when the runner stops. */
+  private readonly onStop = new Set<() => void>();
   private readonly flushMs: number;
   readonly leaseMs: number;
   private readonly busyRetryMs: number;
@@ -60,13 +67,19 @@ export class TurnRunner implements AgentRunner {
     this.busyRetryMs = opts.busyRetryMs ?? 500;
   }
 
-  start(todoId: string): void {
+  start(todoId: string, userId?: string): void {
     if (this.stopping) return;
     if (this.active.has(todoId)) {
       this.again.add(todoId); // looked at again when the current turn ends
       return;
     }
     if (this.queue.some((q) => q.todoId === todoId)) return;
+    // The lifecycle knows whose todo it is; otherwise it is read.
+    if (userId !== undefined) {
+      this.queue.push({ todoId, userId });
+      this.pump();
+      return;
+    }
     this.enqueuing++;
     void db()
       .todo.findUnique({ where: { id: todoId }, select: { userId: true } })
@@ -111,13 +124,14 @@ export class TurnRunner implements AgentRunner {
   async stop(): Promise<void> {
     this.stopping = true;
     this.queue.length = 0;
+    for (const fn of this.onStop) fn();
     await Promise.allSettled([...this.active.values()].map((a) => a.run));
   }
 
   private pump() {
     for (let i = 0; i < this.queue.length && this.active.size < this.opts.maxConcurrent; ) {
       const next = this.queue[i]!;
-      const mine = [...this.active.values()].filter((a) => a.userId === next.userId).length;
+      const mine = this.perUser.get(next.userId) ?? 0;
       if (mine >= this.opts.maxPerUser) {
         i++;
         continue;
@@ -125,10 +139,14 @@ export class TurnRunner implements AgentRunner {
       this.queue.splice(i, 1);
       const run = this.run(next.todoId).finally(() => {
         this.active.delete(next.todoId);
+        const left = (this.perUser.get(next.userId) ?? 1) - 1;
+        if (left > 0) this.perUser.set(next.userId, left);
+        else this.perUser.delete(next.userId);
         if (this.again.delete(next.todoId)) this.start(next.todoId);
         this.pump();
       });
       this.active.set(next.todoId, { userId: next.userId, run });
+      this.perUser.set(next.userId, (this.perUser.get(next.userId) ?? 0) + 1);
     }
   }
 
@@ -158,7 +176,17 @@ export class TurnRunner implements AgentRunner {
 
   /** One turn, or its continuation after a pause or a restart (runTurn). */
   private turn(todoId: string): Promise<boolean | "busy"> {
-    const ctx = { ...this.opts, owner: this.owner, leaseMs: this.leaseMs, flushMs: this.flushMs, stopping: () => this.stopping };
+    const ctx = {
+      ...this.opts,
+      owner: this.owner,
+      leaseMs: this.leaseMs,
+      flushMs: this.flushMs,
+      stopping: () => this.stopping,
+      onStopping: (fn: () => void) => {
+        this.onStop.add(fn);
+        return () => this.onStop.delete(fn);
+      },
+    };
     return runTurn(ctx, todoId);
   }
 

@@ -6,70 +6,113 @@ import type { Prisma } from "../db/generated/client.ts";
 import { db } from "../runtime.ts";
 import { chargeTurn } from "../services/billing/usage.ts";
 import { publishTodo } from "../services/todos/events.ts";
-import { changeTodo, setStatus, type TodoRef } from "../services/todos/lifecycle.ts";
+import { changeTodo, setStatus, type LockedTodo, type TodoRef } from "../services/todos/lifecycle.ts";
 import { asObject, messageWithBlocks, toBlock, toMessage } from "../services/todos/serialize.ts";
 import { linksOf } from "../services/todos/sub-todos.ts";
 import { unsummarised } from "./context-summary.ts";
 import { countTokens } from "./local-reply.ts";
 import type { AgentProvider, BlockDraft, ChatMessage, TurnUsage } from "./provider.ts";
-import { dropLease, NO_LEASE, type Turn, type Workflow } from "./turn-lease.ts";
+import { claimUserSlot, dropLease, leaseFor, NO_LEASE, type LeaseHolder, type Turn, type Workflow } from "./turn-lease.ts";
+import type { ReplyWriter } from "./reply-writer.ts";
 
 /**
  * The conversation before this turn's reply. A summary the agent made stands in for the messages
  * it covers (it comes first, then the messages after it); a summary set by hand (todo_updateWorkflow)
  * comes first once, while it is not used.
  */
-export async function history(todoId: string, replyId: string): Promise<ChatMessage[]> {
-  const { w, rows, through } = await unsummarised(todoId, replyId);
+export async function history(todoId: string, replyId: string, workflow?: Workflow): Promise<ChatMessage[]> {
+  const { w, rows, through } = await unsummarised(todoId, replyId, workflow);
   const summary = w.contextSummary && (through !== null || !w.contextSummaryUsed) ? [{ role: "system" as const, content: `Summary of the conversation so far:\n${w.contextSummary}` }] : [];
   return [...summary, ...rows.map((r) => ({ role: r.role as ChatMessage["role"], content: r.content }))];
 }
 
-/** The turn in progress, or a new one over the user messages that wait for it; "stopped" when the todo no longer runs. */
-export async function openTurn(todo: TodoRef): Promise<Turn | null | "stopped"> {
-  // Under the row lock: a pause or cancel that committed a moment ago must not get a reply started.
-  const opened = await changeTodo(todo.id, async (tx, current, fx) => {
-    if (current.status !== "RUNNING") return "stopped" as const;
-    const w = asObject(current.workflow) as Workflow;
-    if (w.currentTurn) {
-      const open = await tx.message.findFirst({ where: { id: w.currentTurn.messageId, state: "PROCESSING" }, select: { id: true } });
-      if (open) return w.currentTurn;
-    }
-    // The user's messages, and results the system hands the agent (its sub-todos').
-    const waiting = await tx.message.findMany({ where: { todoId: todo.id, role: { in: ["user", "system"] }, state: "PENDING" }, orderBy: { seq: "asc" } });
-    if (waiting.length === 0) return null;
-    await tx.message.updateMany({ where: { id: { in: waiting.map((m) => m.id) } }, data: { state: "DONE" } });
-    const message = await tx.message.create({ data: { todoId: todo.id, role: "assistant", content: "", state: "PROCESSING" }, include: messageWithBlocks });
-    const turn: Turn = { messageId: message.id, startedAt: Date.now(), userMessages: waiting.map((m) => m.content) };
-    await tx.todo.update({ where: { id: todo.id }, data: { workflow: { ...w, currentTurn: turn, state: "running", turn: Number(w.turn ?? 0) + 1 } as Prisma.InputJsonValue } });
-    fx.emit("message.created", toMessage(message));
-    return turn;
-  });
-  return opened;
+/** A turn as beginTurn hands it out: `created` when its reply was created just now (empty, no blocks). */
+export type OpenedTurn = Turn & { created?: boolean };
+
+/** What beginTurn found: the todo (as locked) with its workflow and the turn to stream (null: nothing waits), or why not. */
+export type Begun = { todo: LockedTodo; workflow: Workflow; turn: OpenedTurn | null } | "stopped" | "held" | "busy";
+
+/**
+ * In one transaction under the todo's row lock: checks that it still runs, takes the holder's
+ * lease (./turn-lease.ts leaseFor, claimUserSlot last) and opens the turn, the one in progress or a new one over the
+ * user messages that wait for it. "stopped" when the todo no longer runs (or waits for its
+ * sub-todos: the last one to settle starts the next turn), null when it does not exist.
+ */
+export async function beginTurn(holder: LeaseHolder, todoId: string): Promise<Begun | null> {
+  try {
+    // Under the row lock: a pause or cancel that committed a moment ago must not get a reply started.
+    return await changeTodo(todoId, async (tx, current, fx): Promise<Begun> => {
+      if (current.status !== "RUNNING" || linksOf(current.workflow).waitingFor?.length) return "stopped";
+      const lease = leaseFor(holder, current);
+      if (lease.result !== "ok") return lease.result;
+      const w = lease.workflow;
+      /** Claims the user's slot last (it serialises the user's turns), then writes the lease with `data`. */
+      const hold = async (data: Prisma.TodoUpdateInput) => {
+        if (lease.claim && !(await claimUserSlot(tx, holder, current))) throw new UserBusy();
+        await tx.todo.update({ where: { id: todoId }, data: { ...lease.data, ...data } });
+      };
+      if (w.currentTurn) {
+        const open = await tx.message.findFirst({ where: { id: w.currentTurn.messageId, state: "PROCESSING" }, select: { id: true } });
+        if (open) {
+          await hold({});
+          return { todo: current, workflow: w, turn: w.currentTurn };
+        }
+      }
+      // The user's messages, and results the system hands the agent (its sub-todos').
+      const waiting = await tx.message.findMany({ where: { todoId, role: { in: ["user", "system"] }, state: "PENDING" }, orderBy: { seq: "asc" }, select: { id: true, content: true } });
+      if (waiting.length === 0) {
+        await hold({});
+        return { todo: current, workflow: w, turn: null };
+      }
+      await tx.message.updateMany({ where: { id: { in: waiting.map((m) => m.id) } }, data: { state: "DONE" } });
+      const message = await tx.message.create({ data: { todoId, role: "assistant", content: "", state: "PROCESSING" } });
+      const turn: Turn = { messageId: message.id, startedAt: Date.now(), userMessages: waiting.map((m) => m.content) };
+      const workflow = { ...w, currentTurn: turn, state: "running", turn: Number(w.turn ?? 0) + 1 };
+      // The lease and the turn in one write.
+      await hold({ workflow: workflow as Prisma.InputJsonValue });
+      fx.emit("message.created", toMessage({ ...message, blocks: [] }));
+      return { todo: current, workflow, turn: { ...turn, created: true } };
+    });
+  } catch (err) {
+    // The user's turns fill their limit: nothing of this transaction stays.
+    if (err instanceof UserBusy) return "busy";
+    throw err;
+  }
 }
 
-/** Paused: the reply stays PROCESSING for resume. Completed or cancelled: the reply ends here. */
-export async function interrupted(todo: TodoRef, turn: Turn, written: string, providerName: string): Promise<false> {
+/** Thrown to roll beginTurn's transaction back when the user has no turn slot left. */
+class UserBusy extends Error {}
+
+/**
+ * The turn was stopped (a signal, the runner shutting down): everything it streamed is kept. Paused
+ * (or shut down): the reply stays PROCESSING for resume. Completed or cancelled: the reply ends here.
+ * True when the todo still runs (a stop signal that came late, after a resume): go on with it.
+ */
+export async function interrupted(todo: TodoRef, turn: Turn, writer: ReplyWriter, providerName: string): Promise<boolean> {
+  await writer.settle();
+  const written = writer.content;
   const status = (await db().todo.findUnique({ where: { id: todo.id }, select: { status: true } }))?.status;
   if (status && status !== "PAUSED" && status !== "RUNNING") {
     const usage = { provider: providerName, tokensIn: countTokens(turn.userMessages.join("\n")), tokensOut: countTokens(written), costCents: 0, durationMs: Date.now() - turn.startedAt, interrupted: true };
     const message = await db().message.update({ where: { id: turn.messageId }, data: { content: written, state: "DONE", usage }, include: messageWithBlocks });
     await dropLease(todo.id, (w) => ({ ...w, currentTurn: undefined, state: "idle" }));
     publishTodo("message.updated", todo, toMessage(message));
-  } else {
-    await dropLease(todo.id, (w) => ({ ...w, state: status === "PAUSED" ? "paused" : "idle" }));
+    return false;
   }
-  return false;
+  await writer.finish();
+  await dropLease(todo.id, (w) => ({ ...w, state: status === "PAUSED" ? "paused" : "idle" }));
+  return status === "RUNNING";
 }
 
-/** What the stream learnt of the turn: the model, each model step's usage, and whether tools wrote blocks. */
-export type TurnFacts = { modelId: string; steps: TurnUsage[]; toolBlocks: number };
+/** What the stream learnt of the turn: the model, each model step's usage, the blocks on the reply and how many are checklist items. */
+export type TurnFacts = { modelId: string; steps: TurnUsage[]; toolBlocks: number; checklistBlocks?: number };
 
 /** Ends the turn: reply DONE with usage and blocks, todo READY (or SCHEDULED, or on to the next turn: true). */
 export async function finishTurn(todo: TodoRef, turn: Turn | null, provider: AgentProvider, settings: TAgentSettings, text: string, reported: TurnUsage | null, facts: TurnFacts | null): Promise<boolean> {
   // Worked out before the transaction: reading user content may take a while (and yields). A reply
   // whose checklist the agent already wrote with its tool gets no second one from its text.
-  const usedChecklistTool = turn ? (await db().block.count({ where: { messageId: turn.messageId, type: "checklist_item" } })) > 0 : false;
+  const checklists = !turn ? 0 : (facts?.checklistBlocks ?? (await db().block.count({ where: { messageId: turn.messageId, type: "checklist_item" } })));
+  const usedChecklistTool = checklists > 0;
   const blocks = turn && !usedChecklistTool ? await provider.blocksFor(text, turn.userMessages) : [];
   const next = await changeTodo(todo.id, async (tx, current, fx) => {
     const w = asObject(current.workflow) as Workflow;
@@ -80,17 +123,21 @@ export async function finishTurn(todo: TodoRef, turn: Turn | null, provider: Age
       const steps = facts && facts.steps.length > 1 ? { steps: facts.steps } : {};
       const usage = { provider: provider.name, ...(shownModel ? { model: shownModel } : {}), ...counts, ...steps, costCents: provider.costCents(counts, modelId ?? ""), durationMs: Date.now() - turn.startedAt };
       const first = facts?.toolBlocks ?? (await tx.block.count({ where: { messageId: turn.messageId } }));
-      await tx.block.createMany({ data: blocks.map((b, i) => ({ todoId: todo.id, messageId: turn.messageId, position: first + i, type: b.type, actionable: b.actionable, content: b.content as Prisma.InputJsonValue })) });
+      if (blocks.length) await tx.block.createMany({ data: blocks.map((b, i) => ({ todoId: todo.id, messageId: turn.messageId, position: first + i, type: b.type, actionable: b.actionable, content: b.content as Prisma.InputJsonValue })) });
       const message = await tx.message.update({ where: { id: turn.messageId }, data: { content: text, state: "DONE", usage }, include: messageWithBlocks });
       // Charged in the transaction that ends the turn: the reply and its charge commit together, once.
       await chargeTurn(tx, { userId: current.userId, projectId: current.projectId, todoId: todo.id, messageId: turn.messageId, costCents: usage.costCents, tokensIn: counts.tokensIn, tokensOut: counts.tokensOut });
       fx.emit("message.updated", toMessage(message));
       for (const block of message.blocks.slice(first)) fx.emit("block.updated", toBlock(block));
     }
-    const [pending, scheduled] = await Promise.all([
-      tx.message.count({ where: { todoId: todo.id, role: { in: ["user", "system"] }, state: "PENDING" } }),
-      tx.message.count({ where: { todoId: todo.id, state: "SCHEDULED" } }),
-    ]);
+    // Input that waits (a next turn) and scheduled messages, in one query.
+    const waitingBy = await tx.message.groupBy({
+      by: ["state"],
+      where: { todoId: todo.id, OR: [{ role: { in: ["user", "system"] }, state: "PENDING" }, { state: "SCHEDULED" }] },
+      _count: { _all: true },
+    });
+    const pending = waitingBy.find((g) => g.state === "PENDING")?._count._all ?? 0;
+    const scheduled = waitingBy.find((g) => g.state === "SCHEDULED")?._count._all ?? 0;
     const { currentTurn: _t, ...rest } = w;
     const usedSummary = turn && w.contextSummary && !w.contextSummaryUsed ? { contextSummaryUsed: true } : {};
     // Waiting for sub-todos it started: it stays RUNNING, holding no turn, until the last settles.
@@ -114,6 +161,8 @@ export type ToolStepContent = { tool: string; toolCallId: string; input: unknown
 export class ToolSteps {
   /** Blocks on the reply so far. */
   count = 0;
+  /** Checklist items among them. */
+  checklists = 0;
   private readonly stepBlocks = new Map<string, Promise<string>>();
 
   constructor(
@@ -121,13 +170,17 @@ export class ToolSteps {
     readonly messageId: string,
   ) {}
 
+  /** Counts the blocks a resumed reply has already (a new one has none). */
   async init(): Promise<void> {
-    this.count = await db().block.count({ where: { messageId: this.messageId } });
+    const rows = await db().block.groupBy({ by: ["type"], where: { messageId: this.messageId }, _count: { _all: true } });
+    this.count = rows.reduce((n, r) => n + r._count._all, 0);
+    this.checklists = rows.find((r) => r.type === "checklist_item")?._count._all ?? 0;
   }
 
   /** Adds a block to the reply and publishes it. */
   async add(draft: BlockDraft & { subTodoIds?: string[] }) {
     const position = this.count++;
+    if (draft.type === "checklist_item") this.checklists++;
     const block = await db().block.create({
       data: { todoId: this.todo.id, messageId: this.messageId, position, type: draft.type, actionable: draft.actionable, content: draft.content as Prisma.InputJsonValue, subTodoIds: draft.subTodoIds ?? [] },
     });

@@ -1,8 +1,10 @@
 // One turn: take the lease, open (or resume) the turn, then the streaming loop over the AI SDK's
-// streamText: text deltas are appended to the reply at most every flushMs (a "step": each also
-// checks that the todo still runs), tool calls are written as steps of the reply as they happen,
-// usage is counted per model step, and a heartbeat renews the lease. Pause, cancel and a lost
-// lease abort the model call through its abort signal.
+// streamText: the reply is held in memory (./reply-writer.ts), its deltas published at most every
+// flushMs and its text written coalesced, at most every persistMs, at every tool call and at the
+// end; tool calls are written as steps of the reply as they happen, usage is counted per model
+// step, and a heartbeat renews the lease. Pause, complete and cancel reach the turn as a signal
+// from the lifecycle (./turn-signals.ts); they, a lost lease and the runner's shutdown abort the
+// model call through its abort signal, and what was streamed is kept.
 import { hasToolCall, stepCountIs, streamText, type ModelMessage, type ToolSet } from "ai";
 import type { TAgentSettings } from "../../lib/schemas/agent.ts";
 import { db } from "../runtime.ts";
@@ -13,15 +15,21 @@ import { summariseIfLong } from "./context-summary.ts";
 import { IdleTimeoutError } from "./providers/configured.ts";
 import { CONTINUE_PROMPT, type AgentProvider, type TurnUsage } from "./provider.ts";
 import { RepeatedPrefix } from "./resume.ts";
-import { linksOf } from "../services/todos/sub-todos.ts";
 import { AGENT_TOOLS, buildTools, type AgentToolDef } from "./tools/index.ts";
 import { SPAWN_TOOL } from "./tools/spawn-subtodos.ts";
-import { dropLease, takeLease, type LeaseHolder, type Turn } from "./turn-lease.ts";
-import { finishTurn, history, interrupted, openTurn, ToolSteps } from "./turn-store.ts";
+import { takeLease, type LeaseHolder, type Workflow } from "./turn-lease.ts";
+import { beginTurn, finishTurn, history, interrupted, ToolSteps, type OpenedTurn } from "./turn-store.ts";
+import { ReplyWriter } from "./reply-writer.ts";
+import { turnSignals } from "./turn-signals.ts";
 
 export type StreamContext = LeaseHolder & {
+  /** Deltas are published at most this often. */
   flushMs: number;
+  /** The reply is written at most this often (and at every tool call and at the end); default PERSIST_MS. */
+  persistMs?: number;
   stopping(): boolean;
+  /** Calls `fn` when the runner starts stopping (shutdown); returns the unsubscribe. */
+  onStopping?(fn: () => void): () => void;
   /** How long the model may stay silent (before its answer and between two parts); 0 or absent: no limit. */
   idleTimeoutMs?: number;
   /** Retries of a failed model call (the SDK's, with backoff); default 2. */
@@ -33,29 +41,43 @@ export type StreamContext = LeaseHolder & {
 };
 export type TurnContext = StreamContext & { providers: Record<string, AgentProvider>; defaultProvider: string };
 
+/** How often a streaming reply is written at most: a crash loses at most about this much of it. */
+export const PERSIST_MS = 500;
+
 /** Model calls per turn unless the runner says otherwise. */
 export const MAX_STEPS = 8;
 
 /** One turn of a RUNNING todo, or its continuation after a pause or a restart. True when another turn should follow. */
 export async function runTurn(ctx: TurnContext, todoId: string): Promise<boolean | "busy"> {
-  const todo = await db().todo.findUnique({ where: { id: todoId }, select: { id: true, projectId: true, userId: true, status: true, agentSettings: true, workflow: true } });
-  if (!todo || todo.status !== "RUNNING") return false;
-  // Waiting for its sub-todos: the last one to settle starts the next turn.
-  if (linksOf(todo.workflow).waitingFor?.length) return false;
-  const leased = await takeLease(ctx, todoId);
-  if (leased !== "ok") return leased === "busy" ? "busy" : false;
-  const settings = asObject(todo.agentSettings) as TAgentSettings;
-  const providerName = settings.provider ?? ctx.defaultProvider;
-  const provider = Object.hasOwn(ctx.providers, providerName) ? ctx.providers[providerName] : undefined;
-  if (!provider) throw new Error(`Agent provider "${providerName}" is not configured on this server`);
-
-  const turn = await openTurn(todo);
-  if (turn === "stopped") {
-    await dropLease(todoId);
-    return false;
+  // Watched before the turn opens: a pause committed after beginTurn's check reaches it.
+  const watch = new TurnWatch();
+  const unwatch = turnSignals.watch(todoId, watch);
+  try {
+    const begun = await beginTurn(ctx, todoId);
+    if (begun === null || begun === "stopped" || begun === "held") return false;
+    if (begun === "busy") return "busy";
+    const { todo, turn, workflow } = begun;
+    const settings = asObject(todo.agentSettings) as TAgentSettings;
+    const providerName = settings.provider ?? ctx.defaultProvider;
+    const provider = Object.hasOwn(ctx.providers, providerName) ? ctx.providers[providerName] : undefined;
+    if (!provider) throw new Error(`Agent provider "${providerName}" is not configured on this server`);
+    if (!turn) return await finishTurn(todo, null, provider, settings, "", null, null);
+    return await streamTurn(ctx, todo, turn, provider, settings, watch, workflow);
+  } finally {
+    unwatch();
   }
-  if (!turn) return finishTurn(todo, null, provider, settings, "", null, null);
-  return streamTurn(ctx, todo, turn, provider, settings);
+}
+
+/** A turn's end of the signals (./turn-signals.ts): stop aborts its model call, flush writes its reply. */
+export class TurnWatch {
+  readonly controller = new AbortController();
+  writer?: ReplyWriter;
+  stop(): void {
+    this.controller.abort();
+  }
+  async flush(): Promise<void> {
+    await this.writer?.flush();
+  }
 }
 
 /** Aborts its signal when `arm` is not followed by `disarm` within `ms`. */
@@ -74,14 +96,19 @@ class IdleTimer {
 }
 
 /** Streams the turn's reply and ends it; true when another turn should follow. */
-export async function streamTurn(ctx: StreamContext, todo: TodoRef & { userId: string }, turn: Turn, provider: AgentProvider, settings: TAgentSettings): Promise<boolean> {
+export async function streamTurn(ctx: StreamContext, todo: TodoRef & { userId: string }, turn: OpenedTurn, provider: AgentProvider, settings: TAgentSettings, watch: TurnWatch, workflow?: Workflow): Promise<boolean> {
   const todoId = todo.id;
   // A model no longer allowed fails here, before anything connects.
   const choice = provider.modelFor(settings);
-  const controller = new AbortController();
+  const { controller } = watch;
   // A history too long for the model is summarised first (workflow.contextSummary).
-  if (choice.contextWindow) await summariseIfLong(todoId, turn.messageId, choice.model, choice.contextWindow, { signal: controller.signal, maxRetries: ctx.maxRetries });
-  const [messages, current] = await Promise.all([history(todoId, turn.messageId), db().message.findUniqueOrThrow({ where: { id: turn.messageId }, select: { content: true } })]);
+  // (A new summary changes the workflow: history then reads it again.)
+  const summarised = choice.contextWindow ? await summariseIfLong(todoId, turn.messageId, choice.model, choice.contextWindow, { signal: controller.signal, maxRetries: ctx.maxRetries }) : false;
+  // A reply just opened is empty and has no blocks; only a resumed one is read back.
+  const [messages, current] = await Promise.all([
+    history(todoId, turn.messageId, summarised ? undefined : workflow),
+    turn.created ? { content: "" } : db().message.findUniqueOrThrow({ where: { id: turn.messageId }, select: { content: true } }),
+  ]);
   const idle = new IdleTimer(ctx.idleTimeoutMs ?? 0);
   const resumeFrom = current.content.trim() ? current.content : "";
   // System text (the settings' prompt, a pending context summary) goes in the call's system field.
@@ -100,7 +127,7 @@ export async function streamTurn(ctx: StreamContext, todo: TodoRef & { userId: s
       : []),
   ];
   const steps = new ToolSteps(todo, turn.messageId);
-  await steps.init();
+  if (!turn.created) await steps.init();
   const tools: ToolSet | undefined = choice.tools ? await buildTools({ todo, messageId: turn.messageId, steps, signal: controller.signal }, ctx.tools ?? AGENT_TOOLS) : undefined;
   const result = streamText({
     model: choice.model,
@@ -117,11 +144,29 @@ export async function streamTurn(ctx: StreamContext, todo: TodoRef & { userId: s
   });
 
   const skip = new RepeatedPrefix(resumeFrom);
-  let written = current.content;
-  let buffer = "";
-  let lastFlush = Date.now();
   let usage: TurnUsage | null = null;
   const stepUsage: TurnUsage[] = [];
+  // The reply streams from memory: deltas go out at most every flushMs, the text is written at most
+  // every persistMs (one statement, which appends only while the todo still runs), at a tool call,
+  // and at the end. Pause, complete and cancel come as a signal from the lifecycle (./turn-signals.ts),
+  // never from reading the todo's row.
+  const writer = new ReplyWriter(
+    {
+      publish: (delta, offset) => publishTodo("message.delta", todo, { messageId: turn.messageId, delta, offset }),
+      append: async (text) =>
+        (await db().$executeRaw`
+          UPDATE "Message" SET "content" = "content" || ${text}, "updatedAt" = (now() AT TIME ZONE 'UTC')
+          WHERE "id" = ${turn.messageId} AND EXISTS (SELECT 1 FROM "Todo" WHERE "id" = ${todoId} AND "status" = 'RUNNING')`) > 0,
+      appendFinal: async (text) => {
+        await db().$executeRaw`
+          UPDATE "Message" SET "content" = "content" || ${text}, "updatedAt" = (now() AT TIME ZONE 'UTC')
+          WHERE "id" = ${turn.messageId} AND "state" = 'PROCESSING'`;
+      },
+    },
+    current.content,
+    { publishMs: ctx.flushMs, persistMs: ctx.persistMs ?? PERSIST_MS, onHalt: () => controller.abort() },
+  );
+  watch.writer = writer;
   // The lease is renewed on a timer, not per piece, so a slow model does not lose it; losing it
   // (another process took the turn over) stops this one without writing anything more.
   let lost = false;
@@ -137,29 +182,16 @@ export async function streamTurn(ctx: StreamContext, todo: TodoRef & { userId: s
       .catch(() => undefined);
   }, ctx.leaseMs / 3);
   heartbeat.unref();
-  /** Appends what was streamed since the last step, in one statement that also checks the todo still runs. */
-  const flush = async (): Promise<"go" | "stop"> => {
-    if (lost || ctx.stopping()) return "stop";
-    if (!buffer) {
-      const status = (await db().todo.findUnique({ where: { id: todoId }, select: { status: true } }))?.status;
-      return status === "RUNNING" ? "go" : "stop";
-    }
-    const appended = await db().$executeRaw`
-      UPDATE "Message" SET "content" = "content" || ${buffer}, "updatedAt" = (now() AT TIME ZONE 'UTC')
-      WHERE "id" = ${turn.messageId} AND EXISTS (SELECT 1 FROM "Todo" WHERE "id" = ${todoId} AND "status" = 'RUNNING')`;
-    if (appended === 0) return "stop";
-    // `offset`: where the delta starts in the reply's text (UTF-16 units, as JSON strings count), so
-    // a page that loaded the reply mid-stream appends exactly what it lacks, and sees a gap.
-    publishTodo("message.delta", todo, { messageId: turn.messageId, delta: buffer, offset: written.length });
-    written += buffer;
-    buffer = "";
-    lastFlush = Date.now();
-    return "go";
-  };
+  if (ctx.stopping()) controller.abort();
+  const stopWatch = ctx.onStopping?.(() => controller.abort());
   const stop = async () => {
     clearInterval(heartbeat);
     await renewing;
-    return lost ? false : interrupted(todo, turn, written, provider.name);
+    if (lost) {
+      writer.close();
+      return false;
+    }
+    return interrupted(todo, turn, writer, provider.name);
   };
   const iterator = result.fullStream[Symbol.asyncIterator]();
   try {
@@ -174,15 +206,11 @@ export async function streamTurn(ctx: StreamContext, todo: TodoRef & { userId: s
       if (next.done) break;
       const part = next.value;
       if (part.type === "text-delta") {
-        buffer += skip.push(part.text);
-        if (Date.now() - lastFlush >= ctx.flushMs && (await flush()) === "stop") {
-          controller.abort();
-          return stop();
-        }
+        writer.push(skip.push(part.text));
       } else if (part.type === "tool-call") {
         // What the model said before the call is stored before the call's step shows.
-        buffer += skip.end();
-        if ((await flush()) === "stop") {
+        writer.push(skip.end());
+        if (!(await writer.flush())) {
           controller.abort();
           return stop();
         }
@@ -205,22 +233,25 @@ export async function streamTurn(ctx: StreamContext, todo: TodoRef & { userId: s
   } catch (err) {
     if (controller.signal.aborted) return stop();
     // The model failed: what it did send is kept with the reply, which then fails.
-    buffer += skip.end();
-    await flush().catch(() => undefined);
+    writer.push(skip.end());
+    await writer.finish().catch(() => undefined);
     throw new Error(provider.describeError(idle.controller.signal.aborted ? idle.controller.signal.reason : err));
   } finally {
+    stopWatch?.();
     clearInterval(heartbeat);
     idle.disarm();
   }
   if (idle.controller.signal.aborted) {
-    buffer += skip.end();
-    await flush().catch(() => undefined);
+    writer.push(skip.end());
+    await writer.finish().catch(() => undefined);
     throw new Error(provider.describeError(idle.controller.signal.reason));
   }
   if (controller.signal.aborted) return stop();
-  buffer += skip.end();
-  if ((await flush()) === "stop") return stop();
+  writer.push(skip.end());
+  // The end writes the whole reply (finishTurn): only the writes in flight are waited for.
+  await writer.settle();
+  if (writer.stopped) return stop();
   await renewing;
   if (lost) return false;
-  return finishTurn(todo, turn, provider, settings, written, usage, { modelId: choice.modelId, steps: stepUsage, toolBlocks: steps.count });
+  return finishTurn(todo, turn, provider, settings, writer.content, usage, { modelId: choice.modelId, steps: stepUsage, toolBlocks: steps.count, checklistBlocks: steps.checklists });
 }

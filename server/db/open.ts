@@ -8,6 +8,16 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import { restrictTree } from "../data-dir.ts";
 import { PrismaClient } from "./generated/client.ts";
 import { applyMigrations, describeError, migratePostgres, pgliteExecutor, redactUrl } from "./migrate.ts";
+import { countStatements, reportStatements, statementsFile, type StatementCounts } from "./statement-count.ts";
+
+/** BENCH_STATEMENTS_FILE set: the client's adapter counts its statements into the file (bench-only, ./statement-count.ts). */
+function counted<F>(factory: F): F {
+  const file = statementsFile();
+  if (!file) return factory;
+  const counts: StatementCounts = { statements: 0, transactions: 0 };
+  reportStatements(counts, file);
+  return countStatements(factory, counts);
+}
 
 export interface OpenDatabaseOptions {
   /** postgresql://… of a PostgreSQL server; without it the embedded PGlite database is used. */
@@ -49,7 +59,7 @@ async function openPostgres(url: string, log: (msg: string) => void): Promise<Da
   } catch (e) {
     throw new Error(`Could not open the PostgreSQL database ${where}: ${describeError(e)}`, { cause: e });
   }
-  const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: url }) });
+  const prisma = new PrismaClient({ adapter: counted(new PrismaPg({ connectionString: url })) });
   return { prisma, kind: "postgres", close: () => prisma.$disconnect() };
 }
 
@@ -82,7 +92,7 @@ async function openPglite(dataDir: string, log: (msg: string) => void): Promise<
     await release().catch(() => {});
     throw new Error(`Could not migrate the embedded database ${dir}: ${describeError(e)}`, { cause: e });
   }
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(db) });
+  const prisma = new PrismaClient({ adapter: counted(new PrismaPGlite(db)) });
   return {
     prisma,
     kind: "pglite",

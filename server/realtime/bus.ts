@@ -53,8 +53,15 @@ export type { CredentialRef } from "../auth/caller.ts";
  *   connections leave every project and todo room they may no longer read.
  * - `caller.changed`: what a request knows of the user changed (administrator or not): every
  *   process forgets the user's cached callers (server/auth/credential-cache.ts); connections stay.
+ * - `turn.signal`: the todo's running turn, in whichever process, must stop (it left RUNNING) or
+ *   write its reply now (`flush`, before a subscriber reads it): server/agent/turn-signals.ts. The
+ *   publishing process has delivered it to its own turns; sinks carry it to the other processes.
  */
-export type ConnectionEffect = { kind: "credential.revoked"; credential: CredentialRef } | { kind: "access.lost"; userId: string } | { kind: "caller.changed"; userId: string };
+export type ConnectionEffect =
+  | { kind: "credential.revoked"; credential: CredentialRef }
+  | { kind: "access.lost"; userId: string }
+  | { kind: "caller.changed"; userId: string }
+  | { kind: "turn.signal"; todoId: string; signal: "stop" | "flush" };
 
 /** The rooms an event fans out to: its project, todo and edge (and owner, for per-user events). */
 export function roomsFor(event: AppEvent): Room[] {

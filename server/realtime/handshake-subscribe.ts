@@ -46,9 +46,11 @@ export async function checkHandshakeSubscriptions(
   caller: Caller,
   targets: SubscriptionTarget[],
   limits: RateLimits | undefined,
-): Promise<{ rooms: Room[]; outcome: SubscriptionOutcome }> {
+): Promise<{ rooms: Room[]; outcome: SubscriptionOutcome; running: string[] }> {
   const outcome: SubscriptionOutcome = { subscribed: [], refused: [] };
   const rooms: Room[] = [];
+  // Todos whose turn was streaming: asked to write their reply before the client hears it is subscribed.
+  const running: string[] = [];
   const seen = new Set<string>();
   for (const target of targets) {
     const room = roomOf(target);
@@ -59,8 +61,10 @@ export async function checkHandshakeSubscriptions(
         const budget = await limits.consume("subscribe", credentialKey(caller));
         if (!budget.allowed) throw new ApiError("TOO_MANY_REQUESTS", 'Rate limit "subscribe" exceeded');
       }
-      if (target.kind === "todo") await getTodoOrThrow(caller, target.id, "read");
-      else {
+      if (target.kind === "todo") {
+        const { todo } = await getTodoOrThrow(caller, target.id, "read");
+        if (todo.status === "RUNNING") running.push(target.id);
+      } else {
         if (caller.todoScope) throw new ApiError("FORBIDDEN", "This token is scoped to one todo; projects are not available to it");
         await requireProjectAccess(caller, target.id, "read");
       }
@@ -72,5 +76,5 @@ export async function checkHandshakeSubscriptions(
       outcome.refused.push({ ...target, code: error.code, message: error.message });
     }
   }
-  return { rooms, outcome };
+  return { rooms, outcome, running };
 }

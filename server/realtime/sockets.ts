@@ -6,6 +6,7 @@ import { resolveHandshake } from "../auth/resolve.ts";
 import { ApiError } from "../http/errors.ts";
 import { isAppOrigin } from "../http/same-origin.ts";
 import { log } from "../log.ts";
+import { signalTurn, turnSignals, type TurnSignal } from "../agent/turn-signals.ts";
 import { limitHandshakes } from "./handshake-limit.ts";
 import { memoryPresence, redisPresence, trackDevicePresence, type PresenceStore } from "./presence.ts";
 import type { RateLimits } from "../http/rate-limit.ts";
@@ -83,7 +84,7 @@ export async function attachSockets(httpServer: HttpServer, bus: EventBus, opts:
         if (!caller) return next(refused("Missing, invalid or expired credential", "UNAUTHORIZED"));
         // Subscriptions asked for in the handshake: checked like todo_subscribe, joined before `connect`.
         const subscribed = wanted ? await checkHandshakeSubscriptions(caller, wanted, opts.limits) : undefined;
-        const data: SocketData = { userId: caller.userId, credential: caller.credential, deviceId: caller.deviceId, todoScope: caller.todoScope, subscription: subscribed?.outcome };
+        const data: SocketData = { userId: caller.userId, credential: caller.credential, deviceId: caller.deviceId, todoScope: caller.todoScope, subscription: subscribed?.outcome, flushFirst: subscribed?.running };
         socket.data = data;
         // A todo-scoped token hears its todo only (todo_subscribe), not the account's events.
         const rooms = credentialsOf(caller).map(credentialRoom);
@@ -105,8 +106,14 @@ export async function attachSockets(httpServer: HttpServer, bus: EventBus, opts:
   // only reach connected sockets, so check once more now that this one is reachable.
   io.on("connection", (socket) => {
     // The outcome of auth.subscribe, as the connection's first event (only when it was asked for).
-    const subscription = (socket.data as SocketData).subscription;
-    if (subscription) socket.emit(SUBSCRIPTION_EVENT, subscription);
+    // A streaming turn writes its reply coalesced: as todo_subscribe does, it is asked to write what
+    // it streamed before the client hears it is subscribed (and reads), now that the rooms are joined,
+    // so the deltas from here on continue the text the client reads.
+    const { subscription, flushFirst } = socket.data as SocketData;
+    if (subscription)
+      void Promise.all((flushFirst ?? []).map((todoId) => signalTurn(todoId, "flush").catch(() => undefined))).then(() => {
+        if (socket.connected) socket.emit(SUBSCRIPTION_EVENT, subscription);
+      });
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
     resolveHandshake(token, socket.handshake.headers.cookie)
       .then((caller) => {
@@ -141,6 +148,10 @@ export async function attachSockets(httpServer: HttpServer, bus: EventBus, opts:
       credentialCache()?.drop(ref);
       ack?.();
     });
+  if (opts.redisUrl)
+    io.on(TURN_SIGNAL, (todoId: string, signal: TurnSignal, ack?: () => void) => {
+      void turnSignals.deliver(todoId, signal).then(() => ack?.());
+    });
   const unEffect = bus.onEffect((effect) => {
     flush();
     return applyEffect(io, effect, !!opts.redisUrl).catch((err: unknown) => log.error("socket effect failed", { kind: effect.kind, error: String(err) }));
@@ -162,6 +173,25 @@ export async function attachSockets(httpServer: HttpServer, bus: EventBus, opts:
       await Promise.allSettled(closers.map((c) => c()));
     },
   };
+}
+
+/** Server-to-server message (through the adapter): a signal for the todo's turn, if it runs in your process. */
+const TURN_SIGNAL = "agent:turn-signal";
+const FLUSH_WAIT_MS = 1000;
+
+/** Carries a turn signal to the other processes; a flush resolves once they wrote the reply (or after FLUSH_WAIT_MS). */
+async function relayTurnSignal(io: Server, todoId: string, signal: TurnSignal): Promise<void> {
+  if (signal === "stop") {
+    io.serverSideEmit(TURN_SIGNAL, todoId, signal);
+    return;
+  }
+  await new Promise<void>((resolve) => {
+    const late = setTimeout(resolve, FLUSH_WAIT_MS);
+    io.serverSideEmit(TURN_SIGNAL, todoId, signal, () => {
+      clearTimeout(late);
+      resolve();
+    });
+  });
 }
 
 /** Server-to-server message (through the adapter): drop this credential from your cache. */
@@ -197,6 +227,11 @@ export async function applyEffect(io: Server, effect: ConnectionEffect, crossPro
   }
   if (effect.kind === "caller.changed") {
     await dropCached(io, `user:${effect.userId}`, crossProcess);
+    return;
+  }
+  if (effect.kind === "turn.signal") {
+    // This process's turns have it already (signalTurn); only the others need it.
+    if (crossProcess) await relayTurnSignal(io, effect.todoId, effect.signal);
     return;
   }
   await leaveUnreadableRooms(io, effect.userId);

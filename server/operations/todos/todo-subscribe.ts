@@ -9,7 +9,7 @@ export default defineOperation({
   tag: "Todos",
   summary: "Subscribe a Socket.IO connection to the todo and get the full todo",
   description:
-    "Pass the connection's id in `X-Socket-Id` (or `socketId` in the body). The connection joins the todo's room before the todo is read, so no event can slip between the response and the stream. The todo carries its newest 50 messages; todo_getMessages with `before` pages older ones.",
+    "Pass the connection's id in `X-Socket-Id` (or `socketId` in the body). The connection joins the todo's room before the todo is read, so no event can slip between the response and the stream; a reply being streamed is written first, so its text here and the `message.delta` events after it join exactly (by `offset`). The todo carries its newest 50 messages; todo_getMessages with `before` pages older ones.",
   auth: ANY_CREDENTIAL,
   errors: ["CONFLICT"],
   todoScope: "todo",

@@ -12,11 +12,18 @@ import { asObject, toTodoListItem } from "./serialize.ts";
 import { getTodo } from "./todos.ts";
 import { lockRow } from "../../db/lock.ts";
 import type { Workflow } from "../../agent/turn-lease.ts";
+import { signalTurn } from "../../agent/turn-signals.ts";
 
-/** Joins the caller's connection to the todo's room first, then reads: no event can slip between. */
+/**
+ * Joins the caller's connection to the todo's room first, then reads: no event can slip between.
+ * A turn streaming its reply writes it coalesced (server/agent/turn-stream.ts): it is asked to
+ * write what it streamed so far before the read, so the deltas the connection gets from now on
+ * continue the text it reads.
+ */
 export async function subscribeTodo(caller: Caller, todoId: string, socketId: string | undefined) {
-  await getTodoOrThrow(caller, todoId, "read");
+  const { todo } = await getTodoOrThrow(caller, todoId, "read");
   await joinRoom(runtime().io, socketId, caller, `todo:${todoId}`);
+  if (todo.status === "RUNNING") await signalTurn(todoId, "flush");
   return getTodo(caller, todoId);
 }
 

@@ -1,7 +1,9 @@
 // The one writer of Todo.status. Every status change goes through `changeTodo` (or `createTodoRow`
 // for a new todo): it locks the todo's row, lets the caller pick the next status by the table in
 // lib/todo-lifecycle.ts, writes it with `setStatus`, and after the commit runs the effects the
-// change collected — its events, then "todo.status", then starting a turn when the todo runs.
+// change collected — its events, then "todo.status", then stopping the turn of a todo that left
+// RUNNING (server/agent/turn-signals.ts: the runner never polls the row), then starting a turn when
+// the todo runs.
 import type { TTodoStatus } from "../../../lib/schemas/todos.ts";
 import type { Prisma } from "../../db/generated/client.ts";
 import { lockRow } from "../../db/lock.ts";
@@ -12,12 +14,13 @@ import { assertCanStartTurn } from "../billing/usage.ts";
 import { publishStatus, publishTodo } from "./events.ts";
 import { nextStatus } from "../../../lib/todo-lifecycle.ts";
 import { handResultsToParent, linksOf, SETTLED } from "./sub-todos.ts";
+import { signalTurn } from "../../agent/turn-signals.ts";
 
 type Tx = Prisma.TransactionClient;
 export type TodoRef = { id: string; projectId: string };
 /** The todo's row as read under its lock. */
 export type LockedTodo = Prisma.TodoGetPayload<{ select: typeof lockedSelect }>;
-const lockedSelect = { id: true, projectId: true, userId: true, status: true, scheduledAt: true, workflow: true, metadata: true } as const;
+const lockedSelect = { id: true, projectId: true, userId: true, status: true, scheduledAt: true, workflow: true, metadata: true, agentSettings: true, leaseOwner: true, leaseUntil: true } as const;
 
 /** What runs after the commit: events in order, then the status event, then a turn when asked. */
 export class Effects {
@@ -28,7 +31,7 @@ export class Effects {
   startTurn = false;
   /** Work to queue once committed (jobs: a scheduled message's fire job), as closures so this module imports no job. */
   readonly jobs: (() => Promise<unknown>)[] = [];
-  constructor(readonly todo: TodoRef) {}
+  constructor(readonly todo: TodoRef & { userId?: string }) {}
 
   emit(type: EventType, data: unknown): this {
     this.events.push({ type, data });
@@ -104,14 +107,16 @@ export async function createTodoRow<I extends Prisma.TodoInclude>(tx: Tx, data: 
 }
 
 /**
- * Runs after the commit: the collected events, "todo.status" when the status changed, the turn,
- * then the jobs. A job that cannot be queued is logged, not thrown: the change is committed, and the
+ * Runs after the commit: the collected events, "todo.status" when the status changed, the stop
+ * signal when it left RUNNING, the turn, then the jobs. A job that cannot be queued is logged, not thrown: the change is committed, and the
  * scheduler's sweep (server/agent/scheduler.ts) queues what is missing.
  */
 export async function runEffects(fx: Effects): Promise<void> {
   for (const e of fx.events) publishTodo(e.type, fx.todo, e.data);
   if (fx.from && fx.to) publishStatus(fx.todo, fx.to, fx.from);
-  if (fx.startTurn) runtime().agent.start(fx.todo.id);
+  // Paused, completed, cancelled, failed: its turn (in this process or another) stops now.
+  if (fx.from === "RUNNING" && fx.to !== "RUNNING") await signalTurn(fx.todo.id, "stop");
+  if (fx.startTurn) runtime().agent.start(fx.todo.id, fx.todo.userId);
   for (const job of fx.jobs) {
     await job().catch((err: unknown) => log.warn("could not queue a job after a todo change", { todoId: fx.todo.id, error: err instanceof Error ? err.message : String(err) }));
   }

@@ -5,6 +5,7 @@ import { TODO_STATUSES } from "../../../lib/schemas/todos.ts";
 import { epochMs } from "../../../lib/schemas/common.ts";
 import { notFound } from "../../http/errors.ts";
 import type { Prisma } from "../../db/generated/client.ts";
+import { signalTurn } from "../../agent/turn-signals.ts";
 import { db } from "../../runtime.ts";
 import { getTodoOrThrow, needToChange, requireProjectAccess, visibleTodosWhere } from "../access.ts";
 import { todoDefaults } from "./defaults.ts";
@@ -136,6 +137,8 @@ export async function deleteTodo(caller: Caller, todoId: string): Promise<null> 
   // Messages and blocks go with it (ON DELETE CASCADE).
   await db().todo.delete({ where: { id: todoId } });
   publishTodo("todo.deleted", todo, { todoId });
+  // Its turn, if one streams, stops now rather than at its next write (server/agent/turn-signals.ts).
+  if (todo.status === "RUNNING") await signalTurn(todoId, "stop");
   return null;
 }
 

@@ -1,0 +1,78 @@
+import { renameSync, writeFileSync } from "node:fs";
+import { log } from "../log.ts";
+
+// SQL statements this process sent (bench-only). With BENCH_STATEMENTS_FILE=<file> the database's
+// driver adapter is wrapped so every statement Prisma sends is counted, and the counts are written
+// to the file (JSON) every 100 ms while they change: bench/agent-turns.ts reads them to report
+// statements per agent turn. BEGIN and COMMIT/ROLLBACK count as statements (two per transaction,
+// whether the adapter sends them or, like PGlite's, runs them itself). Unset: nothing is wrapped.
+
+export type StatementCounts = { statements: number; transactions: number };
+
+type Queryable = { queryRaw(q: { sql: string }): Promise<unknown>; executeRaw(q: { sql: string }): Promise<unknown> };
+type Adapter = Queryable & { startTransaction(...args: unknown[]): Promise<Queryable> };
+type Factory = { connect(): Promise<Adapter> };
+
+const TX_CONTROL = /^\s*(BEGIN|COMMIT|ROLLBACK)\b/i;
+
+/** Counts every statement sent through `target`'s queryRaw/executeRaw (transaction control excluded: counted per transaction). */
+function counting<T extends Queryable>(target: T, counts: StatementCounts): T {
+  return new Proxy(target, {
+    get(obj, prop, receiver) {
+      const value = Reflect.get(obj, prop, receiver) as unknown;
+      if ((prop === "queryRaw" || prop === "executeRaw") && typeof value === "function")
+        return (q: { sql: string }) => {
+          if (!TX_CONTROL.test(q.sql)) counts.statements++;
+          return (value as (q: unknown) => Promise<unknown>).call(obj, q);
+        };
+      if (prop === "startTransaction" && typeof value === "function")
+        return async (...args: unknown[]) => {
+          counts.transactions++;
+          counts.statements += 2; // BEGIN and its COMMIT (or ROLLBACK)
+          return counting(await (value as (...a: unknown[]) => Promise<Queryable>).apply(obj, args), counts);
+        };
+      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(obj) : value;
+    },
+  });
+}
+
+/** Wraps a Prisma driver adapter factory so its connections count their statements into `counts`. */
+export function countStatements<F>(factory: F, counts: StatementCounts): F {
+  const f = factory as unknown as Factory;
+  return new Proxy(f, {
+    get(obj, prop, receiver) {
+      if (prop === "connect") return async () => counting(await obj.connect(), counts);
+      const value = Reflect.get(obj, prop, receiver) as unknown;
+      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(obj) : value;
+    },
+  }) as unknown as F;
+}
+
+/** The file BENCH_STATEMENTS_FILE names, if set. */
+export function statementsFile(): string | undefined {
+  return process.env.BENCH_STATEMENTS_FILE || undefined;
+}
+
+/** Writes `counts` to `file` every 100 ms while they change (timer unref'd). */
+export function reportStatements(counts: StatementCounts, file: string): () => void {
+  let last = "";
+  const write = () => {
+    const text = JSON.stringify(counts);
+    if (text === last) return;
+    last = text;
+    try {
+      // Whole or not at all: the reader is another process.
+      writeFileSync(`${file}.tmp`, text);
+      renameSync(`${file}.tmp`, file);
+    } catch (err) {
+      log.warn("cannot write statement counts", { file, error: String(err) });
+    }
+  };
+  write();
+  const timer = setInterval(write, 100);
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+    write();
+  };
+}
