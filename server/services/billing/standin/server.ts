@@ -74,6 +74,11 @@ const DECLINES = {
   auth: { code: "authentication_required", decline_code: "authentication_required", message: "Your card was declined. This transaction requires authentication." },
 } as const;
 
+/** A record's own entry: ids come from requests, and `toString` must not find Object.prototype's. */
+function own<T>(record: Record<string, T>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
@@ -249,7 +254,7 @@ export class StripeStandin {
     const idemKey = typeof req.headers["idempotency-key"] === "string" ? req.headers["idempotency-key"] : null;
     const fingerprint = createHash("sha256").update(`${method} ${url.pathname} ${text}`).digest("hex");
     if (idemKey && method === "POST") {
-      const seen = this.state.idempotency[`${key}:${idemKey}`];
+      const seen = own(this.state.idempotency, `${key}:${idemKey}`);
       if (seen) {
         if (seen.fingerprint !== fingerprint) {
           return send(400, JSON.stringify({ error: { type: "idempotency_error", message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idemKey}' if you meant to execute a different request.` } }));
@@ -344,7 +349,7 @@ export class StripeStandin {
   }
 
   private get(table: keyof State, kind: string, id: string): Obj {
-    const row = (this.state[table] as Record<string, Obj>)[id];
+    const row = own(this.state[table] as Record<string, Obj>, id);
     if (!row) throw missing(kind, id);
     return row;
   }
@@ -386,7 +391,7 @@ export class StripeStandin {
   }
 
   private cardOf(number: string, expMonth: number, expYear: number): Obj {
-    const known = TEST_CARDS[number];
+    const known = own(TEST_CARDS, number);
     const brand = known?.brand ?? (number.startsWith("5") ? "mastercard" : number.startsWith("3") ? "amex" : "visa");
     return {
       brand, checks: { address_line1_check: null, address_postal_code_check: null, cvc_check: "pass" }, country: "US", display_brand: brand, exp_month: expMonth, exp_year: expYear,
@@ -424,7 +429,7 @@ export class StripeStandin {
 
   /** A payment method by id; a test token (`pm_card_visa`) makes a fresh one, as Stripe does. */
   private paymentMethod(id: string): Obj {
-    const token = TEST_TOKENS[id];
+    const token = own(TEST_TOKENS, id);
     if (token) return this.newPaymentMethod(token, 12, new Date().getUTCFullYear() + 3, null);
     return this.get("paymentMethods", "PaymentMethod", id);
   }
@@ -435,7 +440,7 @@ export class StripeStandin {
   }
 
   private behaviour(pm: Obj): "ok" | "decline" | "insufficient" | "3ds" {
-    return TEST_CARDS[String(pm["~number"])]?.behaviour ?? "ok";
+    return own(TEST_CARDS, String(pm["~number"]))?.behaviour ?? "ok";
   }
 
   private attach(id: string, customer: string, request: { id: string; key: string | null }): Obj {
@@ -532,7 +537,7 @@ export class StripeStandin {
       res.writeHead(status, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; form-action *" });
       res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>3D Secure test payment</title><style>body{font:16px system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem;color:#1a1a1a}button{font:inherit;padding:.5rem 1rem;margin-right:.5rem;border-radius:6px;border:1px solid #635bff;background:#635bff;color:#fff}button.fail{background:#fff;color:#635bff}p.note{color:#555;font-size:.9rem}</style></head><body>${body}</body></html>`);
     };
-    const pi = this.state.paymentIntents[id];
+    const pi = own(this.state.paymentIntents, id);
     if (!pi) return html(404, "<h1>Unknown payment</h1>");
     const form = method === "POST" ? new URLSearchParams(text) : url.searchParams;
     const back = form.get("return_url");
