@@ -13,9 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { io, type Socket } from "socket.io-client";
-import { todoSocket } from "../cli/watch.ts";
-import { keepSubscribed, TargetRegistry } from "../lib/realtime-subscriptions.ts";
+import { connectRestartClients } from "../server/testing/restart-clients.ts";
 import { createPgDatabase, ensureBuild, startBenchApp, type BenchApp } from "./lib/setup.ts";
 import { exitCleanup, freePort } from "./lib/processes.ts";
 
@@ -64,35 +62,10 @@ try {
   const project = (await (await fetch(`${app.base}/api/v1/projects`, { method: "POST", headers: h, body: JSON.stringify({ name: "Restart" }) })).json()) as { id: string };
   const todo = (await (await fetch(`${app.base}/api/v1/projects/${project.id}/todos`, { method: "POST", headers: h, body: JSON.stringify({ content: "watched" }) })).json()) as { id: string };
 
-  const received: Set<string>[] = Array.from({ length: CLIENTS }, () => new Set());
-  const live = new Array<number>(CLIENTS).fill(0);
-  const sockets: Socket[] = [];
-  exit.cleanups.push(() => sockets.forEach((s) => s.close()));
   const t0 = now();
-  for (let i = 0; i < CLIENTS; i++) {
-    let socket: Socket;
-    if (i % 2 === 0) {
-      const targets = new TargetRegistry();
-      socket = io(app.base, { path: "/socket.io", transports: ["websocket"], auth: targets.auth({ token: apiKey }), reconnectionDelayMax: 2000 });
-      keepSubscribed(socket, targets, { kind: "todo", id: todo.id }, {
-        httpSubscribe: async (t, socketId) => {
-          const res = await fetch(`${app.base}/api/v1/todos/${t.id}/subscribe`, { method: "POST", headers: { ...h, "x-socket-id": socketId }, body: "{}" });
-          if (!res.ok) throw new Error(`todo_subscribe ${res.status}`);
-        },
-        onLive: () => live[i]!++,
-        onOffline: () => undefined,
-      });
-    } else {
-      socket = todoSocket(app.base, apiKey, todo.id);
-      socket.on("subscription", (o: { subscribed: { id: string }[] }) => {
-        if (o.subscribed.some((t) => t.id === todo.id)) live[i]!++;
-      });
-    }
-    socket.on("todo.updated", (e: { todoId?: string; data: { content?: string } }) => {
-      if (e.todoId === todo.id && e.data.content) received[i]!.add(e.data.content);
-    });
-    sockets.push(socket);
-  }
+  const clients = connectRestartClients(app.base, apiKey, todo.id, CLIENTS);
+  const { live, received } = clients;
+  exit.cleanups.push(() => clients.close());
   await until("every client subscribed", () => live.every((n) => n >= 1), 120_000);
   console.log(`connected and subscribed: ${CLIENTS} clients in ${((now() - t0) / 1000).toFixed(1)} s`);
 

@@ -1,7 +1,10 @@
+import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { connection } from "next/server";
 import { getBridge } from "@/server/http/bridge";
 import { isEmail, safeNext, sendSignInLink, waitInWords } from "./send-link";
+
+export const metadata: Metadata = { title: "Sign in · Todo Service" };
 
 /** Why the last attempt failed, in plain words (Auth.js's codes, and this page's own). */
 function failure(error: string, wait: string | undefined): string {

@@ -4,7 +4,6 @@ import { useId, useState, type FormEvent } from "react";
 import { ErrorAlert } from "@/components/ui/error-alert";
 import { useRouter } from "next/navigation";
 import { call } from "@/lib/api/client";
-import { ZProjectCreateInput } from "@/lib/schemas/projects";
 import { useForm } from "@/components/ui/form";
 import { useShell } from "./shell-context";
 
@@ -17,6 +16,9 @@ export function NewProjectForm({ label = "New project name", submitLabel = "Add 
   const { busy, alert, submit: send } = useForm({ labels: { name: "Name" } });
 
   async function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    // The schema (and zod) load with the first submit, not with every page's sidebar.
+    const { ZProjectCreateInput } = await import("@/lib/schemas/projects");
     await send(e, ZProjectCreateInput.safeParse({ name }), async (body) => {
       const project = await call("project_create", { body });
       setName("");

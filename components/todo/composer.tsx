@@ -58,7 +58,7 @@ export function Composer({ todoId, closedReason, onSent, onStop }: Props) {
 
   async function submit(schedule: boolean) {
     if (disabled) return;
-    const parsed = validateNewMessage(content, schedule ? when : undefined);
+    const parsed = await validateNewMessage(content, schedule ? when : undefined);
     setNotice(null);
     if (!parsed.ok) return setIssues(parsed.issues);
     setIssues([]);

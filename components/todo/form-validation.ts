@@ -1,10 +1,12 @@
 import type { z } from "zod";
-import { ZAddMessageInput, ZUpdateMessageInput } from "@/lib/schemas/todos";
+import type { ZAddMessageInput, ZUpdateMessageInput } from "@/lib/schemas/todos";
 import { issueMessages as messagesOf } from "@/lib/ui/form-issues";
 
 // Forms validate with the API's own schemas (lib/schemas), plus the one rule the API leaves to
 // the caller: a time picked for a scheduled message must be in the future (the API would treat a
-// past instant as "now").
+// past instant as "now"). The schemas (and zod with them) load with the first send, not with the
+// page: the todo page shows its content without them (bench/page.ts).
+const schemas = () => import("@/lib/schemas/todos");
 
 const FIELD = { content: "Message", scheduledAt: "Time" };
 
@@ -37,14 +39,16 @@ function futureIssue(when: string): { ms: number | null; issue: string | null } 
 
 type Result<T> = { ok: true; value: T } | { ok: false; issues: string[] };
 
-export function validateNewMessage(content: string, when?: string): Result<z.infer<typeof ZAddMessageInput>> {
+export async function validateNewMessage(content: string, when?: string): Promise<Result<z.infer<typeof ZAddMessageInput>>> {
+  const { ZAddMessageInput } = await schemas();
   const time = when === undefined ? null : futureIssue(when);
   const parsed = ZAddMessageInput.safeParse({ content, startProcessing: true, ...(time?.ms != null ? { scheduledAt: time.ms } : {}) });
   const issues = [...(parsed.success ? [] : issueMessages(parsed.error)), ...(time?.issue ? [time.issue] : [])];
   return parsed.success && issues.length === 0 ? { ok: true, value: parsed.data } : { ok: false, issues };
 }
 
-export function validateMessageEdit(content: string, when: string): Result<z.infer<typeof ZUpdateMessageInput>> {
+export async function validateMessageEdit(content: string, when: string): Promise<Result<z.infer<typeof ZUpdateMessageInput>>> {
+  const { ZUpdateMessageInput } = await schemas();
   const time = futureIssue(when);
   const parsed = ZUpdateMessageInput.safeParse({ content, ...(time.ms !== null ? { scheduledAt: time.ms } : {}) });
   const issues = [...(parsed.success ? [] : issueMessages(parsed.error)), ...(time.issue ? [time.issue] : [])];

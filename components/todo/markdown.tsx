@@ -29,11 +29,18 @@ function useHighlighter(text: string): Plugins {
   useEffect(() => {
     if (!wanted || plugins.length) return;
     let active = true;
-    loadHighlighter()
-      .then((p) => active && setPlugins(p))
-      .catch(() => undefined); // unhighlighted code is still code
+    // After the page's content is up (when the browser is idle): code shows at once, unhighlighted,
+    // and the highlighter's chunk is not part of what the page needs before its content.
+    const start = () =>
+      loadHighlighter()
+        .then((p) => active && setPlugins(p))
+        .catch(() => undefined); // unhighlighted code is still code
+    const idle = typeof window.requestIdleCallback === "function";
+    const handle = idle ? window.requestIdleCallback(start, { timeout: 1500 }) : window.setTimeout(start, 200);
     return () => {
       active = false;
+      if (idle) window.cancelIdleCallback(handle);
+      else window.clearTimeout(handle);
     };
   }, [wanted, plugins.length]);
   return wanted ? plugins : [];

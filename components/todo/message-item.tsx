@@ -135,7 +135,7 @@ function EditScheduled({ message, onDone, onFailed }: EditProps) {
 
   async function save(e: React.FormEvent) {
     e.preventDefault();
-    const parsed = validateMessageEdit(content, when);
+    const parsed = await validateMessageEdit(content, when);
     if (!parsed.ok) return setIssues(parsed.issues);
     setBusy(true);
     setIssues([]);

@@ -6,9 +6,7 @@ import { promisify } from "node:util";
 import { expect, test, type TestInfo } from "@playwright/test";
 import { bearer, randomEmail } from "../support/users";
 import { connect, nextEvent } from "../support/sockets";
-import { io, type Socket } from "socket.io-client";
-import { keepSubscribed, TargetRegistry } from "../../lib/realtime-subscriptions";
-import { todoSocket } from "../../cli/watch";
+import { connectRestartClients, type RestartClients } from "../../server/testing/restart-clients";
 
 // Issue 18, faults, each on a server process of the test's own (so it may be killed):
 //   - kill -9 in the middle of 64 concurrent writers: after a restart every write that was
@@ -174,7 +172,7 @@ test("a server restarted under 200 sockets (SIGTERM, then kill -9): the browser'
   // 200 handshakes from one address in seconds: the per-IP handshake limit is lifted.
   const env = { DATA_DIR: dataDir, DATABASE_URL: pg, REDIS_URL: "", RATE_LIMIT_SCALE: "1000" };
   let server = startServer(port, env);
-  const sockets: Socket[] = [];
+  let clients: RestartClients | undefined;
   try {
     await waitReady(server);
     const { apiKey } = await userOf(env);
@@ -183,35 +181,8 @@ test("a server restarted under 200 sockets (SIGTERM, then kill -9): the browser'
     const todo = (await (await fetch(`${server.url}/api/v1/projects/${project.id}/todos`, { method: "POST", headers: h, body: JSON.stringify({ content: "watched" }) })).json()) as { id: string };
 
     const N = 200;
-    const received: Set<string>[] = Array.from({ length: N }, () => new Set());
-    /** Subscriptions (the todo joined) per client since the start. */
-    const live = new Array<number>(N).fill(0);
-    for (let i = 0; i < N; i++) {
-      let socket: Socket;
-      if (i % 2 === 0) {
-        // The browser's logic (lib/realtime-client.ts), with the API key instead of the cookie.
-        const targets = new TargetRegistry();
-        socket = io(server.url, { path: "/socket.io", transports: ["websocket"], auth: targets.auth({ token: apiKey }), reconnectionDelayMax: 2000 });
-        keepSubscribed(socket, targets, { kind: "todo", id: todo.id }, {
-          httpSubscribe: async (t, socketId) => {
-            const res = await fetch(`${server.url}/api/v1/todos/${t.id}/subscribe`, { method: "POST", headers: { ...h, "x-socket-id": socketId }, body: "{}" });
-            if (!res.ok) throw new Error(`todo_subscribe ${res.status}`);
-          },
-          onLive: () => live[i]!++,
-          onOffline: () => undefined,
-        });
-      } else {
-        // The CLI's (todo … --watch, cli/watch.ts).
-        socket = todoSocket(server.url, apiKey, todo.id);
-        socket.on("subscription", (o: { subscribed: { id: string }[] }) => {
-          if (o.subscribed.some((t) => t.id === todo.id)) live[i]!++;
-        });
-      }
-      socket.on("todo.updated", (e: { todoId?: string; data: { content?: string } }) => {
-        if (e.todoId === todo.id && e.data.content) received[i]!.add(e.data.content);
-      });
-      sockets.push(socket);
-    }
+    clients = connectRestartClients(server.url, apiKey, todo.id, N);
+    const { live, received } = clients;
     const allLive = (times: number) =>
       expect.poll(() => live.filter((n) => n >= times).length, { message: `clients subscribed ${times} time(s)`, timeout: 90_000 }).toBe(N);
     await allLive(1);
@@ -234,7 +205,7 @@ test("a server restarted under 200 sockets (SIGTERM, then kill -9): the browser'
         .toBe(N);
     }
   } finally {
-    for (const s of sockets) s.close();
+    clients?.close();
     await stop(server, "SIGKILL");
     await rm(dataDir, { recursive: true, force: true });
   }

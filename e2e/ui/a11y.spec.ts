@@ -8,6 +8,8 @@ import { addMessage, createProject, createTodo, h } from "../support/todos";
 test.describe.configure({ timeout: 180_000 });
 
 async function expectAccessible(page: Page, name: string) {
+  // The page's <title> comes with its metadata, a moment after its content on a navigation.
+  await expect(page, `${name}: a document title`).toHaveTitle(/\S/);
   const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   expect(

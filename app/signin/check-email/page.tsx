@@ -1,7 +1,10 @@
+import type { Metadata } from "next";
 import Link from "next/link";
 import { connection } from "next/server";
 import { getBridge } from "@/server/http/bridge";
 import { pendingSignIn, sendSignInLink, waitInWords } from "../send-link";
+
+export const metadata: Metadata = { title: "Check your email · Todo Service" };
 
 type Props = { searchParams: Promise<{ resent?: string; wait?: string }> };
 
