@@ -8,7 +8,7 @@ import { ApiError } from "./errors.ts";
 import { IDEMPOTENCY_LOCK_MS, IDEMPOTENCY_TTL_MS, IdempotencyStore, readIdempotencyKey } from "./idempotency.ts";
 import { createPipeline, type ResolveCaller } from "./pipeline.ts";
 import { Router } from "./router.ts";
-import { PostgresUnavailable, startTestRuntime, type TestRuntime } from "../testing/runtime.ts";
+import { startTestRuntime, unlessPostgresUnavailable, type TestRuntime } from "../testing/runtime.ts";
 
 // Pipeline-level: fake operations over the real store (an in-memory PGlite; the cross-process
 // case on PostgreSQL), so what is tested is exactly what the server runs.
@@ -241,13 +241,9 @@ describe("Idempotency-Key", () => {
 
 describe("Idempotency-Key across processes (PostgreSQL)", () => {
   test("two pipelines on one database, racing with one key, run the handler once", async (t) => {
-    let pg: TestRuntime;
-    try {
-      pg = await startTestRuntime({ database: "postgres" });
-    } catch (e) {
-      if (e instanceof PostgresUnavailable && process.env.CI !== "true") return t.skip(e.message);
-      throw e;
-    }
+    const start = await unlessPostgresUnavailable(() => startTestRuntime({ database: "postgres" }));
+    if (start.skip !== undefined) return t.skip(start.skip);
+    const pg = start.started;
     try {
       // Each "process" has its own store over its own client; only the database is shared.
       const { openDatabase } = await import("../db/open.ts");

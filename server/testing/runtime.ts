@@ -38,6 +38,19 @@ export type TestRuntime = {
 /** Thrown by startTestRuntime({ database: "postgres" }) when no server answers; tests may skip on it. */
 export class PostgresUnavailable extends Error {}
 
+/**
+ * Starts what a test needs (`start`), or, when no PostgreSQL server answers outside CI, the reason
+ * to skip instead: on a laptop without PostgreSQL its tests skip, in CI (CI=true) they fail.
+ */
+export async function unlessPostgresUnavailable<T>(start: () => Promise<T>): Promise<{ started: T; skip?: undefined } | { started?: undefined; skip: string }> {
+  try {
+    return { started: await start() };
+  } catch (e) {
+    if (e instanceof PostgresUnavailable && process.env.CI !== "true") return { skip: e.message };
+    throw e;
+  }
+}
+
 export const TEST_PG_ADMIN_URL = process.env.TEST_PG_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
 async function freshPostgres(): Promise<{ database: Database; url: string; drop(): Promise<void> }> {

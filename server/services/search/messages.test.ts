@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { setLogLevel } from "../../log.ts";
 import { startTestApp, type TestApp, type TestAppUser } from "../../testing/app.ts";
-import { PostgresUnavailable } from "../../testing/runtime.ts";
+import { unlessPostgresUnavailable } from "../../testing/runtime.ts";
 import { splitSnippet } from "./query.ts";
 
 // todo_searchMessages through the real pipeline, on the embedded database and (when a server
@@ -32,15 +32,12 @@ for (const database of ["pglite", "postgres"] as const) {
 
     before(async () => {
       setLogLevel("silent");
-      try {
-        app = await startTestApp({ database });
-      } catch (e) {
-        if (e instanceof PostgresUnavailable && process.env.CI !== "true") {
-          skip = e.message;
-          return;
-        }
-        throw e;
+      const start = await unlessPostgresUnavailable(() => startTestApp({ database }));
+      if (start.skip !== undefined) {
+        skip = start.skip;
+        return;
       }
+      app = start.started;
       const p = app.rt.prisma;
       for (const name of ["owner", "viewer", "teammate", "stranger"]) u[name] = await app.newUser();
       P = (await p.project.create({ data: { ownerId: u.owner!.userId, name: "Garden" } })).id;

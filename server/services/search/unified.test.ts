@@ -2,7 +2,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { setLogLevel } from "../../log.ts";
 import { startTestApp, type TestApp, type TestAppUser } from "../../testing/app.ts";
-import { PostgresUnavailable } from "../../testing/runtime.ts";
+import { unlessPostgresUnavailable } from "../../testing/runtime.ts";
 import { embedNow } from "./embed-job.ts";
 import { cosineDistance, lexicalEmbedding, openAiProvider } from "./embeddings.ts";
 
@@ -43,15 +43,12 @@ for (const database of ["pglite", "postgres"] as const) {
 
     before(async () => {
       setLogLevel("silent");
-      try {
-        app = await startTestApp({ database });
-      } catch (e) {
-        if (e instanceof PostgresUnavailable && process.env.CI !== "true") {
-          skip = e.message;
-          return;
-        }
-        throw e;
+      const start = await unlessPostgresUnavailable(() => startTestApp({ database }));
+      if (start.skip !== undefined) {
+        skip = start.skip;
+        return;
       }
+      app = start.started;
       const p = app.rt.prisma;
       for (const name of ["owner", "viewer", "stranger"]) u[name] = await app.newUser();
       const P = (await p.project.create({ data: { ownerId: u.owner!.userId, name: "Ops" } })).id;
