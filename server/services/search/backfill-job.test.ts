@@ -42,7 +42,8 @@ test("every todo and note without a vector of the configured model gets one; oth
   const byTodo = new Map(rows.map((r) => [r.todoId ?? r.noteId, r]));
   assert.deepEqual(byTodo.get(stale.id)!.vector.map((x) => Math.round(x * 1e6)), lexicalEmbedding("Embedded by a model since replaced").map((x) => Math.round(x * 1e6)));
   assert.equal(byTodo.get(fresh.id)!.sourceHash, "kept", "a current vector is not recomputed");
-  assert.deepEqual(await backfillBatch(), { found: 0, stored: 0 });
+  assert.deepEqual(await backfillBatch(), { found: 0, stored: 0, next: { kind: "note", after: "" } });
+  assert.deepEqual(await backfillBatch({ kind: "note", after: "" }), { found: 0, stored: 0, next: null });
 
   // Queued for a model that is no longer configured: nothing happens.
   const other = await p.todo.create({ data: { projectId: project.id, userId: user.id, content: "Written later" } });
