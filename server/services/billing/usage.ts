@@ -231,10 +231,9 @@ export async function chargeTurn(tx: Prisma.TransactionClient, c: TurnCharge): P
   let fromCredit = 0;
   if (cost > fromAllowance && s.allowExtraSpend) fromCredit = Math.min(cost - fromAllowance, s.balanceCents);
   if (fromCredit > 0) await post(tx, row.payerId, { amountCents: -fromCredit, kind: "usage_charge", description: "Agent turn", reference: `turn:${c.messageId}`, teamId: row.teamId });
-  if (!s.sessionOpen) {
-    if (row.accountCreatedAt) await tx.billingAccount.update({ where: { userId: row.payerId }, data: { sessionWindowStart: new Date(at) } });
-    else await tx.billingAccount.upsert({ where: { userId: row.payerId }, create: { userId: row.payerId, currency: CURRENCY, sessionWindowStart: new Date(at) }, update: { sessionWindowStart: new Date(at) } });
-  }
+  // The first charge after the last session window ended opens one (the payer's account made now if it has none).
+  if (!s.sessionOpen)
+    await tx.billingAccount.upsert({ where: { userId: row.payerId }, create: { userId: row.payerId, currency: CURRENCY, sessionWindowStart: new Date(at) }, update: { sessionWindowStart: new Date(at) } });
   const allowanceCents = cost - fromCredit;
   await tx.usageRecord.create({
     data: { userId: c.userId, payerId: row.payerId, teamId: row.teamId, projectId: c.projectId, todoId: c.todoId, messageId: c.messageId, costCents: cost, allowanceCents, creditCents: fromCredit, tokensIn: Math.max(0, Math.round(c.tokensIn)), tokensOut: Math.max(0, Math.round(c.tokensOut)), currency: s.currency, createdAt: new Date(at) },
