@@ -11,6 +11,7 @@ import { call } from "@/lib/api/client";
 import { revalidateOperations, useOperation } from "@/lib/api/swr";
 import type { OperationId } from "@/lib/api/types";
 import { errorMessage } from "@/lib/ui/form-issues";
+import { formatMoney } from "@/lib/ui/format";
 import { ErrorAlert } from "@/components/ui/error-alert";
 import { LoadError, Loading } from "@/components/ui/load-state";
 import styles from "./billing.module.css";
@@ -20,10 +21,9 @@ const StripeCardForm = dynamic(() => import("./stripe-elements").then((m) => m.S
 
 const MONEY_OPS: OperationId[] = ["billing_getBalance", "billing_getTransactions", "billing_getUsageStatus", "billing_getPaymentMethods", "billing_getSubscription", "billing_getSubscriptionPlans", "billing_getInvoices"];
 const refreshAll = () => revalidateOperations(MONEY_OPS);
+/** The first page of transactions: the list shows it, and Credit watches it for a credit on its way (one cache entry). */
+const TRANSACTIONS_PAGE = { query: { limit: 20 } };
 
-export function money(cents: number, currency = "usd"): string {
-  return new Intl.NumberFormat("en-US", { style: "currency", currency: currency.toUpperCase() }).format(cents / 100);
-}
 const when = (ms: number | null) => (ms ? new Date(ms).toLocaleString() : "—");
 
 /**
@@ -87,7 +87,7 @@ function Credit() {
     redirect === "succeeded" && returned ? { id: returned, cents: Number(params.get("amount")) || 0, until: Date.now() + 60_000 } : null,
   );
   const credited = (page?: { items: { paymentIntentId: string | null }[] }) => !!pending && !!page?.items.some((t) => t.paymentIntentId === pending.id);
-  const transactions = useOperation("billing_getTransactions", {}, { refreshInterval: (page) => (pending && !credited(page) && Date.now() < pending.until ? 1000 : 0) });
+  const transactions = useOperation("billing_getTransactions", TRANSACTIONS_PAGE, { refreshInterval: (page) => (pending && !credited(page) && Date.now() < pending.until ? 1000 : 0) });
   const arrived = credited(transactions.data);
 
   function awaitCredit(id: string, cents: number) {
@@ -101,7 +101,7 @@ function Credit() {
   useEffect(() => {
     if (arrived) void refreshAll();
   }, [arrived]);
-  const waiting = pending ? (arrived ? `${money(pending.cents)} added.` : "Payment confirmed by your bank: the credit shows as soon as Stripe reports it…") : "";
+  const waiting = pending ? (arrived ? `${formatMoney(pending.cents)} added.` : "Payment confirmed by your bank: the credit shows as soon as Stripe reports it…") : "";
 
   async function add(e: FormEvent) {
     e.preventDefault();
@@ -112,7 +112,7 @@ function Credit() {
     setBusy(true);
     try {
       const pi = await call("billing_createPaymentIntent", { body: { amountCents: Math.round(Number(amount) * 100), paymentMethodId: card } });
-      if (pi.status === "succeeded") setNotice(`${money(pi.amountCents)} added.`);
+      if (pi.status === "succeeded") setNotice(`${formatMoney(pi.amountCents)} added.`);
       else if (pi.status === "requires_action") {
         // 3-D Secure: the bank's page (test mode: the stand-in's, which comes back here), or Stripe.js.
         const publishableKey = plans.data?.publishableKey;
@@ -141,12 +141,12 @@ function Credit() {
     <section className={styles.card} aria-labelledby="credit-title">
       <h2 id="credit-title">Credit</h2>
       {balance.error ? <LoadError inline what="the balance" message={balance.error.message} onRetry={() => void balance.mutate()} /> : !balance.data ? <Loading inline label="Loading balance…" /> : (
-        <p className={styles.big} data-testid="balance">{money(balance.data.balanceCents, balance.data.currency)}</p>
+        <p className={styles.big} data-testid="balance">{formatMoney(balance.data.balanceCents, balance.data.currency)}</p>
       )}
       <form onSubmit={add} className={styles.row}>
         <label htmlFor="credit-amount">Add</label>
         <select id="credit-amount" className={styles.control} value={amount} onChange={(e) => setAmount(e.target.value)}>
-          {["5", "10", "25", "50", "100"].map((v) => <option key={v} value={v}>{money(Number(v) * 100)}</option>)}
+          {["5", "10", "25", "50", "100"].map((v) => <option key={v} value={v}>{formatMoney(Number(v) * 100)}</option>)}
         </select>
         <button type="submit" disabled={busy}>{busy ? "Paying…" : "Add credit"}</button>
       </form>
@@ -244,10 +244,10 @@ function Plan() {
         setNotice(`Your plan ends on ${when(r.subscription.currentPeriodEnd)}; then you are on Free.`);
       } else if (current === "free") {
         const r = await call("billing_createSubscription", { body: { tier } });
-        setNotice(`Subscribed: ${money(r.chargedNowCents)} charged now.`);
+        setNotice(`Subscribed: ${formatMoney(r.chargedNowCents)} charged now.`);
       } else {
         const r = await call("billing_updateSubscription", { body: { tier } });
-        setNotice(`Plan changed: ${money(r.chargedNowCents)} charged now.`);
+        setNotice(`Plan changed: ${formatMoney(r.chargedNowCents)} charged now.`);
       }
       await refreshAll();
     } catch (err) {
@@ -267,11 +267,11 @@ function Plan() {
       <div className={styles.plans}>
         {plans.data.plans.map((p) => (
           <div key={p.tier} className={styles.plan} data-current={p.current}>
-            <p><strong>{p.name}</strong> · {money(p.priceCents)}/month</p>
-            <p className="muted">{money(p.sessionAllowanceCents)} per 5-hour session, {money(p.weeklyAllowanceCents)} per week, {money(p.monthlyAllowanceCents)} per month of agent use</p>
+            <p><strong>{p.name}</strong> · {formatMoney(p.priceCents)}/month</p>
+            <p className="muted">{formatMoney(p.sessionAllowanceCents)} per 5-hour session, {formatMoney(p.weeklyAllowanceCents)} per week, {formatMoney(p.monthlyAllowanceCents)} per month of agent use</p>
             {p.current ? (current.tier !== "free" && current.cancelAtPeriodEnd ? <button type="button" disabled={busy !== null} onClick={() => void change(p.tier)}>Keep {p.name}</button> : <span className={styles.badge}>Current plan</span>) : (
               <button type="button" disabled={busy !== null} onClick={() => void change(p.tier)}>
-                {p.tier === "free" ? "Cancel at period end" : `${current.tier === "free" ? "Subscribe" : p.priceCents > (plans.data!.plans.find((x) => x.current)?.priceCents ?? 0) ? "Upgrade" : "Downgrade"} · ${money(p.changeNowCents)} now`}
+                {p.tier === "free" ? "Cancel at period end" : `${current.tier === "free" ? "Subscribe" : p.priceCents > (plans.data!.plans.find((x) => x.current)?.priceCents ?? 0) ? "Upgrade" : "Downgrade"} · ${formatMoney(p.changeNowCents)} now`}
               </button>
             )}
           </div>
@@ -287,7 +287,7 @@ function WindowBar({ label, w, currency }: { label: string; w: { limitCents: num
   const pct = w.limitCents > 0 ? Math.min(100, Math.round((w.usedCents / w.limitCents) * 100)) : 100;
   return (
     <div className={styles.window}>
-      <p><strong>{label}</strong>: {money(w.usedCents, currency)} of {money(w.limitCents, currency)} used</p>
+      <p><strong>{label}</strong>: {formatMoney(w.usedCents, currency)} of {formatMoney(w.limitCents, currency)} used</p>
       <div className={styles.bar} role="progressbar" aria-label={`${label} window`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct}><span style={{ width: `${pct}%` }} /></div>
       <p className="muted">{w.resetsAt ? `Resets ${when(w.resetsAt)}` : "Opens with your next agent turn"}</p>
     </div>
@@ -325,12 +325,12 @@ function UsageWindows() {
       {!s.canStartTurn && <p role="alert" className="error">New agent turns are paused: the {s.blockedBy} window is used up until {when(s[s.blockedBy ?? "monthly"].resetsAt)}.</p>}
       {pooled ? (
         <p className="muted" data-testid="team-pool">
-          Your agent turns draw on your <Link href="/team">team</Link>&apos;s shared pool: these are the team owner&apos;s plan windows, and with extra spend {s.allowExtraSpend ? "on" : "off"} their credit ({money(s.balanceCents, s.currency)} left) {s.allowExtraSpend ? "pays" : "does not pay"} once a window is used up. Your own credit below is kept for when you leave the team.
+          Your agent turns draw on your <Link href="/team">team</Link>&apos;s shared pool: these are the team owner&apos;s plan windows, and with extra spend {s.allowExtraSpend ? "on" : "off"} their credit ({formatMoney(s.balanceCents, s.currency)} left) {s.allowExtraSpend ? "pays" : "does not pay"} once a window is used up. Your own credit below is kept for when you leave the team.
         </p>
       ) : (
         <label className={styles.row}>
           <input type="checkbox" checked={s.allowExtraSpend} disabled={busy} onChange={(e) => void toggle(e.target.checked)} />
-          <span><strong>Extra spend</strong>: when a window is used up, keep going and pay from your credit ({money(s.balanceCents, s.currency)} left). Off: new turns wait until the window resets.{s.teamPool ? " Your team's members draw on these windows and this credit too." : ""}</span>
+          <span><strong>Extra spend</strong>: when a window is used up, keep going and pay from your credit ({formatMoney(s.balanceCents, s.currency)} left). Off: new turns wait until the window resets.{s.teamPool ? " Your team's members draw on these windows and this credit too." : ""}</span>
         </label>
       )}
       <ErrorAlert message={error} />
@@ -346,7 +346,7 @@ function SpendChart() {
   return (
     <section className={styles.card} aria-labelledby="spend-title" style={{ marginBottom: "1rem" }}>
       <h2 id="spend-title">Spend per day (last 30 days)</h2>
-      <p className="muted">{usage.data.totals.turns} turns, {money(usage.data.totals.costCents, usage.data.currency)} in all.</p>
+      <p className="muted">{usage.data.totals.turns} turns, {formatMoney(usage.data.totals.costCents, usage.data.currency)} in all.</p>
       {data.length === 0 ? <p className="muted">No agent use in this period.</p> : (
         <div style={{ width: "100%", height: 220 }}>
           <ResponsiveContainer>
@@ -401,20 +401,20 @@ function Paged<T extends { id: string }>({ title, id, first, more, row, head }: 
 }
 
 function Transactions() {
-  const first = useOperation("billing_getTransactions", { query: { limit: 20 } });
+  const first = useOperation("billing_getTransactions", TRANSACTIONS_PAGE);
   return (
     <Paged
       title="Transactions"
       id="billing_getTransactions"
       first={first}
-      more={(cursor) => call("billing_getTransactions", { query: { limit: 20, cursor } })}
+      more={(cursor) => call("billing_getTransactions", { query: { ...TRANSACTIONS_PAGE.query, cursor } })}
       head={<tr><th>When</th><th>What</th><th className={styles.amount}>Amount</th><th className={styles.amount}>Balance</th></tr>}
       row={(t) => (
         <>
           <td>{when(t.createdAt)}</td>
           <td>{t.description || t.kind.replace(/_/g, " ")}</td>
-          <td className={styles.amount}>{money(t.amountCents, t.currency)}</td>
-          <td className={styles.amount}>{money(t.balanceAfterCents, t.currency)}</td>
+          <td className={styles.amount}>{formatMoney(t.amountCents, t.currency)}</td>
+          <td className={styles.amount}>{formatMoney(t.balanceAfterCents, t.currency)}</td>
         </>
       )}
     />
@@ -434,7 +434,7 @@ function Invoices() {
         <>
           <td>{when(i.createdAt)}</td>
           <td>{i.status}</td>
-          <td className={styles.amount}>{money(i.amountCents, i.currency)}</td>
+          <td className={styles.amount}>{formatMoney(i.amountCents, i.currency)}</td>
           <td>{i.hostedUrl && !i.hostedUrl.startsWith("http://127.0.0.1") ? <a href={i.hostedUrl} target="_blank" rel="noreferrer">View</a> : null}</td>
         </>
       )}

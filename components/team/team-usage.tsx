@@ -3,6 +3,7 @@
 import { useMemo, useState } from "react";
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { useOperation } from "@/lib/api/swr";
+import { formatMoney } from "@/lib/ui/format";
 import { Section } from "@/components/ui/form";
 import { LoadError, Loading } from "@/components/ui/load-state";
 import styles from "@/components/settings/settings.module.css";
@@ -19,9 +20,6 @@ const RANGES = [
 const COLOURS = ["#3b82f6", "#f59e0b", "#10b981", "#ef4444", "#8b5cf6", "#06b6d4", "#ec4899", "#84cc16"];
 const DAY = 86_400_000;
 
-function money(cents: number, currency: string): string {
-  return new Intl.NumberFormat(undefined, { style: "currency", currency: currency.toUpperCase() }).format(cents / 100);
-}
 
 export function TeamUsage() {
   const [days, setDays] = useState<number>(30);
@@ -60,7 +58,7 @@ export function TeamUsage() {
     return (
       <>
         <p className="muted" data-testid="team-usage-total">
-          {d.totals.turns} {d.totals.turns === 1 ? "turn" : "turns"}, {money(d.totals.costCents, d.currency)} from the pool in all.
+          {d.totals.turns} {d.totals.turns === 1 ? "turn" : "turns"}, {formatMoney(d.totals.costCents, d.currency)} from the pool in all.
         </p>
         {chart.length === 0 ? (
           <p className="muted">No agent use in this period.</p>
@@ -70,8 +68,8 @@ export function TeamUsage() {
               <BarChart data={chart}>
                 <CartesianGrid strokeDasharray="3 3" />
                 <XAxis dataKey="date" />
-                <YAxis allowDecimals={false} width={72} tickFormatter={(v: number) => money(v, d.currency)} />
-                <Tooltip formatter={(v) => money(Number(v), d.currency)} />
+                <YAxis allowDecimals={false} width={72} tickFormatter={(v: number) => formatMoney(v, d.currency)} />
+                <Tooltip formatter={(v) => formatMoney(Number(v), d.currency)} />
                 <Legend />
                 {spenders.map((m, i) => (
                   <Bar key={m.userId} dataKey={m.userId} name={m.name ?? m.email} stackId="spend" fill={COLOURS[i % COLOURS.length]} />
@@ -97,7 +95,7 @@ export function TeamUsage() {
                 <td>
                   {m.tokensIn.toLocaleString()} / {m.tokensOut.toLocaleString()}
                 </td>
-                <td>{money(m.costCents, d.currency)}</td>
+                <td>{formatMoney(m.costCents, d.currency)}</td>
               </tr>
             ))}
           </tbody>

@@ -4,6 +4,7 @@ import { useId, useState } from "react";
 import Link from "next/link";
 import { ApiClientError, call } from "@/lib/api/client";
 import { errorMessage } from "@/lib/ui/form-issues";
+import { formatDateTime } from "@/lib/ui/format";
 import { localStore } from "@/lib/ui/local-store";
 import type { TMessage } from "@/lib/schemas/todos";
 import { toLocalInput, validateNewMessage } from "./form-validation";
@@ -32,7 +33,7 @@ function paymentMessage(err: ApiClientError): string {
   const window = typeof err.data?.window === "string" ? err.data.window : null;
   const resetsAt = typeof err.data?.resetsAt === "number" ? err.data.resetsAt : null;
   if (!window || !resetsAt) return err.message;
-  const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" }).format(resetsAt);
+  const when = formatDateTime(resetsAt);
   const whose = typeof err.data?.teamId === "string" ? "your team's" : "your plan's";
   return `The agent can't start: ${whose} ${window} usage window is used up until ${when}.`;
 }
