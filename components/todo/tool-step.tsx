@@ -1,8 +1,10 @@
 "use client";
 
 import Link from "next/link";
-import type { TBlock, TTodoStatus } from "@/lib/schemas/todos";
-import { useOperation } from "@/lib/api/swr";
+import type { TBlock } from "@/lib/schemas/todos";
+import { useCallback } from "react";
+import { refreshOperation, useOperation } from "@/lib/api/swr";
+import { useRealtime, type RealtimeEvent } from "@/lib/realtime-client";
 import { formatDateTime } from "@/lib/ui/format";
 import { statusIconStyle, statusLabel } from "@/lib/ui/status";
 import styles from "./todo.module.css";
@@ -99,11 +101,22 @@ export function ToolStep({ block, projectId }: { block: TBlock; projectId?: stri
   );
 }
 
-const SETTLED: ReadonlySet<TTodoStatus> = new Set(["READY", "DONE", "ERROR", "CANCELLED"]);
+/** Events of a sub-todo that change what its card shows (not `message.delta`: the card shows the stored reply). */
+const CARD_EVENTS: ReadonlySet<string> = new Set(["todo.status", "todo.updated", "message.created", "message.updated"]);
 
-/** A sub-todo's live card: its task, status and latest reply, read again every 1.5 s until it settles. */
+/**
+ * A sub-todo's live card: its task, status and latest reply. The card subscribes to the sub-todo's
+ * room and reads it again on each event that changes it (coalesced: at most one read in flight and
+ * one queued), and after each (re)subscription, since events may have been missed while offline.
+ */
 export function SubTodoCard({ todoId, projectId }: { todoId: string; projectId?: string }) {
-  const { data, error } = useOperation("todo_get", { params: { todoId }, query: { messageLimit: 1 } }, { refreshInterval: (latest) => (latest && SETTLED.has(latest.status) ? 0 : 1500) });
+  const input = { params: { todoId }, query: { messageLimit: 1 } } as const;
+  const { data, error } = useOperation("todo_get", input);
+  const refresh = useCallback(() => void refreshOperation("todo_get", { params: { todoId }, query: { messageLimit: 1 } }).catch(() => undefined), [todoId]);
+  const onEvent = useCallback((event: RealtimeEvent) => {
+    if (event.todoId === todoId && CARD_EVENTS.has(event.type)) refresh();
+  }, [todoId, refresh]);
+  useRealtime({ kind: "todo", id: todoId }, onEvent, refresh);
   const href = projectId ? `/projects/${encodeURIComponent(projectId)}/todos/${encodeURIComponent(todoId)}` : null;
   if (error) {
     return (

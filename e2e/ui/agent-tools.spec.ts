@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { signedInUser, snap } from "../support/ui";
-import { TURN_TIMEOUT, createProject, createTodo, getTodo, h, waitForStatus } from "../support/todos";
+import { TURN_TIMEOUT, createProject, createTodo, expectNull, getTodo, h, waitForStatus } from "../support/todos";
 import { TodoChatPage } from "../support/todo-page";
 
 // The agent's tool steps in the chat, against the real server and the OpenAI-compatible stand-in
@@ -56,6 +56,11 @@ test("spawned sub-todos show as live child cards that reach Ready; the parent th
   expect(last.content).toContain("Results of the sub-todos");
   const linked = parent.messages.flatMap((m) => m.blocks).find((b) => b.type === "tool_call")!;
   expect(new Set(linked.subTodoIds).size).toBe(2);
+  // The cards follow the sub-todos' events, not a timer: a change after a child settled (when no
+  // poll would run any more) still reaches its card without a reload.
+  const first = linked.subTodoIds[0];
+  await expectNull(await u.session.put(`/api/v1/todos/${first}`, { headers: h(u), data: { content: "Sub-task one, renamed" } }));
+  await expect(cards.getByRole("link", { name: "Sub-task one, renamed" })).toBeVisible();
   await snap(page, info, "agent-subtodo-cards");
 });
 
