@@ -41,7 +41,7 @@ describe("defaults", () => {
       rateLimitScale: 1,
       rateLimits: {},
       trustProxy: false,
-      stripe: { secretKey: undefined, webhookSecret: undefined, publishableKey: undefined, standinUrl: undefined },
+      stripe: { secretKey: undefined, webhookSecret: undefined, publishableKey: undefined, standinUrl: undefined, testClocks: false },
       billingEnabled: true,
       courseMailPerSecond: 10,
       embeddings: { provider: "lexical" },
@@ -124,7 +124,7 @@ describe("defaults", () => {
       rateLimitScale: 0.5,
       rateLimits: { share: { points: 3, window: 60 }, signInIp: { points: 10000, window: 900 } },
       trustProxy: true,
-      stripe: { secretKey: "sk_test_abc123", webhookSecret: "whsec_abc123", publishableKey: "pk_test_abc123", standinUrl: undefined },
+      stripe: { secretKey: "sk_test_abc123", webhookSecret: "whsec_abc123", publishableKey: "pk_test_abc123", standinUrl: undefined, testClocks: false },
       billingEnabled: false,
       courseMailPerSecond: 2.5,
       embeddings: { provider: "openai", baseUrl: "http://localhost:11434/v1", apiKey: "sk-embed", model: "nomic-embed-text" },
@@ -134,6 +134,8 @@ describe("defaults", () => {
   test("a Stripe secret key needs the webhook secret; keys of the wrong kind name their variable", () => {
     assert.throws(() => load({ STRIPE_SECRET_KEY: "sk_test_abc" }), configError(["STRIPE_WEBHOOK_SECRET"]));
     assert.throws(() => load({ STRIPE_SECRET_KEY: "pk_test_abc", STRIPE_WEBHOOK_SECRET: "whsec_x" }), configError(["STRIPE_SECRET_KEY"]));
+    assert.throws(() => load({ STRIPE_SECRET_KEY: "sk_live_abc", STRIPE_WEBHOOK_SECRET: "whsec_x", STRIPE_TEST_CLOCKS: "1" }), configError(["STRIPE_TEST_CLOCKS"]));
+    assert.equal(load({ STRIPE_SECRET_KEY: "sk_test_abc", STRIPE_WEBHOOK_SECRET: "whsec_x", STRIPE_TEST_CLOCKS: "1" }).stripe.testClocks, true);
   });
 
   test("RATE_LIMITS names known policies as name=points/seconds; RATE_LIMIT_SCALE is positive", () => {

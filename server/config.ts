@@ -75,11 +75,15 @@ const ZEnv = z.object({
   // Without a secret key: a Stripe stand-in already running there (scripts/stripe-standin.ts), shared
   // by several server processes (`npm run cluster`); unset, each process starts its own.
   STRIPE_STANDIN_URL: z.url({ protocol: /^https?$/, error: "must be the http(s) URL of a running Stripe stand-in" }).optional(),
+  // Test mode only: each new Stripe customer on a test clock of its own, so a test (or a developer)
+  // can move that customer's time forward with Stripe's test-clock API and see renewals happen.
+  STRIPE_TEST_CLOCKS: z.enum(["0", "1", "false", "true"], "must be 1 (a test clock per new customer) or 0").default("0"),
   // Charging agent turns against plans and credit (0 turns it off: every turn is allowed and free).
   BILLING_ENABLED: z.enum(["0", "1", "false", "true"], "must be 1 (charge agent turns) or 0").default("1"),
 }).superRefine((e, ctx) => {
   if (e.STRIPE_STANDIN_URL && e.STRIPE_SECRET_KEY) ctx.addIssue({ code: "custom", path: ["STRIPE_STANDIN_URL"], message: "is for test mode without Stripe: leave it out with STRIPE_SECRET_KEY" });
   if (e.STRIPE_STANDIN_URL && !e.STRIPE_WEBHOOK_SECRET) ctx.addIssue({ code: "custom", path: ["STRIPE_WEBHOOK_SECRET"], message: "is required with STRIPE_STANDIN_URL (the stand-in signs its webhooks with it)" });
+  if ((e.STRIPE_TEST_CLOCKS === "1" || e.STRIPE_TEST_CLOCKS === "true") && /^(sk|rk)_live_/.test(e.STRIPE_SECRET_KEY ?? "")) ctx.addIssue({ code: "custom", path: ["STRIPE_TEST_CLOCKS"], message: "is for test mode: Stripe has no test clocks with a live key" });
   if (e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET) ctx.addIssue({ code: "custom", path: ["STRIPE_WEBHOOK_SECRET"], message: "is required with STRIPE_SECRET_KEY (the signing secret of the webhook endpoint /webhooks/stripe)" });
 });
 
@@ -124,7 +128,7 @@ export type Config = {
   /** Honour X-Forwarded-Host/Proto/For (set only behind a reverse proxy that overwrites them). */
   trustProxy: boolean;
   /** Stripe's keys; without `secretKey` the local Stripe stand-in serves the SDK. */
-  stripe: { secretKey?: string; webhookSecret?: string; publishableKey?: string; standinUrl?: string };
+  stripe: { secretKey?: string; webhookSecret?: string; publishableKey?: string; standinUrl?: string; testClocks: boolean };
   /** Whether agent turns are charged (BILLING_ENABLED). */
   billingEnabled: boolean;
 };
@@ -223,7 +227,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitScale: e.RATE_LIMIT_SCALE,
     rateLimits: e.RATE_LIMITS,
     trustProxy: e.TRUST_PROXY === "1" || e.TRUST_PROXY === "true",
-    stripe: { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, publishableKey: e.STRIPE_PUBLISHABLE_KEY, standinUrl: e.STRIPE_STANDIN_URL },
+    stripe: { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, publishableKey: e.STRIPE_PUBLISHABLE_KEY, standinUrl: e.STRIPE_STANDIN_URL, testClocks: e.STRIPE_TEST_CLOCKS === "1" || e.STRIPE_TEST_CLOCKS === "true" },
     billingEnabled: e.BILLING_ENABLED === "1" || e.BILLING_ENABLED === "true",
   };
 }

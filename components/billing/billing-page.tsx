@@ -263,7 +263,13 @@ function Plan() {
   return (
     <section className={styles.card} aria-labelledby="plan-title">
       <h2 id="plan-title">Plan: <span data-testid="current-plan">{plans.data.plans.find((p) => p.current)?.name}</span></h2>
-      {current.tier !== "free" && <p className="muted">{current.cancelAtPeriodEnd ? `Ends ${when(current.currentPeriodEnd)}` : `Renews ${when(current.currentPeriodEnd)}`}</p>}
+      {current.tier !== "free" && current.status === "past_due" ? (
+        <p role="alert" data-testid="plan-past-due">
+          The renewal payment failed, so the plan is past due. Make a working card the default below for the next attempt.
+        </p>
+      ) : current.tier !== "free" ? (
+        <p className="muted">{current.cancelAtPeriodEnd ? `Ends ${when(current.currentPeriodEnd)}` : `Renews ${when(current.currentPeriodEnd)}`}</p>
+      ) : null}
       <div className={styles.plans}>
         {plans.data.plans.map((p) => (
           <div key={p.tier} className={styles.plan} data-current={p.current}>

@@ -1,60 +1,21 @@
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { createServer, type Server } from "node:http";
 import { ApiError } from "../../http/errors.ts";
-import { apiError, callerOf } from "../../testing/caller.ts";
-import { listenLocal } from "../../testing/listen.ts";
-import { createTestUser, startTestRuntime, type TestRuntime } from "../../testing/runtime.ts";
+import { apiError } from "../../testing/caller.ts";
+import { createTestUser } from "../../testing/runtime.ts";
 import { balanceOf, ledgerSum, postTransaction } from "./ledger.ts";
 import { createPaymentIntent, listPaymentMethods, listTransactions, setupPaymentMethod } from "./payments.ts";
 import { signStripePayload } from "./standin/server.ts";
-import { createStripeGateway, type StripeGateway } from "./stripe.ts";
+import { billingTestbed } from "./testing.ts";
 import { createSubscription, getSubscription, updateSubscription } from "./subscriptions.ts";
 import { assertCanStartTurn, chargeTurn, getUsageStatus, setAllowExtraSpend } from "./usage.ts";
 import { getTeamUsage } from "../teams/usage.ts";
 import { webhookFaults } from "./webhook-job.ts";
 import { receiveWebhook } from "./webhooks.ts";
 
-let gw: StripeGateway;
-let hook: Server;
-let rt: TestRuntime | undefined;
-const t = () => rt!;
-
-before(async () => {
-  rt = await startTestRuntime();
-  gw = await createStripeGateway(t().runtime.config, { memory: true });
-  t().runtime.stripe = gw;
-  // The app's webhook route, as the stand-in reaches it: 200 when queued, 400 for a bad signature.
-  hook = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      receiveWebhook(Buffer.concat(chunks).toString("utf8"), (req.headers["stripe-signature"] as string) ?? null).then(
-        () => res.writeHead(200).end("{}"),
-        (e: unknown) => res.writeHead(e instanceof ApiError ? e.status : 500).end(),
-      );
-    });
-  });
-  gw.standin!.webhookUrl = `${await listenLocal(hook)}/webhooks/stripe`;
-  await t().runtime.jobs!.start();
-});
-after(async () => {
-  await gw?.close();
-  await new Promise((r) => (hook ? hook.close(r) : r(undefined)));
-  await rt?.close();
-});
-
-/** Every webhook sent so far delivered, and every job they queued done. */
-async function settled() {
-  await gw.standin!.flushWebhooks();
-  await t().runtime.jobs!.idle();
-}
-
-async function userWithCard(card = "pm_card_visa") {
-  const user = await createTestUser(t().prisma);
-  const setup = await setupPaymentMethod(callerOf(user), { paymentMethodId: card }, null);
-  return { user, caller: callerOf(user), pm: setup.paymentMethod! };
-}
+const bed = billingTestbed();
+const t = () => bed.rt();
+const { settled, userWithCard } = bed;
 
 describe("credit through Stripe (the stand-in, through the SDK)", () => {
   test("a saved card adds credit once: the request credits, the webhook and its replay change nothing", async () => {
@@ -65,9 +26,9 @@ describe("credit through Stripe (the stand-in, through the SDK)", () => {
     assert.equal(pi.status, "succeeded");
     assert.equal(pi.balanceCents, 1500);
     await settled();
-    const event = gw.standin!.events.find((e) => e.type === "payment_intent.succeeded" && (e.data as { object: { id: string } }).object.id === pi.id)!;
+    const event = bed.gw().standin!.events.find((e) => e.type === "payment_intent.succeeded" && (e.data as { object: { id: string } }).object.id === pi.id)!;
     assert.ok(await t().prisma.stripeEvent.findUnique({ where: { id: String(event.id) } }), "the webhook was applied (as a no-op credit)");
-    assert.equal(await gw.standin!.deliver(event), 200, "a replayed event is accepted");
+    assert.equal(await bed.gw().standin!.deliver(event), 200, "a replayed event is accepted");
     await settled();
     assert.equal((await balanceOf(user.id)).balanceCents, 1500);
     assert.equal(await ledgerSum(user.id), 1500);
@@ -84,7 +45,7 @@ describe("credit through Stripe (the stand-in, through the SDK)", () => {
     const pi = await createPaymentIntent(caller, { amountCents: 700, currency: "usd" }, null);
     assert.equal(pi.status, "requires_payment_method");
     assert.ok(pi.clientSecret);
-    await gw.client.paymentIntents.confirm(pi.id, { payment_method: "pm_card_visa" });
+    await bed.gw().client.paymentIntents.confirm(pi.id, { payment_method: "pm_card_visa" });
     await settled();
     assert.equal((await balanceOf(user.id)).balanceCents, 700);
   });
@@ -138,7 +99,7 @@ describe("credit through Stripe (the stand-in, through the SDK)", () => {
     await assert.rejects(receiveWebhook(body, signStripePayload(body, "whsec_not_the_secret")), apiError("BAD_REQUEST"));
     await assert.rejects(receiveWebhook(body, null), apiError("BAD_REQUEST"));
     // Signed right but too old: outside the 300 s tolerance.
-    await assert.rejects(receiveWebhook(body, signStripePayload(body, gw.webhookSecret, Math.floor(Date.now() / 1000) - 301)), apiError("BAD_REQUEST"));
+    await assert.rejects(receiveWebhook(body, signStripePayload(body, bed.gw().webhookSecret, Math.floor(Date.now() / 1000) - 301)), apiError("BAD_REQUEST"));
     await settled();
     assert.equal((await balanceOf(user.id)).balanceCents, 0);
     assert.equal(await t().prisma.stripeEvent.count({ where: { id: "evt_forged" } }), 0);
@@ -148,7 +109,7 @@ describe("credit through Stripe (the stand-in, through the SDK)", () => {
     const { user, caller } = await userWithCard();
     const pi = await createPaymentIntent(caller, { amountCents: 600, currency: "usd" }, null);
     webhookFaults.failNextApply = 1;
-    await gw.client.paymentIntents.confirm(pi.id, { payment_method: "pm_card_visa" });
+    await bed.gw().client.paymentIntents.confirm(pi.id, { payment_method: "pm_card_visa" });
     await settled();
     assert.equal(webhookFaults.failNextApply, 0, "the first run failed");
     assert.equal((await balanceOf(user.id)).balanceCents, 600);
@@ -159,8 +120,8 @@ describe("credit through Stripe (the stand-in, through the SDK)", () => {
 describe("subscriptions", () => {
   test("subscribe, upgrade with proration now, invoices recorded; events out of order change nothing", async () => {
     const { user, caller } = await userWithCard();
-    gw.standin!.webhookUrl = undefined; // hold the events to deliver them out of order
-    const hookUrl = `http://127.0.0.1:${(hook.address() as { port: number }).port}/webhooks/stripe`;
+    const hookUrl = bed.gw().standin!.webhookUrl;
+    bed.gw().standin!.webhookUrl = undefined; // hold the events to deliver them out of order
     try {
       const created = await createSubscription(caller, { tier: "pro" }, "sub-1");
       assert.equal(created.subscription.tier, "pro");
@@ -170,12 +131,12 @@ describe("subscriptions", () => {
       assert.equal(upgraded.subscription.tier, "max");
       assert.ok(upgraded.chargedNowCents > 7900 && upgraded.chargedNowCents <= 8000, `prorated difference, got ${upgraded.chargedNowCents}`);
     } finally {
-      gw.standin!.webhookUrl = hookUrl;
+      bed.gw().standin!.webhookUrl = hookUrl;
     }
-    const subEvents = gw.standin!.events.filter((e) => String(e.type).startsWith("customer.subscription.") && (e.data as { object: { customer: string } }).object.customer === (gw.standin!.events.at(-1)!.data as { object: { customer: string } }).object.customer);
+    const subEvents = bed.gw().standin!.events.filter((e) => String(e.type).startsWith("customer.subscription.") && (e.data as { object: { customer: string } }).object.customer === (bed.gw().standin!.events.at(-1)!.data as { object: { customer: string } }).object.customer);
     assert.deepEqual(subEvents.map((e) => e.type), ["customer.subscription.created", "customer.subscription.updated"]);
     // Newest first, then the older one: the older one must not put "pro" back.
-    for (const e of [...subEvents].reverse()) assert.equal(await gw.standin!.deliver(e), 200);
+    for (const e of [...subEvents].reverse()) assert.equal(await bed.gw().standin!.deliver(e), 200);
     await settled();
     assert.equal((await getSubscription(caller)).tier, "max");
     assert.equal(await t().prisma.invoice.count({ where: { userId: user.id } }), 2);

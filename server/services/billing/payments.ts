@@ -6,7 +6,7 @@ import type { Caller } from "../../auth/caller.ts";
 import { ApiError, notFound } from "../../http/errors.ts";
 import { log } from "../../log.ts";
 import type { Prisma } from "../../db/generated/client.ts";
-import { db } from "../../runtime.ts";
+import { db, runtime } from "../../runtime.ts";
 import { ensureAccount, lockBilling, post, TX_OPTIONS } from "./ledger.ts";
 import { stripeGateway } from "./stripe.ts";
 
@@ -33,7 +33,11 @@ export async function ensureCustomer(userId: string): Promise<string> {
   if (account?.stripeCustomerId) return account.stripeCustomerId;
   const user = await db().user.findUniqueOrThrow({ where: { id: userId }, select: { email: true, name: true } });
   const { client } = await stripeGateway();
-  const customer = await client.customers.create({ email: user.email, ...(user.name ? { name: user.name } : {}), metadata: { userId } }, { idempotencyKey: `customer-of-${userId}` }).catch(fromStripeError);
+  // STRIPE_TEST_CLOCKS (test mode): the customer lives on a clock of its own, which tests move forward.
+  const clock = runtime().config.stripe.testClocks
+    ? await client.testHelpers.testClocks.create({ frozen_time: Math.floor(Date.now() / 1000), name: `customer-of-${userId}` }, { idempotencyKey: `clock-of-${userId}` }).catch(fromStripeError)
+    : null;
+  const customer = await client.customers.create({ email: user.email, ...(user.name ? { name: user.name } : {}), metadata: { userId }, ...(clock ? { test_clock: clock.id } : {}) }, { idempotencyKey: `customer-of-${userId}` }).catch(fromStripeError);
   return db().$transaction(async (tx) => {
     await lockBilling(tx, userId);
     const a = await ensureAccount(tx, userId);
@@ -204,11 +208,21 @@ async function ownMethodOrThrow(userId: string, pmId: string) {
   return row;
 }
 
+/**
+ * Makes `pmId` the card Stripe charges: the customer's default, and the live subscription's (a
+ * subscription's own default comes first at Stripe, so renewals would otherwise stay on the old card).
+ */
+async function chargeCardAtStripe(userId: string, customer: string, pmId: string): Promise<void> {
+  const { client } = await stripeGateway();
+  await client.customers.update(customer, { invoice_settings: { default_payment_method: pmId } }).catch(fromStripeError);
+  const sub = await db().subscription.findUnique({ where: { userId }, select: { stripeSubscriptionId: true, status: true } });
+  if (sub?.stripeSubscriptionId && sub.status !== "canceled") await client.subscriptions.update(sub.stripeSubscriptionId, { default_payment_method: pmId }).catch(fromStripeError);
+}
+
 export async function setDefaultPaymentMethod(caller: Caller, pmId: string): Promise<null> {
   await ownMethodOrThrow(caller.userId, pmId);
   const customer = await ensureCustomer(caller.userId);
-  const { client } = await stripeGateway();
-  await client.customers.update(customer, { invoice_settings: { default_payment_method: pmId } }).catch(fromStripeError);
+  await chargeCardAtStripe(caller.userId, customer, pmId);
   await db().billingAccount.update({ where: { userId: caller.userId }, data: { defaultPaymentMethodId: pmId } });
   return null;
 }
@@ -221,15 +235,17 @@ export async function deletePaymentMethod(caller: Caller, pmId: string): Promise
     if (e instanceof Stripe.errors.StripeInvalidRequestError) return null;
     return fromStripeError(e);
   });
-  await db().$transaction(async (tx) => {
+  const successor = await db().$transaction(async (tx) => {
     await lockBilling(tx, caller.userId);
     await tx.paymentMethod.deleteMany({ where: { id: pmId, userId: caller.userId } });
     const account = await tx.billingAccount.findUnique({ where: { userId: caller.userId } });
-    if (account?.defaultPaymentMethodId === pmId) {
-      const next = await tx.paymentMethod.findFirst({ where: { userId: caller.userId }, orderBy: { createdAt: "desc" } });
-      await tx.billingAccount.update({ where: { userId: caller.userId }, data: { defaultPaymentMethodId: next?.id ?? null } });
-    }
+    if (account?.defaultPaymentMethodId !== pmId) return null;
+    const next = await tx.paymentMethod.findFirst({ where: { userId: caller.userId }, orderBy: { createdAt: "desc" } });
+    await tx.billingAccount.update({ where: { userId: caller.userId }, data: { defaultPaymentMethodId: next?.id ?? null } });
+    return next && account.stripeCustomerId ? { customer: account.stripeCustomerId, pm: next.id } : null;
   }, TX_OPTIONS);
+  // Stripe forgets a detached default: the card that is now the default here is the one it charges.
+  if (successor) await chargeCardAtStripe(caller.userId, successor.customer, successor.pm);
   return null;
 }
 

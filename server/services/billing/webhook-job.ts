@@ -44,7 +44,7 @@ export async function applyEvent(eventId: string): Promise<"applied" | "duplicat
   } else if (event.type === "payment_method.attached") {
     pm = event.data.object as Stripe.PaymentMethod;
     userId = await userOfCustomer(customerOf(pm));
-  } else if (event.type === "invoice.paid") {
+  } else if (event.type === "invoice.paid" || event.type === "invoice.payment_failed") {
     userId = await userOfCustomer(customerOf(event.data.object as Stripe.Invoice));
   }
   let result: "applied" | "ignored" | "stale" = "ignored";
@@ -63,7 +63,8 @@ export async function applyEvent(eventId: string): Promise<"applied" | "duplicat
   }, TX_OPTIONS);
   if (!fresh) return "duplicate";
   // Idempotent by their own keys (the Stripe id), so outside the event's transaction.
-  if (event.type === "invoice.paid" && userId) {
+  // A failed renewal's invoice is listed too (open), so the billing page can say what failed.
+  if ((event.type === "invoice.paid" || event.type === "invoice.payment_failed") && userId) {
     await recordInvoice(userId, event.data.object as Stripe.Invoice);
     result = "applied";
   }

@@ -6,10 +6,12 @@
 // its state in memory (and in a JSON file when given one), and sends webhooks signed as Stripe
 // signs them: `Stripe-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`.
 //
-// Only what the app uses exists: customers (create, update, delete), payment methods (create, attach, detach, list),
+// Only what the app (and its tests) use exists: customers (create, update, delete), payment methods (create, attach, detach, list),
 // payment intents, setup intents, products and prices (lookup keys), subscriptions (create,
-// update with proration, cancel now or at period end) and their invoices. Time does not advance
-// on its own (no renewals).
+// update with proration, cancel now or at period end) and their invoices, and test clocks. Time
+// does not advance on its own: as on Stripe, a customer created on a test clock lives at the
+// clock's frozen time, and advancing the clock renews its subscriptions (an invoice charged to
+// the default card, the next period) or ends those cancelled at period end, with their webhooks.
 import { createHash, createHmac, randomBytes } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -42,12 +44,14 @@ type State = {
   prices: Record<string, Obj>;
   subscriptions: Record<string, Obj>;
   invoices: Record<string, Obj>;
+  testClocks: Record<string, Obj>;
   events: Obj[];
   idempotency: Record<string, { fingerprint: string; status: number; body: string }>;
 };
 
-/** Stripe's test cards: number → how it behaves. */
-const TEST_CARDS: Record<string, { brand: string; behaviour: "ok" | "decline" | "insufficient" | "3ds" }> = {
+type Behaviour = "ok" | "decline" | "insufficient" | "3ds" | "charge_fails";
+/** Stripe's test cards: number → how it behaves (`charge_fails`: saving it succeeds, every charge to it is declined). */
+const TEST_CARDS: Record<string, { brand: string; behaviour: Behaviour }> = {
   "4242424242424242": { brand: "visa", behaviour: "ok" },
   "4000056655665556": { brand: "visa", behaviour: "ok" },
   "5555555555554444": { brand: "mastercard", behaviour: "ok" },
@@ -55,6 +59,7 @@ const TEST_CARDS: Record<string, { brand: string; behaviour: "ok" | "decline" | 
   "4000000000000002": { brand: "visa", behaviour: "decline" },
   "4000000000009995": { brand: "visa", behaviour: "insufficient" },
   "4000002500003155": { brand: "visa", behaviour: "3ds" },
+  "4000000000000341": { brand: "visa", behaviour: "charge_fails" },
 };
 /** Stripe's test payment method tokens → their card number. */
 const TEST_TOKENS: Record<string, string> = {
@@ -65,6 +70,7 @@ const TEST_TOKENS: Record<string, string> = {
   pm_card_visa_chargeDeclined: "4000000000000002",
   pm_card_chargeDeclinedInsufficientFunds: "4000000000009995",
   pm_card_authenticationRequired: "4000002500003155",
+  pm_card_chargeCustomerFail: "4000000000000341",
 };
 
 const DECLINES = {
@@ -145,7 +151,7 @@ export class StripeStandin {
   }
 
   private load(): State {
-    const empty: State = { customers: {}, paymentMethods: {}, paymentIntents: {}, setupIntents: {}, products: {}, prices: {}, subscriptions: {}, invoices: {}, events: [], idempotency: {} };
+    const empty: State = { customers: {}, paymentMethods: {}, paymentIntents: {}, setupIntents: {}, products: {}, prices: {}, subscriptions: {}, invoices: {}, testClocks: {}, events: [], idempotency: {} };
     if (!this.opts.stateFile) return empty;
     try {
       return { ...empty, ...(JSON.parse(readFileSync(this.opts.stateFile, "utf8")) as Partial<State>) };
@@ -199,12 +205,19 @@ export class StripeStandin {
     return `${prefix}_${randomBytes(12).toString("base64url").replace(/[-_]/g, "x")}`;
   }
 
-  private emit(type: string, object: Obj, previous?: Obj, request?: { id: string; key: string | null }): void {
+  /** The time a customer lives at: its test clock's frozen time, else now (seconds). */
+  private at(customer: unknown): number {
+    const c = typeof customer === "string" ? own(this.state.customers, customer) : undefined;
+    const clock = typeof c?.test_clock === "string" ? own(this.state.testClocks, c.test_clock) : undefined;
+    return clock ? Number(clock.frozen_time) : now();
+  }
+
+  private emit(type: string, object: Obj, previous?: Obj, request?: { id: string; key: string | null }, created = this.at(object.customer)): void {
     const event: Obj = {
       id: this.id("evt"),
       object: "event",
       api_version: API_VERSION,
-      created: now(),
+      created,
       data: { object: structuredClone(object), ...(previous ? { previous_attributes: previous } : {}) },
       livemode: false,
       pending_webhooks: this.webhookUrl ? 1 : 0,
@@ -283,6 +296,8 @@ export class StripeStandin {
 
   private route(method: string, path: string, f: Form, request: { id: string; key: string | null }): unknown {
     const parts = path.split("/").filter(Boolean);
+    // `/v1/test_helpers/test_clocks/…` is one resource.
+    if (parts[1] === "test_helpers" && parts[2]) parts.splice(1, 2, `test_helpers/${parts[2]}`);
     if (parts[0] !== "v1") throw new StripeError(404, { type: "invalid_request_error", message: `Unrecognized request URL (${method}: ${path}).` });
     const [, resource, id, action] = parts;
     const key = `${method} ${resource}${id ? "/:id" : ""}${action ? `/${action}` : ""}`;
@@ -339,6 +354,16 @@ export class StripeStandin {
         if (!event) throw missing("event", id!);
         return event;
       }
+      case "POST test_helpers/test_clocks":
+        return this.createTestClock(f);
+      case "GET test_helpers/test_clocks":
+        return list(Object.values(this.state.testClocks).sort((a, b) => Number(b.created) - Number(a.created)), "/v1/test_helpers/test_clocks");
+      case "GET test_helpers/test_clocks/:id":
+        return this.get("testClocks", "test_clock", id!);
+      case "DELETE test_helpers/test_clocks/:id":
+        return this.deleteTestClock(id!, request);
+      case "POST test_helpers/test_clocks/:id/advance":
+        return this.advanceTestClock(id!, f, request);
       case "GET invoices":
         return list(Object.values(this.state.invoices).filter((i) => !str(f.customer) || i.customer === str(f.customer)).sort((a, b) => Number(b.created) - Number(a.created)), "/v1/invoices");
       case "GET invoices/:id":
@@ -357,10 +382,12 @@ export class StripeStandin {
   // ───────────── customers and payment methods ─────────────
 
   private createCustomer(f: Form): Obj {
+    const clock = str(f.test_clock) ? this.get("testClocks", "test_clock", str(f.test_clock)!) : null;
+    if (clock && Object.values(this.state.customers).filter((c) => c.test_clock === clock.id).length >= 3) throw invalid("A test clock can have at most 3 customers.", "test_clock");
     const c: Obj = {
-      id: this.id("cus"), object: "customer", address: null, balance: 0, created: now(), currency: null, default_source: null, delinquent: false, description: str(f.description) ?? null,
+      id: this.id("cus"), object: "customer", address: null, balance: 0, created: clock ? Number(clock.frozen_time) : now(), currency: null, default_source: null, delinquent: false, description: str(f.description) ?? null,
       email: str(f.email) ?? null, invoice_prefix: randomBytes(4).toString("hex").toUpperCase(), invoice_settings: { custom_fields: null, default_payment_method: null, footer: null, rendering_options: null },
-      livemode: false, metadata: meta(f.metadata), name: str(f.name) ?? null, phone: null, preferred_locales: [], shipping: null, tax_exempt: "none", test_clock: null,
+      livemode: false, metadata: meta(f.metadata), name: str(f.name) ?? null, phone: null, preferred_locales: [], shipping: null, tax_exempt: "none", test_clock: clock?.id ?? null,
     };
     this.state.customers[c.id as string] = c;
     return c;
@@ -439,7 +466,7 @@ export class StripeStandin {
     return rest;
   }
 
-  private behaviour(pm: Obj): "ok" | "decline" | "insufficient" | "3ds" {
+  private behaviour(pm: Obj): Behaviour {
     return own(TEST_CARDS, String(pm["~number"]))?.behaviour ?? "ok";
   }
 
@@ -673,21 +700,22 @@ export class StripeStandin {
     return pm;
   }
 
-  private invoice(sub: Obj, amount: number, reason: string, lines: Obj[], request: { id: string; key: string | null }): Obj {
+  /** An invoice of `amount`, paid (`invoice.paid`), or with `failed` open and unpaid after a declined charge (`invoice.payment_failed`). */
+  private invoice(sub: Obj, amount: number, reason: string, lines: Obj[], request: { id: string; key: string | null }, failed = false): Obj {
     const id = this.id("in");
-    const t = now();
+    const t = this.at(sub.customer);
     const customer = this.state.customers[String(sub.customer)]!;
     const inv: Obj = {
-      id, object: "invoice", account_country: "US", account_name: "Todo Service (local stand-in)", amount_due: amount, amount_overpaid: 0, amount_paid: amount, amount_remaining: 0,
+      id, object: "invoice", account_country: "US", account_name: "Todo Service (local stand-in)", amount_due: amount, amount_overpaid: 0, amount_paid: failed ? 0 : amount, amount_remaining: failed ? amount : 0,
       amount_shipping: 0, attempt_count: amount > 0 ? 1 : 0, attempted: amount > 0, auto_advance: false, automatic_tax: { enabled: false, liability: null, status: null }, billing_reason: reason,
       collection_method: "charge_automatically", created: t, currency: sub.currency, customer: sub.customer, customer_email: customer.email ?? null, customer_name: customer.name ?? null,
       description: null, hosted_invoice_url: `${this.url}/test-mode/invoices/${id}`, invoice_pdf: `${this.url}/test-mode/invoices/${id}/pdf`, lines: list(lines, `/v1/invoices/${id}/lines`),
       livemode: false, metadata: {}, number: `${String(customer.invoice_prefix)}-${String(Object.keys(this.state.invoices).length + 1).padStart(4, "0")}`,
       parent: { quote_details: null, subscription_details: { metadata: sub.metadata, subscription: sub.id }, type: "subscription_details" },
-      period_end: t, period_start: t, status: "paid", status_transitions: { finalized_at: t, marked_uncollectible_at: null, paid_at: t, voided_at: null }, subtotal: amount, total: amount,
+      period_end: t, period_start: t, status: failed ? "open" : "paid", status_transitions: { finalized_at: t, marked_uncollectible_at: null, paid_at: failed ? null : t, voided_at: null }, subtotal: amount, total: amount,
     };
     this.state.invoices[id] = inv;
-    this.emit("invoice.paid", inv, undefined, request);
+    this.emit(failed ? "invoice.payment_failed" : "invoice.paid", inv, undefined, request);
     return inv;
   }
 
@@ -708,7 +736,7 @@ export class StripeStandin {
     const pm = str(f.default_payment_method) ?? null;
     if (pm && this.get("paymentMethods", "PaymentMethod", pm).customer !== customer.id) throw invalid("The customer does not have a payment method with the ID given.", "default_payment_method");
     this.chargeDefault(customer, Number(price.unit_amount), pm);
-    const t = now();
+    const t = this.at(customer.id);
     const end = addMonth(t);
     const id = this.id("sub");
     const sub: Obj = {
@@ -737,7 +765,7 @@ export class StripeStandin {
       const price = this.get("prices", "price", str(change.price) ?? "");
       const old = item.price as Obj;
       if (price.id !== old.id) {
-        const t = now();
+        const t = this.at(sub.customer);
         const start = Number(item.current_period_start);
         const end = Number(item.current_period_end);
         const left = Math.max(0, Math.min(1, (end - t) / Math.max(1, end - start)));
@@ -764,7 +792,15 @@ export class StripeStandin {
       previous.cancel_at = sub.cancel_at;
       sub.cancel_at_period_end = cape;
       sub.cancel_at = cape ? item.current_period_end : null;
-      sub.canceled_at = cape ? now() : null;
+      sub.canceled_at = cape ? this.at(sub.customer) : null;
+    }
+    if (str(f.default_payment_method) !== undefined) {
+      const pm = str(f.default_payment_method) || null;
+      if (pm && this.get("paymentMethods", "PaymentMethod", pm).customer !== sub.customer) throw invalid("The customer does not have a payment method with the ID given.", "default_payment_method");
+      if (pm !== sub.default_payment_method) {
+        previous.default_payment_method = sub.default_payment_method;
+        sub.default_payment_method = pm;
+      }
     }
     if (f.metadata) {
       previous.metadata = sub.metadata;
@@ -774,10 +810,98 @@ export class StripeStandin {
     return sub;
   }
 
+  // ───────────── test clocks ─────────────
+
+  private createTestClock(f: Form): Obj {
+    const frozen = int(f.frozen_time);
+    if (frozen === undefined) throw invalid("Missing required param: frozen_time.", "frozen_time");
+    const t = now();
+    const clock: Obj = {
+      id: this.id("clock"), object: "test_helpers.test_clock", created: t, deletes_after: t + 30 * 86_400, frozen_time: frozen, livemode: false, name: str(f.name) ?? null, status: "ready", status_details: {},
+    };
+    this.state.testClocks[clock.id as string] = clock;
+    return clock;
+  }
+
+  /** Like Stripe: deleting a clock deletes its customers (and so cancels their subscriptions). */
+  private deleteTestClock(id: string, request: { id: string; key: string | null }): Obj {
+    this.get("testClocks", "test_clock", id);
+    for (const c of Object.values(this.state.customers)) if (c.test_clock === id) this.deleteCustomer(c.id as string, request);
+    delete this.state.testClocks[id];
+    return { id, object: "test_helpers.test_clock", deleted: true };
+  }
+
+  /**
+   * Moves a clock forward and runs what Stripe runs in between, period by period: a subscription
+   * set to cancel at period end ends (`customer.subscription.deleted`); any other active one is
+   * renewed: an invoice for the next period charged to the default card (`invoice.paid`), then the
+   * next period (`customer.subscription.updated`). A declined renewal leaves it `past_due`
+   * (`invoice.payment_failed`). Stripe answers `advancing` and finishes in the background; here the
+   * work is done before the answer, so the next read of the clock finds it `ready`.
+   */
+  private advanceTestClock(id: string, f: Form, request: { id: string; key: string | null }): Obj {
+    const clock = this.get("testClocks", "test_clock", id);
+    const target = int(f.frozen_time);
+    if (target === undefined) throw invalid("Missing required param: frozen_time.", "frozen_time");
+    if (target <= Number(clock.frozen_time)) throw invalid("The frozen time must be after the current frozen time of the test clock.", "frozen_time");
+    const customers = new Set(Object.values(this.state.customers).filter((c) => c.test_clock === id).map((c) => c.id));
+    const subs = Object.values(this.state.subscriptions).filter((sub) => customers.has(sub.customer));
+    for (let guard = 0; guard < 120; guard++) {
+      // The next period end among this clock's live subscriptions, in order of time.
+      const due = subs
+        .filter((sub) => ["active", "trialing"].includes(String(sub.status)))
+        .map((sub) => ({ sub, end: Number((((sub.items as Obj).data as Obj[])[0] as Obj).current_period_end) }))
+        .filter((x) => x.end <= target)
+        .sort((a, b) => a.end - b.end)[0];
+      if (!due) break;
+      clock.frozen_time = due.end;
+      this.endPeriod(due.sub, request);
+    }
+    clock.frozen_time = target;
+    clock.status = "ready";
+    this.emit("test_helpers.test_clock.ready", clock, undefined, request, target);
+    return { ...clock, status: "advancing", status_details: { advancing: { target_frozen_time: target } } };
+  }
+
+  private endPeriod(sub: Obj, request: { id: string; key: string | null }): void {
+    const item = ((sub.items as Obj).data as Obj[])[0]!;
+    const end = Number(item.current_period_end);
+    if (sub.cancel_at_period_end) {
+      sub.status = "canceled";
+      sub.ended_at = end;
+      this.emit("customer.subscription.deleted", sub, undefined, request);
+      return;
+    }
+    const price = item.price as Obj;
+    const next = addMonth(end);
+    const amount = Number(price.unit_amount);
+    const customer = this.state.customers[String(sub.customer)]!;
+    const previous = { items: structuredClone(sub.items), latest_invoice: sub.latest_invoice };
+    // A balance left by a downgrade pays first, as on Stripe.
+    const due = Math.max(0, amount + Number(customer.balance));
+    const lines = [this.line(sub, price, amount, `1 × ${String(this.state.products[String(price.product)]?.name ?? "plan")} (at ${amount / 100} / month)`, end, next, false)];
+    try {
+      this.chargeDefault(customer, due, (sub.default_payment_method as string | null) ?? null);
+    } catch (e) {
+      if (!(e instanceof StripeError)) throw e;
+      const inv = this.invoice(sub, due, "subscription_cycle", lines, request, true);
+      sub.status = "past_due";
+      sub.latest_invoice = inv.id;
+      this.emit("customer.subscription.updated", sub, { status: "active", latest_invoice: previous.latest_invoice }, request);
+      return;
+    }
+    customer.balance = Math.min(0, amount + Number(customer.balance));
+    item.current_period_start = end;
+    item.current_period_end = next;
+    const inv = this.invoice(sub, due, "subscription_cycle", lines, request);
+    sub.latest_invoice = inv.id;
+    this.emit("customer.subscription.updated", sub, previous, request);
+  }
+
   private cancelSubscription(id: string, request: { id: string; key: string | null }): Obj {
     const sub = this.get("subscriptions", "subscription", id);
     if (sub.status === "canceled") throw invalid(`No such subscription: '${id}'`);
-    const t = now();
+    const t = this.at(sub.customer);
     sub.status = "canceled";
     sub.canceled_at = t;
     sub.ended_at = t;
