@@ -11,7 +11,7 @@ import { call } from "@/lib/api/client";
 import { revalidateOperations, useOperation } from "@/lib/api/swr";
 import type { OperationId } from "@/lib/api/types";
 import { errorMessage } from "@/lib/ui/form-issues";
-import { formatMoney } from "@/lib/ui/format";
+import { formatMoney, plural, utcDays } from "@/lib/ui/format";
 import { ErrorAlert } from "@/components/ui/error-alert";
 import { LoadError, Loading } from "@/components/ui/load-state";
 import styles from "./billing.module.css";
@@ -334,7 +334,7 @@ function UsageWindows() {
           Your agent turns draw on your <Link href="/team">team</Link>&apos;s shared pool: these are the team owner&apos;s plan windows, and with extra spend {s.allowExtraSpend ? "on" : "off"} their credit ({formatMoney(s.balanceCents, s.currency)} left) {s.allowExtraSpend ? "pays" : "does not pay"} once a window is used up. Your own credit below is kept for when you leave the team.
         </p>
       ) : (
-        <label className={styles.row}>
+        <label className={styles.toggle}>
           <input type="checkbox" checked={s.allowExtraSpend} disabled={busy} onChange={(e) => void toggle(e.target.checked)} />
           <span><strong>Extra spend</strong>: when a window is used up, keep going and pay from your credit ({formatMoney(s.balanceCents, s.currency)} left). Off: new turns wait until the window resets.{s.teamPool ? " Your team's members draw on these windows and this credit too." : ""}</span>
         </label>
@@ -348,11 +348,13 @@ function SpendChart() {
   const usage = useOperation("usage_getUsage", {});
   if (usage.error) return <LoadError what="spend" message={usage.error.message} onRetry={() => void usage.mutate()} />;
   if (!usage.data) return <Loading label="Loading spend…" />;
-  const data = usage.data.days.map((d) => ({ date: d.date.slice(5), dollars: d.costCents / 100, turns: d.turns }));
+  // Every day of the range, so a day without use is a gap and one busy day is not one wide bar.
+  const byDate = new Map(usage.data.days.map((d) => [d.date, d]));
+  const data = usage.data.days.length === 0 ? [] : utcDays(usage.data.from, usage.data.to).map((date) => ({ date: date.slice(5), dollars: (byDate.get(date)?.costCents ?? 0) / 100, turns: byDate.get(date)?.turns ?? 0 }));
   return (
     <section className={styles.card} aria-labelledby="spend-title" style={{ marginBottom: "1rem" }}>
       <h2 id="spend-title">Spend per day (last 30 days)</h2>
-      <p className="muted">{usage.data.totals.turns} turns, {formatMoney(usage.data.totals.costCents, usage.data.currency)} in all.</p>
+      <p className="muted">{plural(usage.data.totals.turns, "turn")}, {formatMoney(usage.data.totals.costCents, usage.data.currency)} in all.</p>
       {data.length === 0 ? <p className="muted">No agent use in this period.</p> : (
         <div style={{ width: "100%", height: 220 }}>
           <ResponsiveContainer>

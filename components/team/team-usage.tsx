@@ -3,7 +3,7 @@
 import { useMemo, useState } from "react";
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { useOperation } from "@/lib/api/swr";
-import { formatMoney } from "@/lib/ui/format";
+import { formatMoney, utcDays } from "@/lib/ui/format";
 import { Section } from "@/components/ui/form";
 import { LoadError, Loading } from "@/components/ui/load-state";
 import styles from "@/components/settings/settings.module.css";
@@ -30,7 +30,8 @@ export function TeamUsage() {
   const chart = useMemo(() => {
     const d = usage.data;
     if (!d) return [];
-    const byDate = new Map<string, Record<string, number | string>>();
+    // Every day of the range, so days without use are gaps on the axis.
+    const byDate = new Map<string, Record<string, number | string>>(d.members.some((m) => m.days.length > 0) ? utcDays(d.from, d.to).map((date) => [date, { date: date.slice(5) }]) : []);
     for (const m of d.members)
       for (const day of m.days) {
         const row = byDate.get(day.date) ?? byDate.set(day.date, { date: day.date.slice(5) }).get(day.date)!;

@@ -38,3 +38,16 @@ export function slugify(name: string): string {
     .slice(0, 64)
     .replace(/-+$/g, "");
 }
+
+/** Every UTC day (YYYY-MM-DD) from the day of `from` to the day of `to` (ms), oldest first: a chart's x axis, gaps included. */
+export function utcDays(from: number, to: number): string[] {
+  const DAY = 86_400_000;
+  const days: string[] = [];
+  for (let t = Math.floor(from / DAY) * DAY; t <= to && days.length < 400; t += DAY) days.push(new Date(t).toISOString().slice(0, 10));
+  return days;
+}
+
+/** "1 turn", "2 turns". */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
