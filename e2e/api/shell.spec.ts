@@ -54,7 +54,7 @@ test("a shell command proposed by the agent runs on the bridge only after approv
     expect(result.content).toContain("hello");
     const last = done.messages.at(-1)!;
     expect(last.role).toBe("assistant");
-    expect(last.content).toContain("exit code 0\noutput:\nhello");
+    expect(last.content).toMatch(/exit code 0\s+output:\s+hello/);
     expect(bridge.output()).toContain("Running (approved in the chat)");
     // The stranger never reads the command or its output.
     expect((await stranger.session.get(`/api/v1/todos/${t.id}`, { headers: h(stranger) })).status()).toBe(404);
