@@ -7,7 +7,8 @@ import { TURN_TIMEOUT, addMessage, createProject, createTodo, expectError, getTo
 // workspace path, a turn of the OpenAI-compatible stand-in that proposes `echo hello` there
 // ("[shell <dir>]"), approval through the API, the command run by the bridge, and its output back
 // in the conversation. On the PostgreSQL project the bridge's connection and the requests land on
-// either of two processes (the Socket.IO adapter carries the command and the output).
+// different processes: the bridge on the second, the decision on the first (the Socket.IO adapter
+// carries the command there and the output back).
 test.describe.configure({ timeout: 120_000 });
 
 const shellBlock = (todo: Todo) => todo.blocks.find((b) => b.type === "shell");
@@ -16,7 +17,9 @@ type ShellContent = { state: string; command: string; path: string; deviceId: st
 test("a shell command proposed by the agent runs on the bridge only after approval, and its output comes back into the conversation", async ({ baseURL }, info) => {
   const u = await createUser(info, "shell");
   const stranger = await createUser(info, "shell-stranger");
-  const bridge = await startBridge(baseURL!, u.apiKey, "shell-box");
+  const peerUrl = info.project.metadata?.peerUrl as string | undefined;
+  const firstProcess = peerUrl ? `http://localhost:${Number(new URL(peerUrl).port) - 1}` : baseURL!;
+  const bridge = await startBridge(peerUrl ?? baseURL!, u.apiKey, "shell-box");
   try {
     await expect.poll(async () => (await okJson<{ id: string; online: boolean; workspacePaths: string[] }[]>(await u.session.get("/api/v1/devices", { headers: h(u) })))[0]).toMatchObject({ id: bridge.deviceId, online: true, workspacePaths: [bridge.workspace] });
     const p = await createProject(u, "Shell");
@@ -33,7 +36,7 @@ test("a shell command proposed by the agent runs on the bridge only after approv
     expect(waiting.status).toBe("RUNNING");
     expect(bridge.output()).not.toContain("echo hello");
 
-    const decide = (who: typeof u, approve: boolean) => who.session.post(`/api/v1/todos/${t.id}/blocks/${proposed!.blockId}/decision`, { headers: h(who), data: { approve } });
+    const decide = (who: typeof u, approve: boolean) => who.session.post(`${firstProcess}/api/v1/todos/${t.id}/blocks/${proposed!.blockId}/decision`, { headers: h(who), data: { approve } });
     // Nobody else decides, nor does checking the block run or hide it.
     await expectError(await decide(stranger, true), 404, "NOT_FOUND");
     await expectError(await u.session.post(`/api/v1/todos/${t.id}/blocks/${proposed!.blockId}/checked`, { headers: h(u), data: {} }), 409, "CONFLICT");
