@@ -64,13 +64,13 @@ const lastUserText = (prompt: LanguageModelV3Prompt) => {
 };
 
 /** The model proposes `command` in `dir` (unless it has a shell result, which it repeats back). */
-function proposer(command: string, dir: string | (() => string), seen?: LanguageModelV3CallOptions[]) {
+function proposer(command: string, dir: string | (() => string), seen?: LanguageModelV3CallOptions[], extra: Record<string, unknown> = {}) {
   return scriptedProvider(
     (options): ScriptedStep => {
       const last = lastUserText(options.prompt);
       if (/shell command you proposed/.test(last)) return { text: [`Seen: ${last}`] };
       if (options.prompt.some((m) => m.role === "tool")) return { text: ["The tool said no."] };
-      return { toolCalls: [{ toolName: "shell", input: { command, path: typeof dir === "string" ? dir : dir() } }] };
+      return { toolCalls: [{ toolName: "shell", input: { command, path: typeof dir === "string" ? dir : dir(), ...extra } }] };
     },
     { tools: true, ...(seen ? { seen } : {}) },
   );
@@ -291,4 +291,25 @@ test("the device going offline mid-run fails the command and the agent goes on",
   assert.match(c.error!, /went offline/);
   const result = await t.prisma.message.findFirstOrThrow({ where: { todoId: todo.id, role: "system" } });
   assert.match(result.content, /went offline/);
+});
+
+test("the bridge's limits: a command that runs too long is stopped (timedOut), one that writes too much is cut off (truncated)", async () => {
+  const { user, project, caller } = await owner();
+  await device(user.id);
+  for (const [command, extra, check] of [
+    ["echo before; sleep 20", { timeoutSeconds: 1 }, (c: Record<string, unknown>) => c.timedOut === true && c.exitCode === null && c.output === "before\n"],
+    ["yes tick", {}, (c: Record<string, unknown>) => c.truncated === true && (c.output as string).length === 64 * 1024 && (c.output as string).startsWith("tick\ntick\n")],
+  ] as const) {
+    const runner = use(proposer(command, work, undefined, extra));
+    const todo = await createWaitingTodo(t.prisma, { projectId: project.id, userId: user.id }, command);
+    runner.start(todo.id);
+    await settle(runner, todo.id, waiting);
+    const block = await shellBlock(todo.id);
+    await decideShell(caller, todo.id, block.id, true);
+    const done = await settle(runner, todo.id);
+    assert.equal(done.status, "READY", command);
+    const c = (await shellBlock(todo.id)).content as Record<string, unknown>;
+    assert.ok(["done", "failed"].includes(c.state as string), command);
+    assert.ok(check(c), `${command}: ${JSON.stringify({ ...c, output: String(c.output).slice(0, 50) })}`);
+  }
 });
