@@ -37,6 +37,6 @@ export function attachDeviceShell(io: Server, bus: EventBus): () => void {
   return bus.subscribe((event) => {
     if (event.type !== "device.offline") return;
     const deviceId = (event.data as { deviceId?: unknown } | null)?.deviceId;
-    if (typeof deviceId === "string") void failRunsOfDevice(deviceId).catch((err: unknown) => log.error("could not end a gone device's commands", { deviceId, error: String(err) }));
+    if (typeof deviceId === "string" && event.userId) void failRunsOfDevice(deviceId, event.userId).catch((err: unknown) => log.error("could not end a gone device's commands", { deviceId, error: String(err) }));
   });
 }

@@ -104,8 +104,12 @@ export async function receiveShellExit(deviceId: string, msg: TShellExit): Promi
 }
 
 /** The device went offline (its last connection closed, or its process died): its running commands fail. */
-export async function failRunsOfDevice(deviceId: string): Promise<void> {
-  const rows = await db().block.findMany({ where: { type: "shell", content: { path: ["deviceId"], equals: deviceId } }, select: { id: true, todoId: true, content: true } });
+export async function failRunsOfDevice(deviceId: string, userId: string): Promise<void> {
+  // Its runs are on its user's todos that wait (RUNNING, or PAUSED meanwhile): found by the todos' user index, not a scan of every block.
+  const rows = await db().block.findMany({
+    where: { type: "shell", todo: { userId, status: { in: ["RUNNING", "PAUSED"] } }, content: { path: ["deviceId"], equals: deviceId } },
+    select: { id: true, todoId: true, content: true },
+  });
   for (const b of rows) {
     if (shellContent(b.content).state !== "running") continue;
     const changed = await changeShellBlock(b.id, (c) => (c.state === "running" ? { ...c, state: "failed", error: `device "${c.deviceName}" went offline while the command ran`, endedAt: Date.now() } : null));
