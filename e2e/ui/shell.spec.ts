@@ -1,4 +1,5 @@
-import { expect, test } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
 import { startBridge } from "../support/bridge";
 import { signedInUser, snap } from "../support/ui";
 import { TURN_TIMEOUT, createProject, createTodo, getTodo } from "../support/todos";
@@ -8,6 +9,12 @@ import { TodoChatPage } from "../support/todo-page";
 // OpenAI-compatible stand-in proposing `echo hello` there ("[shell <dir>]"), Approve by keyboard,
 // the output and exit code live in the block, and the agent's answer with the output after it.
 test.describe.configure({ timeout: 120_000 });
+
+/** The block has no serious or critical accessibility violations (axe-core, WCAG 2.1 AA). */
+async function expectAccessibleBlock(page: Page) {
+  const result = await new AxeBuilder({ page }).include('[data-testid="shell-block"]').withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  expect(result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+}
 
 test("the agent proposes a command; the chat shows it with device and path; approving runs it on the bridge and the output shows live", async ({ page, baseURL }, info) => {
   const u = await signedInUser(page, info);
@@ -28,6 +35,7 @@ test("the agent proposes a command; the chat shows it with device and path; appr
     await expect(block.getByTestId("shell-state")).toHaveText("Waiting for approval");
     await expect(page.getByTestId("tool-step-summary")).toHaveText("Proposed a shell command, waiting for approval");
     await expect(block.getByTestId("shell-output")).toHaveCount(0);
+    await expectAccessibleBlock(page);
     await snap(page, info, "shell-approval-pending");
 
     // Keyboard: Tab order reaches Approve, Enter presses it.
@@ -50,6 +58,7 @@ test("the agent proposes a command; the chat shows it with device and path; appr
     await expect(chat.replies.last().getByTestId("message-content")).toContainText("hello");
     await expect(page.getByTestId("tool-step-summary")).toHaveText("Ran a shell command (exit code 0)");
     expect((await getTodo(u, t.id)).status).toBe("READY");
+    await expectAccessibleBlock(page);
     await snap(page, info, "shell-approval-done");
     await block.scrollIntoViewIfNeeded();
     await block.screenshot({ path: info.outputPath("shell-block-done.png") });
