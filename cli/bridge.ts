@@ -3,10 +3,12 @@ import { createClient, type Client } from "./client.ts";
 import { readConfig, writeConfig, type StoredConfig } from "./config.ts";
 import { CliError, EXIT } from "./exit-codes.ts";
 import { deviceLogin } from "./login.ts";
+import { ShellRunner } from "./shell-runner.ts";
 
 // `todo bridge`: this machine as a device. Online while its Socket.IO connection is open; the
 // dst_ token is renewed (POST /cli/device/token) before it expires, the connection reopened with
-// backoff when it drops, and the workspace paths reported on every (re)connect.
+// backoff when it drops, and the workspace paths reported on every (re)connect. Shell commands of
+// the agent that the user approved in the chat run here, inside those paths (./shell-runner.ts).
 
 const RENEW_BEFORE_MS = 5 * 60_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -58,8 +60,10 @@ export async function runBridge(server: string, opts: { name: string; paths: str
   let stopping = false;
   let socket: Socket | undefined;
   let wake: (() => void) | undefined;
+  const shell = new ShellRunner(opts.paths, () => socket, opts.say);
   const stop = () => {
     stopping = true;
+    shell.stopAll();
     socket?.disconnect();
     wake?.();
   };
@@ -72,6 +76,7 @@ export async function runBridge(server: string, opts: { name: string; paths: str
     try {
       if (token.expiresAt - Date.now() < RENEW_BEFORE_MS) token = await exchange(server, device);
       socket = await open(server, token.apiToken);
+      shell.attach(socket);
       backoff = 1000;
       const client: Client = createClient(server, token.apiToken);
       if (opts.paths.length) await client.call("device_setWorkspacePaths", { params: { id: device.id }, body: opts.paths });
@@ -93,6 +98,7 @@ export async function runBridge(server: string, opts: { name: string; paths: str
         // Renewal: open the next connection before closing this one, so the device never blinks offline.
         token = await exchange(server, device);
         const next = await open(server, token.apiToken);
+        shell.attach(next);
         current.disconnect();
         socket = next;
         await new Promise<void>((resolve) => {

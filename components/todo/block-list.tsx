@@ -5,6 +5,7 @@ import { useState } from "react";
 import type { TBlock } from "@/lib/schemas/todos";
 import { errorMessage } from "@/lib/ui/form-issues";
 import styles from "./todo.module.css";
+import { ShellBlock } from "./shell-block";
 import { ToolStep } from "./tool-step";
 
 /** The readable text of a block's content: its `text` when it has one, else null. */
@@ -28,7 +29,13 @@ export function BlockList({ blocks, projectId, onCheck }: Props) {
     <ul className={styles.blocks} aria-label="Blocks">
       {blocks.map((block) => (
         <li key={block.blockId} data-testid="block" data-block-type={block.type}>
-          {block.type === "tool_call" ? <ToolStep block={block} projectId={projectId} /> : <BlockView block={block} onCheck={onCheck} />}
+          {block.type === "tool_call" ? (
+            <ToolStep block={block} projectId={projectId} />
+          ) : block.type === "shell" ? (
+            <ShellBlock block={block} editable={!!onCheck} />
+          ) : (
+            <BlockView block={block} onCheck={onCheck} />
+          )}
           {block.subTodoIds.length > 0 && block.type !== "tool_call" ? (
             <p className={styles.subTodos}>
               <span className="muted">Sub-todos:</span>

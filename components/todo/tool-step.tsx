@@ -45,6 +45,15 @@ export function describeStep(content: StepContent): string {
       const n = Array.isArray(output.notes) ? output.notes.length : 0;
       return failed ? "Could not look through the notes" : content.state === "running" ? "Looking through the notes…" : n ? `Recalled ${count(n, "note")}` : "Found no related note";
     }
+    case "shell": {
+      const state = typeof output.state === "string" ? output.state : undefined;
+      if (failed) return "Could not propose a shell command";
+      if (content.state === "running") return "Proposing a shell command…";
+      if (state === "done") return typeof output.exitCode === "number" ? `Ran a shell command (exit code ${output.exitCode})` : "Ran a shell command";
+      if (state === "denied") return "Proposed a shell command (denied)";
+      if (state === "failed" || state === "cancelled") return `Proposed a shell command (${state === "failed" ? "it could not run" : "cancelled"})`;
+      return "Proposed a shell command, waiting for approval";
+    }
     default:
       return `${failed ? "Failed: " : ""}${content.tool ?? "tool"}${content.state === "running" ? "…" : ""}`;
   }

@@ -100,6 +100,7 @@ export const ROUTES = {
   settings_updateUserSettings: ["PUT", "/settings/user"],
   task_getPending: ["GET", "/tasks/pending"],
   todo_addMessage: ["POST", "/todos/{todoId}/messages"],
+  todo_decideShell: ["POST", "/todos/{todoId}/blocks/{blockId}/decision"],
   todo_delete: ["DELETE", "/todos/{todoId}"],
   todo_get: ["GET", "/todos/{todoId}"],
   todo_getMessages: ["GET", "/todos/{todoId}/messages"],

@@ -29,7 +29,7 @@ export const ZBlock = z
     blockId: ZId,
     todoId: ZId,
     messageId: ZId,
-    type: z.string().describe("checklist_item (actionable), tool_call (a step the agent took: content {tool, toolCallId, input, state: running|done|error, output}), …"),
+    type: z.string().describe("checklist_item (actionable), tool_call (a step the agent took: content {tool, toolCallId, input, state: running|done|error, output}), shell (a command the agent proposed, actionable through todo_decideShell: content {command, path, deviceId, deviceName, state: pending|running|done|failed|denied|cancelled, output?, exitCode?, error?}), …"),
     content: z.unknown(),
     actionable: z.boolean(),
     checked: z.boolean(),

@@ -5,7 +5,7 @@
 // step, and a heartbeat renews the lease. Pause, complete and cancel reach the turn as a signal
 // from the lifecycle (./turn-signals.ts); they, a lost lease and the runner's shutdown abort the
 // model call through its abort signal, and what was streamed is kept.
-import { hasToolCall, stepCountIs, streamText, type ModelMessage, type ToolSet } from "ai";
+import { hasToolCall, stepCountIs, streamText, type ModelMessage, type StopCondition, type ToolSet } from "ai";
 import type { TAgentSettings } from "../../lib/schemas/agent.ts";
 import { db } from "../runtime.ts";
 import { publishTodo } from "../services/todos/events.ts";
@@ -95,6 +95,12 @@ class IdleTimer {
   }
 }
 
+/** Stops the loop after a step with a call whose tool says its result ends the turn (AgentToolDef.endsTurn). */
+function endsTurn(defs: readonly AgentToolDef[]): StopCondition<ToolSet> {
+  const enders = new Map(defs.flatMap((d) => (d.endsTurn ? [[d.name, d.endsTurn] as const] : [])));
+  return ({ steps }) => steps.at(-1)?.toolResults.some((r) => enders.get(r.toolName)?.(r.output) === true) ?? false;
+}
+
 /** Streams the turn's reply and ends it; true when another turn should follow. */
 export async function streamTurn(ctx: StreamContext, todo: TodoRef & { userId: string }, turn: OpenedTurn, provider: AgentProvider, settings: TAgentSettings, watch: TurnWatch, workflow?: Workflow): Promise<boolean> {
   const todoId = todo.id;
@@ -128,13 +134,14 @@ export async function streamTurn(ctx: StreamContext, todo: TodoRef & { userId: s
   ];
   const steps = new ToolSteps(todo, turn.messageId);
   if (!turn.created) await steps.init();
-  const tools: ToolSet | undefined = choice.tools ? await buildTools({ todo, messageId: turn.messageId, steps, signal: controller.signal }, ctx.tools ?? AGENT_TOOLS) : undefined;
+  const defs = ctx.tools ?? AGENT_TOOLS;
+  const tools: ToolSet | undefined = choice.tools ? await buildTools({ todo, messageId: turn.messageId, steps, signal: controller.signal }, defs) : undefined;
   const result = streamText({
     model: choice.model,
     ...(system ? { system } : {}),
     messages: prompt,
-    // Spawning sub-todos ends the turn: the todo waits for them, holding no turn.
-    ...(tools && Object.keys(tools).length ? { tools, stopWhen: [stepCountIs(ctx.maxSteps ?? MAX_STEPS), hasToolCall(SPAWN_TOOL)] } : {}),
+    // Spawning sub-todos (or proposing a shell command) ends the turn: the todo waits, holding no turn.
+    ...(tools && Object.keys(tools).length ? { tools, stopWhen: [stepCountIs(ctx.maxSteps ?? MAX_STEPS), hasToolCall(SPAWN_TOOL), endsTurn(defs)] } : {}),
     ...(choice.maxOutputTokens !== undefined ? { maxOutputTokens: choice.maxOutputTokens } : {}),
     ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
     maxRetries: ctx.maxRetries ?? 2,

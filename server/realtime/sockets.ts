@@ -8,6 +8,7 @@ import { isAppOrigin } from "../http/same-origin.ts";
 import { log } from "../log.ts";
 import { signalTurn, turnSignals, type TurnSignal } from "../agent/turn-signals.ts";
 import { limitHandshakes } from "./handshake-limit.ts";
+import { attachDeviceShell } from "./device-shell.ts";
 import { memoryPresence, redisPresence, trackDevicePresence, type PresenceStore } from "./presence.ts";
 import type { RateLimits } from "../http/rate-limit.ts";
 import { db } from "../runtime.ts";
@@ -123,6 +124,7 @@ export async function attachSockets(httpServer: HttpServer, bus: EventBus, opts:
   });
 
   const stopPresence = trackDevicePresence(io, bus, presence);
+  const stopShell = attachDeviceShell(io, bus);
 
   // The fan-out runs after the publishing request's turn of the event loop, not inside it: writing
   // one event to a thousand sockets takes tens of milliseconds that its response would otherwise
@@ -165,6 +167,7 @@ export async function attachSockets(httpServer: HttpServer, bus: EventBus, opts:
       flush();
       unEffect();
       stopPresence();
+      stopShell();
       // Not io.close(): that would also close the HTTP server, cutting requests still in flight.
       // Nor disconnectSockets: its "io server disconnect" tells a client not to come back. Closing
       // the transports is a "transport close" to the client, which reconnects (to this process once

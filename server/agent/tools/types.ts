@@ -22,4 +22,6 @@ export type AgentToolDef = {
   /** Whether the turn gets this tool (absent: always). */
   available?(ctx: ToolContext): boolean | Promise<boolean>;
   create(ctx: ToolContext): ToolSet[string];
+  /** Whether a successful call (given its result) ends the turn: the todo then waits (spawn_subtodos, shell). */
+  endsTurn?(output: unknown): boolean;
 };

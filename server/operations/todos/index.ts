@@ -12,6 +12,7 @@ import todoUpdateAndStart from "./todo-update-and-start.ts";
 import todoUpdateStatus from "./todo-update-status.ts";
 import todoLinkBlockSubTodo from "./todo-link-block-sub-todo.ts";
 import todoToggleBlockChecked from "./todo-toggle-block-checked.ts";
+import todoDecideShell from "./todo-decide-shell.ts";
 import todoUpdateAgentMapping from "./todo-update-agent-mapping.ts";
 import todoSubscribe from "./todo-subscribe.ts";
 import todoGetWorkflow from "./todo-get-workflow.ts";
@@ -34,6 +35,7 @@ export const todoOperations = [
   todoUpdateStatus,
   todoLinkBlockSubTodo,
   todoToggleBlockChecked,
+  todoDecideShell,
   todoUpdateAgentMapping,
   todoSubscribe,
   todoGetWorkflow,

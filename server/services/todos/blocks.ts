@@ -34,6 +34,7 @@ export async function toggleChecked(caller: Caller, todoId: string, blockId: str
   const { todo } = await getTodoOrThrow(caller, todoId, "write");
   const existing = await blockOf(todoId, blockId);
   if (!existing.actionable) throw new ApiError("CONFLICT", "This block is not actionable");
+  if (existing.type === "shell") throw new ApiError("CONFLICT", "A shell command is approved or denied (todo_decideShell), not checked");
   const block = await db().$transaction(async (tx) => {
     await lockRow(tx, "Block", blockId);
     const current = await tx.block.findUniqueOrThrow({ where: { id: blockId }, select: { checked: true } });
@@ -47,7 +48,7 @@ export async function toggleChecked(caller: Caller, todoId: string, blockId: str
 export async function setBlockText(caller: Caller, todoId: string, blockId: string, text: string): Promise<null> {
   const { todo } = await getTodoOrThrow(caller, todoId, "write");
   const existing = await blockOf(todoId, blockId);
-  if (!existing.actionable) throw new ApiError("CONFLICT", "This block is not actionable");
+  if (!existing.actionable || existing.type === "shell") throw new ApiError("CONFLICT", "This block is not actionable");
   const content = { ...(typeof existing.content === "object" && existing.content && !Array.isArray(existing.content) ? existing.content : {}), text };
   const block = await db().block.update({ where: { id: blockId }, data: { content } });
   publishTodo("block.updated", todo, toBlock(block));

@@ -13,7 +13,8 @@ import { db, runtime } from "../../runtime.ts";
 import { assertCanStartTurn } from "../billing/usage.ts";
 import { publishStatus, publishTodo } from "./events.ts";
 import { nextStatus } from "../../../lib/todo-lifecycle.ts";
-import { handResultsToParent, linksOf, SETTLED } from "./sub-todos.ts";
+import { handResultsToParent, linksOf, SETTLED, SHELL_WAIT_PREFIX } from "./sub-todos.ts";
+import { closeShellRuns } from "./shell-runs.ts";
 import { signalTurn } from "../../agent/turn-signals.ts";
 
 type Tx = Prisma.TransactionClient;
@@ -94,6 +95,12 @@ export async function setStatus(tx: Tx, todo: LockedTodo, fx: Effects, to: TTodo
     const links = linksOf(todo.workflow);
     if (links.parentTodoId && SETTLED.has(to)) fx.later(() => subTodoSettled(links.parentTodoId!));
     if (to === "CANCELLED" && links.subTodos?.length) fx.later(() => cancelSubTodos(links.subTodos!));
+    // Shell commands it proposed: a closed todo runs none, and stops one still running.
+    if ((to === "CANCELLED" || to === "DONE") && links.waitingFor?.some((id) => id.startsWith(SHELL_WAIT_PREFIX)))
+      fx.later(async () => {
+        await closeShellRuns(todo.id);
+        await waitSettled(todo.id);
+      });
   }
 }
 
@@ -122,10 +129,16 @@ export async function runEffects(fx: Effects): Promise<void> {
   }
 }
 
-/** A sub-todo settled: its parent takes the results once all it waits for have (./sub-todos.ts). */
-export async function subTodoSettled(parentTodoId: string): Promise<void> {
-  await changeTodo(parentTodoId, (tx, parent, fx) => handResultsToParent(tx, parent, fx));
+/**
+ * Something the todo waits for settled (a sub-todo, a shell command it proposed): the todo takes
+ * the results once all it waits for have (./sub-todos.ts handResultsToParent).
+ */
+export async function waitSettled(todoId: string): Promise<void> {
+  await changeTodo(todoId, (tx, parent, fx) => handResultsToParent(tx, parent, fx));
 }
+
+/** A sub-todo settled: its parent takes the results once all it waits for have. */
+export const subTodoSettled = waitSettled;
 
 /** Cancels the sub-todos (and so theirs) that are not closed yet. */
 export async function cancelSubTodos(ids: readonly string[]): Promise<void> {
