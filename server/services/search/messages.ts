@@ -79,6 +79,10 @@ export type MessageSearchRow = {
 export const RECENT_WINDOW = 300;
 export const WINDOW_SEQS = 65536;
 
+/** The sizes of plans 1 and 2 (smaller in a test, so that a few messages take every plan). */
+export type SearchWindows = { recent: number; seqs: number };
+const WINDOWS: SearchWindows = { recent: RECENT_WINDOW, seqs: WINDOW_SEQS };
+
 /**
  * The caller's todos in scope as an array computed once (an InitPlan): a filter on Message alone,
  * so the planner can walk Message's own indexes rather than read every message of every todo.
@@ -111,14 +115,14 @@ function hitsOf(ids: Prisma.Sql, query: Prisma.Sql): Prisma.Sql {
   return hitSql(Prisma.sql`SELECT m."id", m."todoId", m."role", m."createdAt", m."seq", m."content" FROM (${ids}) found JOIN "Message" m ON m."id" = found."id"`, query);
 }
 
-export function recentSearchSql(caller: Pick<Caller, "userId" | "todoScope">, o: SearchOptions): Prisma.Sql {
+export function recentSearchSql(caller: Pick<Caller, "userId" | "todoScope">, o: SearchOptions, windows = WINDOWS): Prisma.Sql {
   const query = tsquerySql(o.words);
   return hitsOf(
     Prisma.sql`
       SELECT w."id" FROM (
         SELECT m."id", m."seq", m."searchVector" FROM "Message" m
         WHERE ${messageFilters(caller, o)}
-        ORDER BY m."seq" DESC LIMIT ${RECENT_WINDOW}
+        ORDER BY m."seq" DESC LIMIT ${windows.recent}
       ) w
       WHERE w."searchVector" @@ (${query})
       ORDER BY w."seq" DESC LIMIT ${o.limit + 1}`,
@@ -126,14 +130,14 @@ export function recentSearchSql(caller: Pick<Caller, "userId" | "todoScope">, o:
   );
 }
 
-export function windowSearchSql(caller: Pick<Caller, "userId" | "todoScope">, o: SearchOptions): Prisma.Sql {
+export function windowSearchSql(caller: Pick<Caller, "userId" | "todoScope">, o: SearchOptions, windows = WINDOWS): Prisma.Sql {
   const query = tsquerySql(o.words);
   // The window ends at the cursor, or above the newest message.
   const upper = o.cursor ? Prisma.sql`${BigInt(o.cursor)}::bigint` : Prisma.sql`(SELECT max("seq") + 1 FROM "Message")`;
   return hitsOf(
     Prisma.sql`
       SELECT m."id" FROM "Message" m
-      WHERE ${indexedMatch(o.words, query)} AND ${messageFilters(caller, o)} AND m."seq" >= ${upper} - ${WINDOW_SEQS}
+      WHERE ${indexedMatch(o.words, query)} AND ${messageFilters(caller, o)} AND m."seq" >= ${upper} - ${windows.seqs}
       ORDER BY m."seq" DESC LIMIT ${o.limit + 1}`,
     query,
   );
@@ -147,9 +151,14 @@ export function indexedSearchSql(caller: Pick<Caller, "userId" | "todoScope">, o
 }
 
 /** The three plans above, in order; `exec` runs one (Prisma in the service, a bare driver in the bench). */
-export async function runMessageSearch<R>(exec: (sql: Prisma.Sql) => Promise<R[]>, caller: Pick<Caller, "userId" | "todoScope">, o: SearchOptions): Promise<R[]> {
+export async function runMessageSearch<R>(
+  exec: (sql: Prisma.Sql) => Promise<R[]>,
+  caller: Pick<Caller, "userId" | "todoScope">,
+  o: SearchOptions,
+  windows = WINDOWS,
+): Promise<R[]> {
   for (const plan of [recentSearchSql, windowSearchSql]) {
-    const rows = await exec(plan(caller, o));
+    const rows = await exec(plan(caller, o, windows));
     if (rows.length > o.limit) return rows;
   }
   return exec(indexedSearchSql(caller, o));
