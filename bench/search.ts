@@ -11,7 +11,8 @@
 import pg from "pg";
 import { setLogLevel } from "../server/log.ts";
 import { resolveApiKey } from "../server/auth/resolve.ts";
-import { indexedSearchSql, recentSearchSql, runMessageSearch } from "../server/services/search/messages.ts";
+import { enableCredentialCache } from "../server/auth/credential-cache.ts";
+import { indexedSearchSql, recentSearchSql, runMessageSearch, windowSearchSql } from "../server/services/search/messages.ts";
 import { queryWords } from "../server/services/search/query.ts";
 import { startTestApp } from "../server/testing/app.ts";
 import { percentile } from "./lib/load.ts";
@@ -35,6 +36,8 @@ const QUERIES = ["deploy", "kubernetes cluster", "invoice refund", "migra", "err
 
 async function main(): Promise<void> {
   setLogLevel("silent");
+  // As the production server (server/main.ts) does: a known key is not looked up again per request.
+  enableCredentialCache();
   const started = Date.now();
   const app = await startTestApp({ database: usePg ? "postgres" : "pglite" });
   const p = app.rt.prisma;
@@ -85,7 +88,8 @@ async function main(): Promise<void> {
 
   if (args.includes("--explain")) {
     for (const q of QUERIES) {
-      for (const [name, sql] of [["recent", recentSearchSql(caller, { words: queryWords(q), limit: 20 })], ["indexed", indexedSearchSql(caller, { words: queryWords(q), limit: 20 })]] as const) {
+      for (const [name, build] of [["recent", recentSearchSql], ["window", windowSearchSql], ["indexed", indexedSearchSql]] as const) {
+        const sql = build(caller, { words: queryWords(q), limit: 20 });
         const plan = (await raw(`EXPLAIN (ANALYZE, COSTS OFF) ${sql.text}`, sql.values)) as Record<string, string>[];
         console.log(`-- ${name}: ${q}\n${plan.map((row) => Object.values(row)[0]).join("\n")}`);
       }

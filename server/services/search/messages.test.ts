@@ -4,7 +4,8 @@ import fc from "fast-check";
 import { setLogLevel } from "../../log.ts";
 import { startTestApp, type TestApp, type TestAppUser } from "../../testing/app.ts";
 import { unlessPostgresUnavailable } from "../../testing/runtime.ts";
-import { splitSnippet } from "./query.ts";
+import { queryWords, splitSnippet } from "./query.ts";
+import { runMessageSearch, type MessageSearchRow } from "./messages.ts";
 
 // todo_searchMessages through the real pipeline, on the embedded database and (when a server
 // answers, always in CI) on PostgreSQL: the generated tsvector column must behave the same.
@@ -129,6 +130,57 @@ for (const database of ["pglite", "postgres"] as const) {
       assert.equal((await search("teammate", { q: "irrigation" })).items.length, 0);
       await p.projectShare.create({ data: { projectId: P, userId: u.viewer!.userId, role: "viewer" } });
       assert.equal((await search("viewer", { q: "irrigation" })).items.length, 3);
+    });
+
+    test("the three plans (recent window, newest sequence numbers, every match) page alike (property)", async (t) => {
+      if (skip) return t.skip(skip);
+      const p = app!.rt.prisma;
+      const mine = (await p.todo.create({ data: { projectId: P, userId: u.owner!.userId, content: "Plans" } })).id;
+      const hidden = (await p.todo.create({ data: { projectId: Q, userId: u.stranger!.userId, content: "Plans hidden" } })).id;
+      // The owner's messages interleaved with a stranger's, which share every word.
+      const words = (i: number) => [i % 2 === 0 ? "alphaword" : "filler", i % 7 === 0 ? "betaword" : "", i % 5 === 0 ? "gammaword" : ""].join(" ");
+      for (let i = 0; i < 70; i++) {
+        await p.message.create({ data: { todoId: i % 3 === 2 ? hidden : mine, role: i % 4 === 0 ? "assistant" : "user", content: `plan ${i} ${words(i)}` } });
+      }
+      const all = await p.message.findMany({ where: { todoId: mine }, orderBy: { seq: "desc" }, select: { id: true, content: true, role: true } });
+      const caller = { userId: u.owner!.userId, todoScope: null };
+      const ended = new Set<number>();
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom("alphaword", "betaword", "gammaword bet", "alphaword gam", "plan alp"),
+          fc.integer({ min: 1, max: 12 }),
+          fc.record({ recent: fc.integer({ min: 1, max: 40 }), seqs: fc.integer({ min: 1, max: 60 }) }),
+          fc.constantFrom(undefined, "user" as const),
+          async (q, limit, windows, role) => {
+            const seen: string[] = [];
+            let cursor: string | undefined;
+            for (let pages = 0; pages < 100; pages++) {
+              let statements = 0;
+              const rows = await runMessageSearch(
+                (sql) => {
+                  statements++;
+                  return p.$queryRaw<MessageSearchRow[]>(sql);
+                },
+                caller,
+                { words: queryWords(q), limit, todoId: mine, role, cursor },
+                windows,
+              );
+              ended.add(statements);
+              seen.push(...rows.slice(0, limit).map((r) => r.id));
+              if (rows.length <= limit) break;
+              cursor = String(rows[limit - 1]!.seq);
+            }
+            const [a, b] = q.split(" ");
+            const want = all.filter((m) => {
+              const w = m.content.split(" ");
+              return (role === undefined || m.role === role) && (b === undefined ? w.includes(a!) : w.includes(a!) && w.some((x) => x.startsWith(b)));
+            });
+            assert.deepEqual(seen, want.map((m) => m.id));
+          },
+        ),
+        { numRuns: 40 },
+      );
+      assert.deepEqual([...ended].sort(), [1, 2, 3], "some page was ended by each plan");
     });
 
     test("paging never repeats or skips a message (property)", async (t) => {

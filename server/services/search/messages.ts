@@ -51,20 +51,37 @@ export type MessageSearchRow = {
 };
 
 /**
- * Message search runs one of two plans, both newest first by `seq` (unique, so a page boundary
- * never repeats or skips), both `limit + 1` rows (to tell whether a next page exists), both with
- * the snippet computed for those rows only:
+ * Message search runs up to three statements, each newest first by `seq` (unique, so a page
+ * boundary never repeats or skips), each `limit + 1` rows (to tell whether a next page exists),
+ * each with the snippet computed for those rows only. The next runs only when the one before
+ * found `limit` or fewer rows:
  *
  * 1. `recentSearchSql`: the caller's newest RECENT_WINDOW messages (in scope, before the cursor),
- *    walked down the `seq` index, tested against the words. Fast when the words are common. If it
- *    finds `limit + 1` matches they are exactly the newest ones, and the search is done.
- * 2. `indexedSearchSql`: otherwise, every match from the GIN index first (materialised, so the
- *    planner cannot fall back to reading every message of the caller's todos: it misjudges how rare
- *    a prefix word is), then the caller's projects and the scope, then the newest.
+ *    walked down the seq index and tested against the words. Enough when the words are common; if
+ *    it finds `limit + 1` matches they are exactly the newest ones.
+ * 2. `windowSearchSql`: the matches among the newest WINDOW_SEQS sequence numbers (before the
+ *    cursor): the GIN index intersected with the (todoId, seq) index, so that only the matches in
+ *    the window are read from the table. If it finds `limit + 1` they are the newest ones, since
+ *    every other match is older than the window.
+ * 3. `indexedSearchSql`: every match from the GIN index first (materialised, so the planner cannot
+ *    fall back to reading every message of the caller's todos: it misjudges how rare a prefix word
+ *    is), then the caller's todos and the scope, then the newest.
  *
- * `runMessageSearch` is that choice; bench/search.ts runs it with a raw driver as the baseline.
+ * In 2 and 3 the GIN index looks up the words before the last (whole words) when there are any,
+ * and the full query, the last word as a prefix included, is checked on those rows only
+ * (`ts_match_vq`, which the planner does not hand to the index): for a prefix GIN collects every
+ * message with any word that starts with it, which for a common word ("rev") costs far more than
+ * checking the rows the whole words found.
+ *
+ * Three small statements rather than one with all three stages: planning the one statement cost
+ * more than executing the first stage. bench/search.ts runs the same statements on a bare driver.
  */
-export const RECENT_WINDOW = 1000;
+export const RECENT_WINDOW = 300;
+export const WINDOW_SEQS = 65536;
+
+/** The sizes of plans 1 and 2 (smaller in a test, so that a few messages take every plan). */
+export type SearchWindows = { recent: number; seqs: number };
+const WINDOWS: SearchWindows = { recent: RECENT_WINDOW, seqs: WINDOW_SEQS };
 
 /**
  * The caller's todos in scope as an array computed once (an InitPlan): a filter on Message alone,
@@ -86,19 +103,42 @@ function messageFilters(caller: Pick<Caller, "userId" | "todoScope">, o: Partial
   return Prisma.join(filters, " AND ");
 }
 
-export function recentSearchSql(caller: Pick<Caller, "userId" | "todoScope">, o: SearchOptions): Prisma.Sql {
+/** The GIN lookup of plans 2 and 3 and the check of the full query (see above), over "Message" `m`. */
+function indexedMatch(words: string[], query: Prisma.Sql): Prisma.Sql {
+  if (words.length === 1) return Prisma.sql`m."searchVector" @@ (${query})`;
+  const whole = tsquerySql(words.slice(0, -1), { prefixLast: false });
+  return Prisma.sql`m."searchVector" @@ (${whole}) AND ts_match_vq(m."searchVector", ${query})`;
+}
+
+/** The hits of the message ids `ids` returns (at most limit + 1 rows). */
+function hitsOf(ids: Prisma.Sql, query: Prisma.Sql): Prisma.Sql {
+  return hitSql(Prisma.sql`SELECT m."id", m."todoId", m."role", m."createdAt", m."seq", m."content" FROM (${ids}) found JOIN "Message" m ON m."id" = found."id"`, query);
+}
+
+export function recentSearchSql(caller: Pick<Caller, "userId" | "todoScope">, o: SearchOptions, windows = WINDOWS): Prisma.Sql {
   const query = tsquerySql(o.words);
-  return hitSql(
+  return hitsOf(
     Prisma.sql`
-      SELECT w."id", w."todoId", w."role", w."createdAt", w."seq", w."content"
-      FROM (
-        SELECT m."id", m."todoId", m."role", m."createdAt", m."seq", m."content", m."searchVector" FROM "Message" m
+      SELECT w."id" FROM (
+        SELECT m."id", m."seq", m."searchVector" FROM "Message" m
         WHERE ${messageFilters(caller, o)}
-        ORDER BY m."seq" DESC LIMIT ${RECENT_WINDOW}
+        ORDER BY m."seq" DESC LIMIT ${windows.recent}
       ) w
       WHERE w."searchVector" @@ (${query})
-      ORDER BY w."seq" DESC
-      LIMIT ${o.limit + 1}`,
+      ORDER BY w."seq" DESC LIMIT ${o.limit + 1}`,
+    query,
+  );
+}
+
+export function windowSearchSql(caller: Pick<Caller, "userId" | "todoScope">, o: SearchOptions, windows = WINDOWS): Prisma.Sql {
+  const query = tsquerySql(o.words);
+  // The window ends at the cursor, or above the newest message.
+  const upper = o.cursor ? Prisma.sql`${BigInt(o.cursor)}::bigint` : Prisma.sql`(SELECT max("seq") + 1 FROM "Message")`;
+  return hitsOf(
+    Prisma.sql`
+      SELECT m."id" FROM "Message" m
+      WHERE ${indexedMatch(o.words, query)} AND ${messageFilters(caller, o)} AND m."seq" >= ${upper} - ${windows.seqs}
+      ORDER BY m."seq" DESC LIMIT ${o.limit + 1}`,
     query,
   );
 }
@@ -106,20 +146,21 @@ export function recentSearchSql(caller: Pick<Caller, "userId" | "todoScope">, o:
 export function indexedSearchSql(caller: Pick<Caller, "userId" | "todoScope">, o: SearchOptions): Prisma.Sql {
   const query = tsquerySql(o.words);
   return Prisma.sql`
-    WITH matched AS MATERIALIZED (SELECT "id", "todoId", "seq", "role" FROM "Message" WHERE "searchVector" @@ (${query}))
-    ${hitSql(
-      Prisma.sql`
-        SELECT m."id", m."todoId", m."role", m."createdAt", m."seq", m."content"
-        FROM (SELECT m."id", m."seq" FROM matched m WHERE ${messageFilters(caller, o)} ORDER BY m."seq" DESC LIMIT ${o.limit + 1}) top
-        JOIN "Message" m ON m."id" = top."id"`,
-      query,
-    )}`;
+    WITH matched AS MATERIALIZED (SELECT m."id", m."todoId", m."seq", m."role" FROM "Message" m WHERE ${indexedMatch(o.words, query)})
+    ${hitsOf(Prisma.sql`SELECT m."id" FROM matched m WHERE ${messageFilters(caller, o)} ORDER BY m."seq" DESC LIMIT ${o.limit + 1}`, query)}`;
 }
 
-/** The two plans above, in order; `exec` runs one (Prisma in the service, a bare driver in the bench). */
-export async function runMessageSearch<R>(exec: (sql: Prisma.Sql) => Promise<R[]>, caller: Pick<Caller, "userId" | "todoScope">, o: SearchOptions): Promise<R[]> {
-  const recent = await exec(recentSearchSql(caller, o));
-  if (recent.length > o.limit) return recent;
+/** The three plans above, in order; `exec` runs one (Prisma in the service, a bare driver in the bench). */
+export async function runMessageSearch<R>(
+  exec: (sql: Prisma.Sql) => Promise<R[]>,
+  caller: Pick<Caller, "userId" | "todoScope">,
+  o: SearchOptions,
+  windows = WINDOWS,
+): Promise<R[]> {
+  for (const plan of [recentSearchSql, windowSearchSql]) {
+    const rows = await exec(plan(caller, o, windows));
+    if (rows.length > o.limit) return rows;
+  }
   return exec(indexedSearchSql(caller, o));
 }
 

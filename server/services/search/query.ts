@@ -25,10 +25,10 @@ function literal(word: string, prefix: boolean): string {
   return `'${word.replace(/\\/g, "\\\\").replace(/'/g, "''")}'${prefix ? ":*" : ""}`;
 }
 
-/** The tsquery of the words (see above), as a SQL expression. */
-export function tsquerySql(words: string[]): Prisma.Sql {
+/** The tsquery of the words (see above), as a SQL expression; `prefixLast: false` matches the last word whole too. */
+export function tsquerySql(words: string[], { prefixLast = true }: { prefixLast?: boolean } = {}): Prisma.Sql {
   const parts = words.map((w, i) => {
-    const lit = literal(w, i === words.length - 1);
+    const lit = literal(w, prefixLast && i === words.length - 1);
     return Prisma.sql`(to_tsquery('english'::regconfig, ${lit}) || to_tsquery('simple'::regconfig, ${lit}))`;
   });
   return Prisma.join(parts, " && ");
@@ -47,11 +47,13 @@ export const HEADLINE_OPTIONS = `StartSel=${START}, StopSel=${STOP}, MaxWords=35
  * ts_headline of a content column for a tsquery, in the STX/ETX form that splitSnippet reads.
  * English first (it marks "runs" for "run"); when that marks nothing, 'simple' (a prefix of the
  * word as typed: "irrigat" marks "irrigation", whose English stem "irrig" the prefix misses).
+ * `OFFSET 0` keeps the English headline a subquery computed once per row: pulled up, it would be
+ * computed twice (the test and the result).
  */
 export function headlineSql(content: Prisma.Sql, tsquery: Prisma.Sql): Prisma.Sql {
   const doc = Prisma.sql`translate(left(${content}, 100000), E'\\x02\\x03\\x04<', E'   \\x04')`;
   return Prisma.sql`(SELECT CASE WHEN strpos(en.h, E'\\x02') > 0 THEN en.h ELSE ts_headline('simple'::regconfig, ${doc}, ${tsquery}, ${HEADLINE_OPTIONS}) END
-    FROM (SELECT ts_headline('english'::regconfig, ${doc}, ${tsquery}, ${HEADLINE_OPTIONS}) AS h) en)`;
+    FROM (SELECT ts_headline('english'::regconfig, ${doc}, ${tsquery}, ${HEADLINE_OPTIONS}) AS h OFFSET 0) en)`;
 }
 
 /** ts_headline's STX/ETX-marked text → plain text and [start, end) ranges (UTF-16 offsets). */
