@@ -178,7 +178,16 @@ for (const database of ["pglite", "postgres"] as const) {
             assert.deepEqual(seen, want.map((m) => m.id));
           },
         ),
-        { numRuns: 40 },
+        {
+          numRuns: 40,
+          // Besides the random runs, one that each plan ends (so the check below never rests on chance):
+          // a word in the recent window; a common word past a one-message window; a rare one past both.
+          examples: [
+            ["alphaword", 1, { recent: 40, seqs: 60 }, undefined],
+            ["alphaword", 2, { recent: 1, seqs: 60 }, undefined],
+            ["betaword", 12, { recent: 1, seqs: 1 }, undefined],
+          ],
+        },
       );
       assert.deepEqual([...ended].sort(), [1, 2, 3], "some page was ended by each plan");
     });
