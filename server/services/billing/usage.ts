@@ -4,12 +4,13 @@
 // at the subscription's start), then, with extra spend on, against manual credit. A turn that has
 // started always finishes and is charged once (its message id is unique in UsageRecord); the next
 // turn is refused with 402 while a window is exhausted and extra spend is off (or no credit is left).
+import { randomBytes } from "node:crypto";
 import type { TUsageStatus } from "../../../lib/schemas/billing.ts";
 import { Prisma } from "../../db/generated/client.ts";
 import { ApiError } from "../../http/errors.ts";
 import { db, runtime } from "../../runtime.ts";
-import { ensureAccount, lockBilling, post, TX_OPTIONS } from "./ledger.ts";
-import { CURRENCY, MONTH_MS, planOf, SESSION_WINDOW_MS, WEEK_MS, type Plan, type Tier } from "./plans.ts";
+import { ensureAccount, lockBilling, TX_OPTIONS } from "./ledger.ts";
+import { CURRENCY, MONTH_MS, planOf, PLANS, SESSION_WINDOW_MS, TIERS, WEEK_MS, type Plan, type Tier } from "./plans.ts";
 
 type Tx = Prisma.TransactionClient | ReturnType<typeof db>;
 type WindowName = "session" | "weekly" | "monthly";
@@ -41,123 +42,120 @@ export function activeTier(sub: { tier: string; status: string } | null): Tier {
   return ["active", "trialing", "past_due"].includes(sub.status) ? planOf(sub.tier).tier : "free";
 }
 
-/** Start of the period of length `len` anchored at `anchor` that holds `at`. */
-function periodStart(anchor: number, len: number, at: number): number {
-  if (at < anchor) return anchor;
-  return anchor + Math.floor((at - anchor) / len) * len;
-}
+/** Paid tiers a subscription can give (anything else, or a subscription not in force, is free). */
+const PAID_TIERS = Prisma.join(TIERS.filter((t) => t !== "free").map((t) => Prisma.sql`${t}`));
+const ACTIVE_STATUSES = Prisma.join(["active", "trialing", "past_due"].map((st) => Prisma.sql`${st}`));
+/** A plan's allowance for one window, by tier, in SQL (the catalog in plans.ts is the one source). */
+const limitSql = (tier: Prisma.Sql, field: "sessionAllowanceCents" | "weeklyAllowanceCents" | "monthlyAllowanceCents") =>
+  Prisma.sql`(CASE ${tier} ${Prisma.join(TIERS.map((t) => Prisma.sql`WHEN ${t} THEN ${PLANS[t][field]}::int`), " ")} END)`;
+/** A timestamp(3) as integer milliseconds since the epoch, and back. */
+const msOf = (ts: Prisma.Sql) => Prisma.sql`(EXTRACT(EPOCH FROM ${ts}) * 1000)::bigint`;
+const tsOf = (ms: Prisma.Sql) => Prisma.sql`(TIMESTAMP 'epoch' + ${ms} * INTERVAL '1 millisecond')`;
+/** Start of the period of length `len` ms anchored at `anchor` that holds `at` (the anchor itself before it). */
+const periodStartSql = (anchor: Prisma.Sql, len: number, at: Prisma.Sql) => Prisma.sql`(CASE WHEN ${at} < ${anchor} THEN ${anchor} ELSE ${anchor} + ((${at} - ${anchor}) / ${len}::bigint) * ${len}::bigint END)`;
 
-/**
- * What the windows of one billing account are computed from, read in one statement: whose account
- * pays for `userId`'s turns (the owner of the user's team, the team's shared spend pool, else the
- * user), that account and its subscription. With `lock`, the payer's user row is locked (FOR
- * UPDATE, the ledger's lock): every change of that balance and those windows goes one at a time.
- */
-type PayerRow = {
-  payerId: string;
-  teamId: string | null;
-  userCreatedAt: Date;
-  accountCreatedAt: Date | null;
-  balanceCents: number | null;
-  currency: string | null;
-  allowExtraSpend: boolean | null;
-  sessionWindowStart: Date | null;
-  subTier: string | null;
-  subStatus: string | null;
-  windowAnchorAt: Date | null;
-  currentPeriodStart: Date | null;
-  currentPeriodEnd: Date | null;
-};
-
-async function readPayer(tx: Tx, userId: string, lock: boolean): Promise<PayerRow | null> {
-  const rows = await tx.$queryRaw<PayerRow[]>`
-    SELECT p."id" AS "payerId", t."id" AS "teamId", p."createdAt" AS "userCreatedAt",
-           a."createdAt" AS "accountCreatedAt", a."balanceCents", a."currency", a."allowExtraSpend", a."sessionWindowStart",
-           s."tier" AS "subTier", s."status" AS "subStatus", s."windowAnchorAt", s."currentPeriodStart", s."currentPeriodEnd"
+/** Whose account pays for a user's turns: the owner of the user's team (the team's shared spend pool), else the user. */
+const payerOfUser = (userId: string) => Prisma.sql`
+    SELECT p."id" AS "payerId", t."id" AS "teamId", p."createdAt" AS "userCreatedAt"
     FROM "User" me
     LEFT JOIN "TeamMember" m ON m."userId" = me."id"
     LEFT JOIN "Team" t ON t."id" = m."teamId"
     JOIN "User" p ON p."id" = COALESCE(t."ownerId", me."id")
-    LEFT JOIN "BillingAccount" a ON a."userId" = p."id"
-    LEFT JOIN "Subscription" s ON s."userId" = p."id"
-    WHERE me."id" = ${userId}
-    ${lock ? Prisma.sql`FOR UPDATE OF p` : Prisma.empty}`;
-  return rows[0] ?? null;
-}
-
-/** The windows' starts at `at` for a payer's row. */
-function windowsOf(row: PayerRow, at: number) {
-  const tier = activeTier(row.subTier && row.subStatus ? { tier: row.subTier, status: row.subStatus } : null);
-  const plan = planOf(tier);
-  const anchor = (tier !== "free" && row.windowAnchorAt ? row.windowAnchorAt : (row.accountCreatedAt ?? row.userCreatedAt)).getTime();
-  // Monthly: Stripe's period for a paid plan, else 30-day periods from the anchor.
-  let monthStart: number;
-  let monthEnd: number;
-  if (tier !== "free" && row.currentPeriodStart && row.currentPeriodEnd && row.currentPeriodEnd.getTime() > at) {
-    monthStart = row.currentPeriodStart.getTime();
-    monthEnd = row.currentPeriodEnd.getTime();
-  } else {
-    monthStart = periodStart(anchor, MONTH_MS, at);
-    monthEnd = monthStart + MONTH_MS;
-  }
-  const weekStart = periodStart(anchor, WEEK_MS, at);
-  const sessionStart = row.sessionWindowStart?.getTime() ?? null;
-  const sessionOpen = sessionStart !== null && at < sessionStart + SESSION_WINDOW_MS;
-  return { tier, plan, monthStart, monthEnd, weekStart, sessionStart: sessionOpen ? sessionStart : null };
-}
+    WHERE me."id" = ${userId}`;
 
 /**
- * The allowance the payer's account used since each window's start, in one pass over its records
- * of the widest window; with `messageId`, whether that reply was charged already.
+ * The state of a payer's windows at `at` as one SELECT (no lock): the payer (`payer`, a SELECT of
+ * payerId, teamId, userCreatedAt), its account and subscription, the tier, the windows' starts
+ * (computed here from that row, as described in the header) and the allowance used in each, summed
+ * in one pass over the payer's records of the widest window through UsageRecord(payerId, createdAt);
+ * with `messageId`, whether that reply was charged already. Times are integer milliseconds.
  */
-async function allowanceUsed(tx: Tx, payerId: string, w: ReturnType<typeof windowsOf>, messageId?: string) {
-  const month = new Date(w.monthStart);
-  const week = new Date(w.weekStart);
-  // No session window open: a start no record reaches (its sum is not used).
-  const session = new Date(w.sessionStart ?? Date.UTC(9999, 11, 31));
-  const since = new Date(Math.min(w.monthStart, w.weekStart, w.sessionStart ?? Infinity));
-  const [row] = await tx.$queryRaw<{ m: bigint | number | null; w: bigint | number | null; s: bigint | number | null; charged: boolean }[]>`
-    SELECT COALESCE(SUM("allowanceCents") FILTER (WHERE "createdAt" >= ${month}), 0) AS m,
-           COALESCE(SUM("allowanceCents") FILTER (WHERE "createdAt" >= ${week}), 0) AS w,
-           COALESCE(SUM("allowanceCents") FILTER (WHERE "createdAt" >= ${session}), 0) AS s,
-           ${messageId === undefined ? Prisma.sql`false` : Prisma.sql`EXISTS (SELECT 1 FROM "UsageRecord" WHERE "messageId" = ${messageId})`} AS charged
-    FROM "UsageRecord" WHERE "payerId" = ${payerId} AND "createdAt" >= ${since}`;
-  return { monthUsed: Number(row?.m ?? 0), weekUsed: Number(row?.w ?? 0), sessionUsed: w.sessionStart === null ? 0 : Number(row?.s ?? 0), charged: row?.charged === true };
+function stateSql(payer: Prisma.Sql, at: number, messageId?: string): Prisma.Sql {
+  const atMs = Prisma.sql`${at}::bigint`;
+  return Prisma.sql`
+    SELECT pr."payerId", pr."teamId", a."userId" IS NOT NULL AS "hasAccount",
+           COALESCE(a."balanceCents", 0) AS "balanceCents", COALESCE(a."currency", ${CURRENCY}) AS "currency", COALESCE(a."allowExtraSpend", false) AS "allowExtraSpend",
+           ti."tier", w."monthStart", w."monthEnd", w."weekStart", w."sessionStart",
+           COALESCE(u."monthUsed", 0)::int AS "monthUsed", COALESCE(u."weekUsed", 0)::int AS "weekUsed",
+           (CASE WHEN w."sessionStart" IS NULL THEN 0 ELSE COALESCE(u."sessionUsed", 0) END)::int AS "sessionUsed",
+           ${messageId === undefined ? Prisma.sql`false` : Prisma.sql`EXISTS (SELECT 1 FROM "UsageRecord" c WHERE c."messageId" = ${messageId})`} AS "charged"
+    FROM (${payer}) pr
+    LEFT JOIN "BillingAccount" a ON a."userId" = pr."payerId"
+    LEFT JOIN "Subscription" s ON s."userId" = pr."payerId"
+    CROSS JOIN LATERAL (SELECT CASE WHEN s."status" IN (${ACTIVE_STATUSES}) AND s."tier" IN (${PAID_TIERS}) THEN s."tier" ELSE 'free' END AS "tier") ti
+    -- The windows' anchor: the subscription's start for a paid plan, else when the account (or the user) was made.
+    CROSS JOIN LATERAL (SELECT ${msOf(Prisma.sql`CASE WHEN ti."tier" <> 'free' AND s."windowAnchorAt" IS NOT NULL THEN s."windowAnchorAt" ELSE COALESCE(a."createdAt", pr."userCreatedAt") END`)} AS "anchor",
+                               ti."tier" <> 'free' AND s."currentPeriodStart" IS NOT NULL AND s."currentPeriodEnd" IS NOT NULL AND ${msOf(Prisma.sql`s."currentPeriodEnd"`)} > ${atMs} AS "stripePeriod") an
+    -- Monthly: Stripe's period for a paid plan, else 30-day periods from the anchor. Session: open until SESSION_WINDOW_MS after its start.
+    CROSS JOIN LATERAL (SELECT
+        CASE WHEN an."stripePeriod" THEN ${msOf(Prisma.sql`s."currentPeriodStart"`)} ELSE ${periodStartSql(Prisma.sql`an."anchor"`, MONTH_MS, atMs)} END AS "monthStart",
+        CASE WHEN an."stripePeriod" THEN ${msOf(Prisma.sql`s."currentPeriodEnd"`)} ELSE ${periodStartSql(Prisma.sql`an."anchor"`, MONTH_MS, atMs)} + ${MONTH_MS}::bigint END AS "monthEnd",
+        ${periodStartSql(Prisma.sql`an."anchor"`, WEEK_MS, atMs)} AS "weekStart",
+        CASE WHEN a."sessionWindowStart" IS NOT NULL AND ${atMs} < ${msOf(Prisma.sql`a."sessionWindowStart"`)} + ${SESSION_WINDOW_MS}::bigint THEN ${msOf(Prisma.sql`a."sessionWindowStart"`)} END AS "sessionStart") w
+    LEFT JOIN LATERAL (
+      SELECT SUM(r."allowanceCents") FILTER (WHERE r."createdAt" >= ${tsOf(Prisma.sql`w."monthStart"`)}) AS "monthUsed",
+             SUM(r."allowanceCents") FILTER (WHERE r."createdAt" >= ${tsOf(Prisma.sql`w."weekStart"`)}) AS "weekUsed",
+             SUM(r."allowanceCents") FILTER (WHERE r."createdAt" >= ${tsOf(Prisma.sql`w."sessionStart"`)}) AS "sessionUsed"
+      FROM "UsageRecord" r
+      WHERE r."payerId" = pr."payerId" AND r."createdAt" >= ${tsOf(Prisma.sql`LEAST(w."monthStart", w."weekStart", COALESCE(w."sessionStart", w."monthStart"))`)}
+    ) u ON true`;
 }
+
+type Num = bigint | number;
+/** One row of `stateSql`. */
+type StateRow = {
+  payerId: string;
+  teamId: string | null;
+  hasAccount: boolean;
+  balanceCents: number;
+  currency: string;
+  allowExtraSpend: boolean;
+  tier: string;
+  monthStart: Num;
+  monthEnd: Num;
+  weekStart: Num;
+  sessionStart: Num | null;
+  monthUsed: number;
+  weekUsed: number;
+  sessionUsed: number;
+  charged: boolean;
+};
 
 function windowOf(limit: number, used: number, startedAt: number | null, resetsAt: number | null): Window {
   return { limitCents: limit, usedCents: used, remainingCents: Math.max(0, limit - used), startedAt, resetsAt };
 }
 
-function stateOf(row: PayerRow, w: ReturnType<typeof windowsOf>, used: Awaited<ReturnType<typeof allowanceUsed>>): UsageState {
-  const { plan } = w;
-  const monthly = windowOf(plan.monthlyAllowanceCents, used.monthUsed, w.monthStart, w.monthEnd);
-  const weekly = windowOf(plan.weeklyAllowanceCents, used.weekUsed, w.weekStart, w.weekStart + WEEK_MS);
-  const session = windowOf(plan.sessionAllowanceCents, used.sessionUsed, w.sessionStart, w.sessionStart === null ? null : w.sessionStart + SESSION_WINDOW_MS);
+function stateOf(row: StateRow): UsageState {
+  const plan = planOf(row.tier);
+  const monthStart = Number(row.monthStart);
+  const weekStart = Number(row.weekStart);
+  const sessionStart = row.sessionStart === null ? null : Number(row.sessionStart);
+  const monthly = windowOf(plan.monthlyAllowanceCents, Number(row.monthUsed), monthStart, Number(row.monthEnd));
+  const weekly = windowOf(plan.weeklyAllowanceCents, Number(row.weekUsed), weekStart, weekStart + WEEK_MS);
+  const session = windowOf(plan.sessionAllowanceCents, Number(row.sessionUsed), sessionStart, sessionStart === null ? null : sessionStart + SESSION_WINDOW_MS);
   const exhausted: WindowName | null = session.remainingCents <= 0 ? "session" : weekly.remainingCents <= 0 ? "weekly" : monthly.remainingCents <= 0 ? "monthly" : null;
   return {
     payerId: row.payerId,
     teamId: row.teamId,
-    tier: w.tier,
+    tier: plan.tier,
     plan,
-    balanceCents: row.balanceCents ?? 0,
-    currency: row.currency ?? plan.currency,
-    allowExtraSpend: row.allowExtraSpend ?? false,
+    balanceCents: Number(row.balanceCents),
+    currency: row.currency,
+    allowExtraSpend: row.allowExtraSpend,
     session,
     weekly,
     monthly,
     allowanceLeftCents: Math.min(session.remainingCents, weekly.remainingCents, monthly.remainingCents),
     exhausted,
-    sessionOpen: w.sessionStart !== null,
+    sessionOpen: sessionStart !== null,
   };
 }
 
-/** The windows of the account that pays for `userId`'s turns, at `at` (reads only). Two statements. */
+/** The windows of the account that pays for `userId`'s turns, at `at` (reads only). One statement. */
 export async function usageState(tx: Tx, userId: string, at = Date.now()): Promise<UsageState> {
-  const row = await readPayer(tx, userId, false);
+  const [row] = await tx.$queryRaw<StateRow[]>(stateSql(payerOfUser(userId), at));
   if (!row) throw new ApiError("NOT_FOUND", "User not found");
-  const w = windowsOf(row, at);
-  return stateOf(row, w, await allowanceUsed(tx, row.payerId, w));
+  return stateOf(row);
 }
 
 /** Whether a new turn may start: allowance left, or extra spend on with credit left. */
@@ -210,35 +208,66 @@ export async function assertCanStartTurn(tx: Prisma.TransactionClient, userId: s
 
 export type TurnCharge = { userId: string; projectId: string; todoId: string; messageId: string; costCents: number; tokensIn: number; tokensOut: number };
 
+/** A new row id (the tables' ids are cuids made by the client; these rows are written in raw SQL). */
+function newId(): string {
+  return `c${Date.now().toString(36)}${randomBytes(10).toString("hex")}`;
+}
+
 /**
  * Charges one finished turn inside the caller's transaction (the one that marks its reply DONE) to
  * the account that pays for the user's turns (their team's pool, else their own): the allowance
  * first, then credit when extra spend is on (never below zero). What neither covers (a turn that
  * ran past its window) is counted against the allowance: a started turn is never cut. Once per
- * message id. Three statements when the allowance covers it (lock and read, sums, record).
+ * message id. Two statements:
+ *
+ * 1. the payer's user row locked (FOR UPDATE, the ledger's lock), so every change of that balance
+ *    and those windows goes one at a time;
+ * 2. one statement, whose snapshot is taken once the lock is held (so it sees every charge committed
+ *    before): the windows and their sums (`stateSql`), the split between allowance and credit, the
+ *    UsageRecord, the ledger row and the new balance when credit pays, and the session window opened
+ *    when none is (the payer's account made now if it has none) — or nothing at all when the reply
+ *    was charged already.
  */
 export async function chargeTurn(tx: Prisma.TransactionClient, c: TurnCharge): Promise<{ allowanceCents: number; creditCents: number } | null> {
   if (!runtime().config.billingEnabled) return null;
   const cost = Math.max(0, Math.round(c.costCents));
-  const row = await readPayer(tx, c.userId, true);
-  if (!row) throw new ApiError("NOT_FOUND", "User not found");
+  const [payer] = await tx.$queryRaw<{ payerId: string; teamId: string | null }[]>`${payerOfUser(c.userId)} FOR UPDATE OF p`;
+  if (!payer) throw new ApiError("NOT_FOUND", "User not found");
   const at = Date.now();
-  const w = windowsOf(row, at);
-  const used = await allowanceUsed(tx, row.payerId, w, c.messageId);
-  if (used.charged) return null;
-  const s = stateOf(row, w, used);
-  const fromAllowance = Math.min(cost, s.allowanceLeftCents);
-  let fromCredit = 0;
-  if (cost > fromAllowance && s.allowExtraSpend) fromCredit = Math.min(cost - fromAllowance, s.balanceCents);
-  if (fromCredit > 0) await post(tx, row.payerId, { amountCents: -fromCredit, kind: "usage_charge", description: "Agent turn", reference: `turn:${c.messageId}`, teamId: row.teamId });
-  // The first charge after the last session window ended opens one (the payer's account made now if it has none).
-  if (!s.sessionOpen)
-    await tx.billingAccount.upsert({ where: { userId: row.payerId }, create: { userId: row.payerId, currency: CURRENCY, sessionWindowStart: new Date(at) }, update: { sessionWindowStart: new Date(at) } });
-  const allowanceCents = cost - fromCredit;
-  await tx.usageRecord.create({
-    data: { userId: c.userId, payerId: row.payerId, teamId: row.teamId, projectId: c.projectId, todoId: c.todoId, messageId: c.messageId, costCents: cost, allowanceCents, creditCents: fromCredit, tokensIn: Math.max(0, Math.round(c.tokensIn)), tokensOut: Math.max(0, Math.round(c.tokensOut)), currency: s.currency, createdAt: new Date(at) },
-  });
-  return { allowanceCents, creditCents: fromCredit };
+  const atTs = tsOf(Prisma.sql`${at}::bigint`);
+  const costSql = Prisma.sql`${cost}::int`;
+  const st = stateSql(Prisma.sql`SELECT p."id" AS "payerId", ${payer.teamId}::text AS "teamId", p."createdAt" AS "userCreatedAt" FROM "User" p WHERE p."id" = ${payer.payerId}`, at, c.messageId);
+  const tier = Prisma.sql`st."tier"`;
+  const [row] = await tx.$queryRaw<{ charged: boolean; allowanceCents: number; creditCents: number }[]>`
+    WITH st AS (${st}),
+    x AS (
+      SELECT st.*, LEAST(${costSql}, GREATEST(0, LEAST(${limitSql(tier, "sessionAllowanceCents")} - st."sessionUsed", ${limitSql(tier, "weeklyAllowanceCents")} - st."weekUsed", ${limitSql(tier, "monthlyAllowanceCents")} - st."monthUsed"))) AS "fromAllowance"
+      FROM st
+    ),
+    y AS (
+      SELECT x.*, (CASE WHEN x."allowExtraSpend" AND ${costSql} > x."fromAllowance" THEN GREATEST(0, LEAST(${costSql} - x."fromAllowance", x."balanceCents")) ELSE 0 END)::int AS "fromCredit"
+      FROM x
+    ),
+    rec AS (
+      INSERT INTO "UsageRecord" ("id", "userId", "payerId", "teamId", "projectId", "todoId", "messageId", "costCents", "allowanceCents", "creditCents", "tokensIn", "tokensOut", "currency", "createdAt")
+      SELECT ${newId()}, ${c.userId}, y."payerId", y."teamId", ${c.projectId}, ${c.todoId}, ${c.messageId}, ${costSql}, ${costSql} - y."fromCredit", y."fromCredit",
+             ${Math.max(0, Math.round(c.tokensIn))}::int, ${Math.max(0, Math.round(c.tokensOut))}::int, y."currency", ${atTs}
+      FROM y WHERE NOT y."charged"
+    ),
+    led AS (
+      INSERT INTO "LedgerTransaction" ("id", "userId", "teamId", "amountCents", "balanceAfterCents", "currency", "kind", "description", "reference", "createdAt")
+      SELECT ${newId()}, y."payerId", y."teamId", -y."fromCredit", y."balanceCents" - y."fromCredit", y."currency", 'usage_charge', 'Agent turn', ${`turn:${c.messageId}`}, ${atTs}
+      FROM y WHERE NOT y."charged" AND y."fromCredit" > 0
+    ),
+    acct AS (
+      INSERT INTO "BillingAccount" ("userId", "currency", "balanceCents", "sessionWindowStart", "createdAt", "updatedAt")
+      SELECT y."payerId", y."currency", y."balanceCents" - y."fromCredit", CASE WHEN y."sessionStart" IS NULL THEN ${atTs} ELSE ${tsOf(Prisma.sql`y."sessionStart"`)} END, ${atTs}, ${atTs}
+      FROM y WHERE NOT y."charged" AND (y."sessionStart" IS NULL OR y."fromCredit" > 0)
+      ON CONFLICT ("userId") DO UPDATE SET "balanceCents" = EXCLUDED."balanceCents", "sessionWindowStart" = EXCLUDED."sessionWindowStart", "updatedAt" = EXCLUDED."updatedAt"
+    )
+    SELECT y."charged", ${costSql} - y."fromCredit" AS "allowanceCents", y."fromCredit" AS "creditCents" FROM y`;
+  if (!row || row.charged) return null;
+  return { allowanceCents: Number(row.allowanceCents), creditCents: Number(row.creditCents) };
 }
 
 export async function setAllowExtraSpend(userId: string, allow: boolean): Promise<void> {
