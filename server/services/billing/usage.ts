@@ -42,83 +42,37 @@ export function activeTier(sub: { tier: string; status: string } | null): Tier {
   return ["active", "trialing", "past_due"].includes(sub.status) ? planOf(sub.tier).tier : "free";
 }
 
-/** Paid tiers a subscription can give (anything else, or a subscription not in force, is free). */
-const PAID_TIERS = Prisma.join(TIERS.filter((t) => t !== "free").map((t) => Prisma.sql`${t}`));
-const ACTIVE_STATUSES = Prisma.join(["active", "trialing", "past_due"].map((st) => Prisma.sql`${st}`));
-/** A plan's allowance for one window, by tier, in SQL (the catalog in plans.ts is the one source). */
-const limitSql = (tier: Prisma.Sql, field: "sessionAllowanceCents" | "weeklyAllowanceCents" | "monthlyAllowanceCents") =>
-  Prisma.sql`(CASE ${tier} ${Prisma.join(TIERS.map((t) => Prisma.sql`WHEN ${t} THEN ${PLANS[t][field]}::int`), " ")} END)`;
-/** A timestamp(3) as integer milliseconds since the epoch, and back. */
-const msOf = (ts: Prisma.Sql) => Prisma.sql`(EXTRACT(EPOCH FROM ${ts}) * 1000)::bigint`;
-const tsOf = (ms: Prisma.Sql) => Prisma.sql`(TIMESTAMP 'epoch' + ${ms} * INTERVAL '1 millisecond')`;
-/** Start of the period of length `len` ms anchored at `anchor` that holds `at` (the anchor itself before it). */
-const periodStartSql = (anchor: Prisma.Sql, len: number, at: Prisma.Sql) => Prisma.sql`(CASE WHEN ${at} < ${anchor} THEN ${anchor} ELSE ${anchor} + ((${at} - ${anchor}) / ${len}::bigint) * ${len}::bigint END)`;
-
-/** Whose account pays for a user's turns: the owner of the user's team (the team's shared spend pool), else the user. */
-const payerOfUser = (userId: string) => Prisma.sql`
-    SELECT p."id" AS "payerId", t."id" AS "teamId", p."createdAt" AS "userCreatedAt"
-    FROM "User" me
-    LEFT JOIN "TeamMember" m ON m."userId" = me."id"
-    LEFT JOIN "Team" t ON t."id" = m."teamId"
-    JOIN "User" p ON p."id" = COALESCE(t."ownerId", me."id")
-    WHERE me."id" = ${userId}`;
-
 /**
- * The state of a payer's windows at `at` as one SELECT (no lock): the payer (`payer`, a SELECT of
- * payerId, teamId, userCreatedAt), its account and subscription, the tier, the windows' starts
- * (computed here from that row, as described in the header) and the allowance used in each, summed
- * in one pass over the payer's records of the widest window through UsageRecord(payerId, createdAt);
- * with `messageId`, whether that reply was charged already. Times are integer milliseconds.
+ * The rules the database functions apply (prisma/migrations/…_billing_turn_functions): which
+ * subscriptions give a paid tier, the windows' lengths and each plan's allowances per window, from
+ * the catalog in plans.ts (their one source), sent with every call.
  */
-function stateSql(payer: Prisma.Sql, at: number, messageId?: string): Prisma.Sql {
-  const atMs = Prisma.sql`${at}::bigint`;
-  return Prisma.sql`
-    SELECT pr."payerId", pr."teamId", a."userId" IS NOT NULL AS "hasAccount",
-           COALESCE(a."balanceCents", 0) AS "balanceCents", COALESCE(a."currency", ${CURRENCY}) AS "currency", COALESCE(a."allowExtraSpend", false) AS "allowExtraSpend",
-           ti."tier", w."monthStart", w."monthEnd", w."weekStart", w."sessionStart",
-           COALESCE(u."monthUsed", 0)::int AS "monthUsed", COALESCE(u."weekUsed", 0)::int AS "weekUsed",
-           (CASE WHEN w."sessionStart" IS NULL THEN 0 ELSE COALESCE(u."sessionUsed", 0) END)::int AS "sessionUsed",
-           ${messageId === undefined ? Prisma.sql`false` : Prisma.sql`EXISTS (SELECT 1 FROM "UsageRecord" c WHERE c."messageId" = ${messageId})`} AS "charged"
-    FROM (${payer}) pr
-    LEFT JOIN "BillingAccount" a ON a."userId" = pr."payerId"
-    LEFT JOIN "Subscription" s ON s."userId" = pr."payerId"
-    CROSS JOIN LATERAL (SELECT CASE WHEN s."status" IN (${ACTIVE_STATUSES}) AND s."tier" IN (${PAID_TIERS}) THEN s."tier" ELSE 'free' END AS "tier") ti
-    -- The windows' anchor: the subscription's start for a paid plan, else when the account (or the user) was made.
-    CROSS JOIN LATERAL (SELECT ${msOf(Prisma.sql`CASE WHEN ti."tier" <> 'free' AND s."windowAnchorAt" IS NOT NULL THEN s."windowAnchorAt" ELSE COALESCE(a."createdAt", pr."userCreatedAt") END`)} AS "anchor",
-                               ti."tier" <> 'free' AND s."currentPeriodStart" IS NOT NULL AND s."currentPeriodEnd" IS NOT NULL AND ${msOf(Prisma.sql`s."currentPeriodEnd"`)} > ${atMs} AS "stripePeriod") an
-    -- Monthly: Stripe's period for a paid plan, else 30-day periods from the anchor. Session: open until SESSION_WINDOW_MS after its start.
-    CROSS JOIN LATERAL (SELECT
-        CASE WHEN an."stripePeriod" THEN ${msOf(Prisma.sql`s."currentPeriodStart"`)} ELSE ${periodStartSql(Prisma.sql`an."anchor"`, MONTH_MS, atMs)} END AS "monthStart",
-        CASE WHEN an."stripePeriod" THEN ${msOf(Prisma.sql`s."currentPeriodEnd"`)} ELSE ${periodStartSql(Prisma.sql`an."anchor"`, MONTH_MS, atMs)} + ${MONTH_MS}::bigint END AS "monthEnd",
-        ${periodStartSql(Prisma.sql`an."anchor"`, WEEK_MS, atMs)} AS "weekStart",
-        CASE WHEN a."sessionWindowStart" IS NOT NULL AND ${atMs} < ${msOf(Prisma.sql`a."sessionWindowStart"`)} + ${SESSION_WINDOW_MS}::bigint THEN ${msOf(Prisma.sql`a."sessionWindowStart"`)} END AS "sessionStart") w
-    LEFT JOIN LATERAL (
-      SELECT SUM(r."allowanceCents") FILTER (WHERE r."createdAt" >= ${tsOf(Prisma.sql`w."monthStart"`)}) AS "monthUsed",
-             SUM(r."allowanceCents") FILTER (WHERE r."createdAt" >= ${tsOf(Prisma.sql`w."weekStart"`)}) AS "weekUsed",
-             SUM(r."allowanceCents") FILTER (WHERE r."createdAt" >= ${tsOf(Prisma.sql`w."sessionStart"`)}) AS "sessionUsed"
-      FROM "UsageRecord" r
-      WHERE r."payerId" = pr."payerId" AND r."createdAt" >= ${tsOf(Prisma.sql`LEAST(w."monthStart", w."weekStart", COALESCE(w."sessionStart", w."monthStart"))`)}
-    ) u ON true`;
-}
+const RULES = JSON.stringify({
+  paidTiers: TIERS.filter((t) => t !== "free"),
+  activeStatuses: ["active", "trialing", "past_due"],
+  monthMs: MONTH_MS,
+  weekMs: WEEK_MS,
+  sessionMs: SESSION_WINDOW_MS,
+  currency: CURRENCY,
+  limits: Object.fromEntries(TIERS.map((t) => [t, [PLANS[t].sessionAllowanceCents, PLANS[t].weeklyAllowanceCents, PLANS[t].monthlyAllowanceCents]])),
+});
 
 type Num = bigint | number;
-/** One row of `stateSql`. */
+/** One row of billing_usage_state / billing_payer_state. */
 type StateRow = {
-  payerId: string;
-  teamId: string | null;
-  hasAccount: boolean;
-  balanceCents: number;
-  currency: string;
-  allowExtraSpend: boolean;
-  tier: string;
-  monthStart: Num;
-  monthEnd: Num;
-  weekStart: Num;
-  sessionStart: Num | null;
-  monthUsed: number;
-  weekUsed: number;
-  sessionUsed: number;
-  charged: boolean;
+  o_payer: string;
+  o_team: string | null;
+  o_balance: number;
+  o_currency: string;
+  o_allow_extra: boolean;
+  o_tier: string;
+  o_month_start: Num;
+  o_month_end: Num;
+  o_week_start: Num;
+  o_session_start: Num | null;
+  o_month_used: number;
+  o_week_used: number;
+  o_session_used: number;
 };
 
 function windowOf(limit: number, used: number, startedAt: number | null, resetsAt: number | null): Window {
@@ -126,22 +80,22 @@ function windowOf(limit: number, used: number, startedAt: number | null, resetsA
 }
 
 function stateOf(row: StateRow): UsageState {
-  const plan = planOf(row.tier);
-  const monthStart = Number(row.monthStart);
-  const weekStart = Number(row.weekStart);
-  const sessionStart = row.sessionStart === null ? null : Number(row.sessionStart);
-  const monthly = windowOf(plan.monthlyAllowanceCents, Number(row.monthUsed), monthStart, Number(row.monthEnd));
-  const weekly = windowOf(plan.weeklyAllowanceCents, Number(row.weekUsed), weekStart, weekStart + WEEK_MS);
-  const session = windowOf(plan.sessionAllowanceCents, Number(row.sessionUsed), sessionStart, sessionStart === null ? null : sessionStart + SESSION_WINDOW_MS);
+  const plan = planOf(row.o_tier);
+  const monthStart = Number(row.o_month_start);
+  const weekStart = Number(row.o_week_start);
+  const sessionStart = row.o_session_start === null ? null : Number(row.o_session_start);
+  const monthly = windowOf(plan.monthlyAllowanceCents, Number(row.o_month_used), monthStart, Number(row.o_month_end));
+  const weekly = windowOf(plan.weeklyAllowanceCents, Number(row.o_week_used), weekStart, weekStart + WEEK_MS);
+  const session = windowOf(plan.sessionAllowanceCents, Number(row.o_session_used), sessionStart, sessionStart === null ? null : sessionStart + SESSION_WINDOW_MS);
   const exhausted: WindowName | null = session.remainingCents <= 0 ? "session" : weekly.remainingCents <= 0 ? "weekly" : monthly.remainingCents <= 0 ? "monthly" : null;
   return {
-    payerId: row.payerId,
-    teamId: row.teamId,
+    payerId: row.o_payer,
+    teamId: row.o_team,
     tier: plan.tier,
     plan,
-    balanceCents: Number(row.balanceCents),
-    currency: row.currency,
-    allowExtraSpend: row.allowExtraSpend,
+    balanceCents: Number(row.o_balance),
+    currency: row.o_currency,
+    allowExtraSpend: row.o_allow_extra,
     session,
     weekly,
     monthly,
@@ -153,7 +107,7 @@ function stateOf(row: StateRow): UsageState {
 
 /** The windows of the account that pays for `userId`'s turns, at `at` (reads only). One statement. */
 export async function usageState(tx: Tx, userId: string, at = Date.now()): Promise<UsageState> {
-  const [row] = await tx.$queryRaw<StateRow[]>(stateSql(payerOfUser(userId), at));
+  const [row] = await tx.$queryRaw<StateRow[]>`SELECT * FROM billing_usage_state(${userId}, ${at}::bigint, ${RULES}::jsonb)`;
   if (!row) throw new ApiError("NOT_FOUND", "User not found");
   return stateOf(row);
 }
@@ -218,56 +172,20 @@ function newId(): string {
  * the account that pays for the user's turns (their team's pool, else their own): the allowance
  * first, then credit when extra spend is on (never below zero). What neither covers (a turn that
  * ran past its window) is counted against the allowance: a started turn is never cut. Once per
- * message id. Two statements:
- *
- * 1. the payer's user row locked (FOR UPDATE, the ledger's lock), so every change of that balance
- *    and those windows goes one at a time;
- * 2. one statement, whose snapshot is taken once the lock is held (so it sees every charge committed
- *    before): the windows and their sums (`stateSql`), the split between allowance and credit, the
- *    UsageRecord, the ledger row and the new balance when credit pays, and the session window opened
- *    when none is (the payer's account made now if it has none) — or nothing at all when the reply
- *    was charged already.
+ * message id. One statement: billing_charge_turn locks the payer's user row (the ledger's lock,
+ * so charges of one payer go one at a time), then, seeing every charge committed before, computes
+ * the windows and the split and writes the UsageRecord, the ledger row and the balance when credit
+ * pays, and the session window when none is open.
  */
 export async function chargeTurn(tx: Prisma.TransactionClient, c: TurnCharge): Promise<{ allowanceCents: number; creditCents: number } | null> {
   if (!runtime().config.billingEnabled) return null;
   const cost = Math.max(0, Math.round(c.costCents));
-  const [payer] = await tx.$queryRaw<{ payerId: string; teamId: string | null }[]>`${payerOfUser(c.userId)} FOR UPDATE OF p`;
-  if (!payer) throw new ApiError("NOT_FOUND", "User not found");
-  const at = Date.now();
-  const atTs = tsOf(Prisma.sql`${at}::bigint`);
-  const costSql = Prisma.sql`${cost}::int`;
-  const st = stateSql(Prisma.sql`SELECT p."id" AS "payerId", ${payer.teamId}::text AS "teamId", p."createdAt" AS "userCreatedAt" FROM "User" p WHERE p."id" = ${payer.payerId}`, at, c.messageId);
-  const tier = Prisma.sql`st."tier"`;
-  const [row] = await tx.$queryRaw<{ charged: boolean; allowanceCents: number; creditCents: number }[]>`
-    WITH st AS (${st}),
-    x AS (
-      SELECT st.*, LEAST(${costSql}, GREATEST(0, LEAST(${limitSql(tier, "sessionAllowanceCents")} - st."sessionUsed", ${limitSql(tier, "weeklyAllowanceCents")} - st."weekUsed", ${limitSql(tier, "monthlyAllowanceCents")} - st."monthUsed"))) AS "fromAllowance"
-      FROM st
-    ),
-    y AS (
-      SELECT x.*, (CASE WHEN x."allowExtraSpend" AND ${costSql} > x."fromAllowance" THEN GREATEST(0, LEAST(${costSql} - x."fromAllowance", x."balanceCents")) ELSE 0 END)::int AS "fromCredit"
-      FROM x
-    ),
-    rec AS (
-      INSERT INTO "UsageRecord" ("id", "userId", "payerId", "teamId", "projectId", "todoId", "messageId", "costCents", "allowanceCents", "creditCents", "tokensIn", "tokensOut", "currency", "createdAt")
-      SELECT ${newId()}, ${c.userId}, y."payerId", y."teamId", ${c.projectId}, ${c.todoId}, ${c.messageId}, ${costSql}, ${costSql} - y."fromCredit", y."fromCredit",
-             ${Math.max(0, Math.round(c.tokensIn))}::int, ${Math.max(0, Math.round(c.tokensOut))}::int, y."currency", ${atTs}
-      FROM y WHERE NOT y."charged"
-    ),
-    led AS (
-      INSERT INTO "LedgerTransaction" ("id", "userId", "teamId", "amountCents", "balanceAfterCents", "currency", "kind", "description", "reference", "createdAt")
-      SELECT ${newId()}, y."payerId", y."teamId", -y."fromCredit", y."balanceCents" - y."fromCredit", y."currency", 'usage_charge', 'Agent turn', ${`turn:${c.messageId}`}, ${atTs}
-      FROM y WHERE NOT y."charged" AND y."fromCredit" > 0
-    ),
-    acct AS (
-      INSERT INTO "BillingAccount" ("userId", "currency", "balanceCents", "sessionWindowStart", "createdAt", "updatedAt")
-      SELECT y."payerId", y."currency", y."balanceCents" - y."fromCredit", CASE WHEN y."sessionStart" IS NULL THEN ${atTs} ELSE ${tsOf(Prisma.sql`y."sessionStart"`)} END, ${atTs}, ${atTs}
-      FROM y WHERE NOT y."charged" AND (y."sessionStart" IS NULL OR y."fromCredit" > 0)
-      ON CONFLICT ("userId") DO UPDATE SET "balanceCents" = EXCLUDED."balanceCents", "sessionWindowStart" = EXCLUDED."sessionWindowStart", "updatedAt" = EXCLUDED."updatedAt"
-    )
-    SELECT y."charged", ${costSql} - y."fromCredit" AS "allowanceCents", y."fromCredit" AS "creditCents" FROM y`;
-  if (!row || row.charged) return null;
-  return { allowanceCents: Number(row.allowanceCents), creditCents: Number(row.creditCents) };
+  const [row] = await tx.$queryRaw<{ o_charged: boolean; o_allowance: number; o_credit: number }[]>`
+    SELECT * FROM billing_charge_turn(${c.userId}, ${c.projectId}, ${c.todoId}, ${c.messageId}, ${cost}::int,
+      ${Math.max(0, Math.round(c.tokensIn))}::int, ${Math.max(0, Math.round(c.tokensOut))}::int, ${Date.now()}::bigint, ${newId()}, ${newId()}, ${RULES}::jsonb)`;
+  if (!row) throw new ApiError("NOT_FOUND", "User not found");
+  if (row.o_charged) return null;
+  return { allowanceCents: Number(row.o_allowance), creditCents: Number(row.o_credit) };
 }
 
 export async function setAllowExtraSpend(userId: string, allow: boolean): Promise<void> {
