@@ -5,7 +5,9 @@
 // the start check (assertCanStartTurn); every finished turn is charged in the transaction that
 // ends it (chargeTurn). Besides turns per second it counts the SQL statements per turn of each
 // phase (the database's driver adapter counts them, server/db/statement-count.ts), which do not
-// depend on the machine's load. Target: billing costs at most 10%.
+// depend on the machine's load, and the CPU time of this process per turn (with the embedded
+// database the database runs in it too), which depends on it far less than turns per second.
+// Target: billing costs at most 10%.
 //
 //   npx tsx bench/billing.ts [--turns 200] [--rounds 3] [--pg]
 import { mkdtempSync, rmSync } from "node:fs";
@@ -35,7 +37,7 @@ const rt = await startTestRuntime({ database: opts.pg ? "postgres" : "pglite", e
 const counts = liveStatementCounts();
 if (!counts) throw new Error("statement counter not installed");
 
-type Phase = { turnsPerSecond: number; statementsPerTurn: number; transactionsPerTurn: number };
+type Phase = { turnsPerSecond: number; cpuMsPerTurn: number; statementsPerTurn: number; transactionsPerTurn: number };
 
 async function phase(billing: boolean): Promise<Phase> {
   rt.runtime.config.billingEnabled = billing;
@@ -50,17 +52,19 @@ async function phase(billing: boolean): Promise<Phase> {
     todos.push(todo);
   }
   const before = { ...counts! };
+  const cpu = process.cpuUsage();
   const started = performance.now();
   // Into RUNNING as a sent message moves it (the start check with billing on); the turn starts after the commit.
   for (const t of todos) await changeTodo(t.id, (tx, todo, fx) => setStatus(tx, todo, fx, "RUNNING"));
   await rt.runtime.agent.idle();
   const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
   const after = { ...counts! };
   const done = await rt.prisma.todo.count({ where: { id: { in: todos.map((t) => t.id) }, status: "READY" } });
   if (done !== TURNS) throw new Error(`only ${done} of ${TURNS} turns ended READY`);
   const charged = await rt.prisma.usageRecord.count({ where: { todoId: { in: todos.map((t) => t.id) } } });
   if (charged !== (billing ? TURNS : 0)) throw new Error(`billing ${billing ? "on" : "off"}: ${charged} turns charged`);
-  return { turnsPerSecond: TURNS / seconds, statementsPerTurn: (after.statements - before.statements) / TURNS, transactionsPerTurn: (after.transactions - before.transactions) / TURNS };
+  return { turnsPerSecond: TURNS / seconds, cpuMsPerTurn: (used.user + used.system) / 1000 / TURNS, statementsPerTurn: (after.statements - before.statements) / TURNS, transactionsPerTurn: (after.transactions - before.transactions) / TURNS };
 }
 
 try {
@@ -74,12 +78,16 @@ try {
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const mOff = median(off.map((p) => p.turnsPerSecond));
   const mOn = median(on.map((p) => p.turnsPerSecond));
-  const show = (ps: Phase[]) => `${ps.map((p) => p.turnsPerSecond.toFixed(1)).join(", ")} turns/s (median ${median(ps.map((p) => p.turnsPerSecond)).toFixed(1)}); ${median(ps.map((p) => p.statementsPerTurn)).toFixed(2)} statements, ${median(ps.map((p) => p.transactionsPerTurn)).toFixed(2)} transactions per turn`;
+  const show = (ps: Phase[]) =>
+    `${ps.map((p) => p.turnsPerSecond.toFixed(1)).join(", ")} turns/s (median ${median(ps.map((p) => p.turnsPerSecond)).toFixed(1)}); CPU ${ps.map((p) => p.cpuMsPerTurn.toFixed(1)).join(", ")} ms/turn (median ${median(ps.map((p) => p.cpuMsPerTurn)).toFixed(1)}); ${median(ps.map((p) => p.statementsPerTurn)).toFixed(2)} statements, ${median(ps.map((p) => p.transactionsPerTurn)).toFixed(2)} transactions per turn`;
   console.log(`billing benchmark: ${TURNS} turns per phase, ${ROUNDS} rounds, ${opts.pg ? "PostgreSQL" : "embedded database"}, AGENT_STEP_MS 0`);
   console.log(`  billing off: ${show(off)}`);
   console.log(`  billing on:  ${show(on)}`);
   console.log(`  per-round ratio on/off: ${on.map((p, i) => (p.turnsPerSecond / off[i]!.turnsPerSecond).toFixed(3)).join(", ")}`);
-  console.log(`  cost of billing: ${(((mOff - mOn) / mOff) * 100).toFixed(1)}% fewer turns per second (target ≤ 10%); +${(median(on.map((p) => p.statementsPerTurn)) - median(off.map((p) => p.statementsPerTurn))).toFixed(2)} statements per turn`);
+  const cOff = median(off.map((p) => p.cpuMsPerTurn));
+  const cOn = median(on.map((p) => p.cpuMsPerTurn));
+  console.log(`  per-round CPU ratio on/off: ${on.map((p, i) => (p.cpuMsPerTurn / off[i]!.cpuMsPerTurn).toFixed(3)).join(", ")}`);
+  console.log(`  cost of billing: ${(((mOff - mOn) / mOff) * 100).toFixed(1)}% fewer turns per second, ${(((cOn - cOff) / cOn) * 100).toFixed(1)}% of this process's CPU per turn${opts.pg ? " (PostgreSQL's own CPU not included)" : ""} (target ≤ 10%); +${(median(on.map((p) => p.statementsPerTurn)) - median(off.map((p) => p.statementsPerTurn))).toFixed(2)} statements per turn`);
 } finally {
   await rt.close();
   rmSync(countsDir, { recursive: true, force: true });

@@ -157,3 +157,7 @@ BEGIN
   RETURN NEXT;
 END
 $$;
+
+-- The windows' sums read allowanceCents from the index (an index-only scan where the table's pages are all-visible).
+DROP INDEX "UsageRecord_payerId_createdAt_idx";
+CREATE INDEX "UsageRecord_payerId_createdAt_allowanceCents_idx" ON "UsageRecord"("payerId", "createdAt", "allowanceCents");
