@@ -4,6 +4,9 @@
 // at the subscription's start), then, with extra spend on, against manual credit. A turn that has
 // started always finishes and is charged once (its message id is unique in UsageRecord); the next
 // turn is refused with 402 while a window is exhausted and extra spend is off (or no credit is left).
+// The windows, their sums and the charge are computed in the database, by the PL/pgSQL functions of
+// prisma/migrations/20261126094500_billing_turn_functions (one statement per start check and per
+// charge, their inner plans kept per connection), with the rules of plans.ts sent as `RULES`.
 import { randomBytes } from "node:crypto";
 import type { TUsageStatus } from "../../../lib/schemas/billing.ts";
 import { Prisma } from "../../db/generated/client.ts";
