@@ -48,6 +48,13 @@ export function countStatements<F>(factory: F, counts: StatementCounts): F {
   }) as unknown as F;
 }
 
+let latest: StatementCounts | undefined;
+
+/** The counts of the database opened last with BENCH_STATEMENTS_FILE set, live (for a bench in the same process). */
+export function liveStatementCounts(): StatementCounts | undefined {
+  return latest;
+}
+
 /** The file BENCH_STATEMENTS_FILE names, if set. */
 export function statementsFile(): string | undefined {
   return process.env.BENCH_STATEMENTS_FILE || undefined;
@@ -55,6 +62,7 @@ export function statementsFile(): string | undefined {
 
 /** Writes `counts` to `file` every 100 ms while they change (timer unref'd). */
 export function reportStatements(counts: StatementCounts, file: string): () => void {
+  latest = counts;
   let last = "";
   const write = () => {
     const text = JSON.stringify(counts);

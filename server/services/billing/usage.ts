@@ -4,12 +4,16 @@
 // at the subscription's start), then, with extra spend on, against manual credit. A turn that has
 // started always finishes and is charged once (its message id is unique in UsageRecord); the next
 // turn is refused with 402 while a window is exhausted and extra spend is off (or no credit is left).
+// The windows, their sums and the charge are computed in the database, by the PL/pgSQL functions of
+// prisma/migrations/20261126094500_billing_turn_functions (one statement per start check and per
+// charge, their inner plans kept per connection), with the rules of plans.ts sent as `RULES`.
+import { randomBytes } from "node:crypto";
 import type { TUsageStatus } from "../../../lib/schemas/billing.ts";
 import { Prisma } from "../../db/generated/client.ts";
 import { ApiError } from "../../http/errors.ts";
 import { db, runtime } from "../../runtime.ts";
-import { ensureAccount, lockBilling, post, TX_OPTIONS } from "./ledger.ts";
-import { CURRENCY, MONTH_MS, planOf, SESSION_WINDOW_MS, WEEK_MS, type Plan, type Tier } from "./plans.ts";
+import { ensureAccount, lockBilling, TX_OPTIONS } from "./ledger.ts";
+import { CURRENCY, MONTH_MS, planOf, PLANS, SESSION_WINDOW_MS, TIERS, WEEK_MS, type Plan, type Tier } from "./plans.ts";
 
 type Tx = Prisma.TransactionClient | ReturnType<typeof db>;
 type WindowName = "session" | "weekly" | "monthly";
@@ -41,123 +45,74 @@ export function activeTier(sub: { tier: string; status: string } | null): Tier {
   return ["active", "trialing", "past_due"].includes(sub.status) ? planOf(sub.tier).tier : "free";
 }
 
-/** Start of the period of length `len` anchored at `anchor` that holds `at`. */
-function periodStart(anchor: number, len: number, at: number): number {
-  if (at < anchor) return anchor;
-  return anchor + Math.floor((at - anchor) / len) * len;
-}
-
 /**
- * What the windows of one billing account are computed from, read in one statement: whose account
- * pays for `userId`'s turns (the owner of the user's team, the team's shared spend pool, else the
- * user), that account and its subscription. With `lock`, the payer's user row is locked (FOR
- * UPDATE, the ledger's lock): every change of that balance and those windows goes one at a time.
+ * The rules the database functions apply (prisma/migrations/…_billing_turn_functions): which
+ * subscriptions give a paid tier, the windows' lengths and each plan's allowances per window, from
+ * the catalog in plans.ts (their one source), sent with every call.
  */
-type PayerRow = {
-  payerId: string;
-  teamId: string | null;
-  userCreatedAt: Date;
-  accountCreatedAt: Date | null;
-  balanceCents: number | null;
-  currency: string | null;
-  allowExtraSpend: boolean | null;
-  sessionWindowStart: Date | null;
-  subTier: string | null;
-  subStatus: string | null;
-  windowAnchorAt: Date | null;
-  currentPeriodStart: Date | null;
-  currentPeriodEnd: Date | null;
+const RULES = JSON.stringify({
+  paidTiers: TIERS.filter((t) => t !== "free"),
+  activeStatuses: ["active", "trialing", "past_due"],
+  monthMs: MONTH_MS,
+  weekMs: WEEK_MS,
+  sessionMs: SESSION_WINDOW_MS,
+  currency: CURRENCY,
+  limits: Object.fromEntries(TIERS.map((t) => [t, [PLANS[t].sessionAllowanceCents, PLANS[t].weeklyAllowanceCents, PLANS[t].monthlyAllowanceCents]])),
+});
+
+type Num = bigint | number;
+/** One row of billing_usage_state / billing_payer_state. */
+type StateRow = {
+  o_payer: string;
+  o_team: string | null;
+  o_balance: number;
+  o_currency: string;
+  o_allow_extra: boolean;
+  o_tier: string;
+  o_month_start: Num;
+  o_month_end: Num;
+  o_week_start: Num;
+  o_session_start: Num | null;
+  o_month_used: number;
+  o_week_used: number;
+  o_session_used: number;
 };
-
-async function readPayer(tx: Tx, userId: string, lock: boolean): Promise<PayerRow | null> {
-  const rows = await tx.$queryRaw<PayerRow[]>`
-    SELECT p."id" AS "payerId", t."id" AS "teamId", p."createdAt" AS "userCreatedAt",
-           a."createdAt" AS "accountCreatedAt", a."balanceCents", a."currency", a."allowExtraSpend", a."sessionWindowStart",
-           s."tier" AS "subTier", s."status" AS "subStatus", s."windowAnchorAt", s."currentPeriodStart", s."currentPeriodEnd"
-    FROM "User" me
-    LEFT JOIN "TeamMember" m ON m."userId" = me."id"
-    LEFT JOIN "Team" t ON t."id" = m."teamId"
-    JOIN "User" p ON p."id" = COALESCE(t."ownerId", me."id")
-    LEFT JOIN "BillingAccount" a ON a."userId" = p."id"
-    LEFT JOIN "Subscription" s ON s."userId" = p."id"
-    WHERE me."id" = ${userId}
-    ${lock ? Prisma.sql`FOR UPDATE OF p` : Prisma.empty}`;
-  return rows[0] ?? null;
-}
-
-/** The windows' starts at `at` for a payer's row. */
-function windowsOf(row: PayerRow, at: number) {
-  const tier = activeTier(row.subTier && row.subStatus ? { tier: row.subTier, status: row.subStatus } : null);
-  const plan = planOf(tier);
-  const anchor = (tier !== "free" && row.windowAnchorAt ? row.windowAnchorAt : (row.accountCreatedAt ?? row.userCreatedAt)).getTime();
-  // Monthly: Stripe's period for a paid plan, else 30-day periods from the anchor.
-  let monthStart: number;
-  let monthEnd: number;
-  if (tier !== "free" && row.currentPeriodStart && row.currentPeriodEnd && row.currentPeriodEnd.getTime() > at) {
-    monthStart = row.currentPeriodStart.getTime();
-    monthEnd = row.currentPeriodEnd.getTime();
-  } else {
-    monthStart = periodStart(anchor, MONTH_MS, at);
-    monthEnd = monthStart + MONTH_MS;
-  }
-  const weekStart = periodStart(anchor, WEEK_MS, at);
-  const sessionStart = row.sessionWindowStart?.getTime() ?? null;
-  const sessionOpen = sessionStart !== null && at < sessionStart + SESSION_WINDOW_MS;
-  return { tier, plan, monthStart, monthEnd, weekStart, sessionStart: sessionOpen ? sessionStart : null };
-}
-
-/**
- * The allowance the payer's account used since each window's start, in one pass over its records
- * of the widest window; with `messageId`, whether that reply was charged already.
- */
-async function allowanceUsed(tx: Tx, payerId: string, w: ReturnType<typeof windowsOf>, messageId?: string) {
-  const month = new Date(w.monthStart);
-  const week = new Date(w.weekStart);
-  // No session window open: a start no record reaches (its sum is not used).
-  const session = new Date(w.sessionStart ?? Date.UTC(9999, 11, 31));
-  const since = new Date(Math.min(w.monthStart, w.weekStart, w.sessionStart ?? Infinity));
-  const [row] = await tx.$queryRaw<{ m: bigint | number | null; w: bigint | number | null; s: bigint | number | null; charged: boolean }[]>`
-    SELECT COALESCE(SUM("allowanceCents") FILTER (WHERE "createdAt" >= ${month}), 0) AS m,
-           COALESCE(SUM("allowanceCents") FILTER (WHERE "createdAt" >= ${week}), 0) AS w,
-           COALESCE(SUM("allowanceCents") FILTER (WHERE "createdAt" >= ${session}), 0) AS s,
-           ${messageId === undefined ? Prisma.sql`false` : Prisma.sql`EXISTS (SELECT 1 FROM "UsageRecord" WHERE "messageId" = ${messageId})`} AS charged
-    FROM "UsageRecord" WHERE "payerId" = ${payerId} AND "createdAt" >= ${since}`;
-  return { monthUsed: Number(row?.m ?? 0), weekUsed: Number(row?.w ?? 0), sessionUsed: w.sessionStart === null ? 0 : Number(row?.s ?? 0), charged: row?.charged === true };
-}
 
 function windowOf(limit: number, used: number, startedAt: number | null, resetsAt: number | null): Window {
   return { limitCents: limit, usedCents: used, remainingCents: Math.max(0, limit - used), startedAt, resetsAt };
 }
 
-function stateOf(row: PayerRow, w: ReturnType<typeof windowsOf>, used: Awaited<ReturnType<typeof allowanceUsed>>): UsageState {
-  const { plan } = w;
-  const monthly = windowOf(plan.monthlyAllowanceCents, used.monthUsed, w.monthStart, w.monthEnd);
-  const weekly = windowOf(plan.weeklyAllowanceCents, used.weekUsed, w.weekStart, w.weekStart + WEEK_MS);
-  const session = windowOf(plan.sessionAllowanceCents, used.sessionUsed, w.sessionStart, w.sessionStart === null ? null : w.sessionStart + SESSION_WINDOW_MS);
+function stateOf(row: StateRow): UsageState {
+  const plan = planOf(row.o_tier);
+  const monthStart = Number(row.o_month_start);
+  const weekStart = Number(row.o_week_start);
+  const sessionStart = row.o_session_start === null ? null : Number(row.o_session_start);
+  const monthly = windowOf(plan.monthlyAllowanceCents, Number(row.o_month_used), monthStart, Number(row.o_month_end));
+  const weekly = windowOf(plan.weeklyAllowanceCents, Number(row.o_week_used), weekStart, weekStart + WEEK_MS);
+  const session = windowOf(plan.sessionAllowanceCents, Number(row.o_session_used), sessionStart, sessionStart === null ? null : sessionStart + SESSION_WINDOW_MS);
   const exhausted: WindowName | null = session.remainingCents <= 0 ? "session" : weekly.remainingCents <= 0 ? "weekly" : monthly.remainingCents <= 0 ? "monthly" : null;
   return {
-    payerId: row.payerId,
-    teamId: row.teamId,
-    tier: w.tier,
+    payerId: row.o_payer,
+    teamId: row.o_team,
+    tier: plan.tier,
     plan,
-    balanceCents: row.balanceCents ?? 0,
-    currency: row.currency ?? plan.currency,
-    allowExtraSpend: row.allowExtraSpend ?? false,
+    balanceCents: Number(row.o_balance),
+    currency: row.o_currency,
+    allowExtraSpend: row.o_allow_extra,
     session,
     weekly,
     monthly,
     allowanceLeftCents: Math.min(session.remainingCents, weekly.remainingCents, monthly.remainingCents),
     exhausted,
-    sessionOpen: w.sessionStart !== null,
+    sessionOpen: sessionStart !== null,
   };
 }
 
-/** The windows of the account that pays for `userId`'s turns, at `at` (reads only). Two statements. */
+/** The windows of the account that pays for `userId`'s turns, at `at` (reads only). One statement. */
 export async function usageState(tx: Tx, userId: string, at = Date.now()): Promise<UsageState> {
-  const row = await readPayer(tx, userId, false);
+  const [row] = await tx.$queryRaw<StateRow[]>`SELECT * FROM billing_usage_state(${userId}, ${at}::bigint, ${RULES}::jsonb)`;
   if (!row) throw new ApiError("NOT_FOUND", "User not found");
-  const w = windowsOf(row, at);
-  return stateOf(row, w, await allowanceUsed(tx, row.payerId, w));
+  return stateOf(row);
 }
 
 /** Whether a new turn may start: allowance left, or extra spend on with credit left. */
@@ -210,35 +165,30 @@ export async function assertCanStartTurn(tx: Prisma.TransactionClient, userId: s
 
 export type TurnCharge = { userId: string; projectId: string; todoId: string; messageId: string; costCents: number; tokensIn: number; tokensOut: number };
 
+/** A new row id (the tables' ids are cuids made by the client; these rows are written in raw SQL). */
+function newId(): string {
+  return `c${Date.now().toString(36)}${randomBytes(10).toString("hex")}`;
+}
+
 /**
  * Charges one finished turn inside the caller's transaction (the one that marks its reply DONE) to
  * the account that pays for the user's turns (their team's pool, else their own): the allowance
  * first, then credit when extra spend is on (never below zero). What neither covers (a turn that
  * ran past its window) is counted against the allowance: a started turn is never cut. Once per
- * message id. Three statements when the allowance covers it (lock and read, sums, record).
+ * message id. One statement: billing_charge_turn locks the payer's user row (the ledger's lock,
+ * so charges of one payer go one at a time), then, seeing every charge committed before, computes
+ * the windows and the split and writes the UsageRecord, the ledger row and the balance when credit
+ * pays, and the session window when none is open.
  */
 export async function chargeTurn(tx: Prisma.TransactionClient, c: TurnCharge): Promise<{ allowanceCents: number; creditCents: number } | null> {
   if (!runtime().config.billingEnabled) return null;
   const cost = Math.max(0, Math.round(c.costCents));
-  const row = await readPayer(tx, c.userId, true);
+  const [row] = await tx.$queryRaw<{ o_charged: boolean; o_allowance: number; o_credit: number }[]>`
+    SELECT * FROM billing_charge_turn(${c.userId}, ${c.projectId}, ${c.todoId}, ${c.messageId}, ${cost}::int,
+      ${Math.max(0, Math.round(c.tokensIn))}::int, ${Math.max(0, Math.round(c.tokensOut))}::int, ${Date.now()}::bigint, ${newId()}, ${newId()}, ${RULES}::jsonb)`;
   if (!row) throw new ApiError("NOT_FOUND", "User not found");
-  const at = Date.now();
-  const w = windowsOf(row, at);
-  const used = await allowanceUsed(tx, row.payerId, w, c.messageId);
-  if (used.charged) return null;
-  const s = stateOf(row, w, used);
-  const fromAllowance = Math.min(cost, s.allowanceLeftCents);
-  let fromCredit = 0;
-  if (cost > fromAllowance && s.allowExtraSpend) fromCredit = Math.min(cost - fromAllowance, s.balanceCents);
-  if (fromCredit > 0) await post(tx, row.payerId, { amountCents: -fromCredit, kind: "usage_charge", description: "Agent turn", reference: `turn:${c.messageId}`, teamId: row.teamId });
-  // The first charge after the last session window ended opens one (the payer's account made now if it has none).
-  if (!s.sessionOpen)
-    await tx.billingAccount.upsert({ where: { userId: row.payerId }, create: { userId: row.payerId, currency: CURRENCY, sessionWindowStart: new Date(at) }, update: { sessionWindowStart: new Date(at) } });
-  const allowanceCents = cost - fromCredit;
-  await tx.usageRecord.create({
-    data: { userId: c.userId, payerId: row.payerId, teamId: row.teamId, projectId: c.projectId, todoId: c.todoId, messageId: c.messageId, costCents: cost, allowanceCents, creditCents: fromCredit, tokensIn: Math.max(0, Math.round(c.tokensIn)), tokensOut: Math.max(0, Math.round(c.tokensOut)), currency: s.currency, createdAt: new Date(at) },
-  });
-  return { allowanceCents, creditCents: fromCredit };
+  if (row.o_charged) return null;
+  return { allowanceCents: Number(row.o_allowance), creditCents: Number(row.o_credit) };
 }
 
 export async function setAllowExtraSpend(userId: string, allow: boolean): Promise<void> {
