@@ -9,7 +9,7 @@ import { deleteRedisKeys, withRedis } from "../testing/redis.ts";
 import { withTestRuntime } from "../testing/runtime.ts";
 import { sendMailJob } from "../email/send-job.ts";
 import { BullmqJobs } from "./bullmq.ts";
-import { defineJob, type JobBackend, type JobContext, type JobDefinition } from "./define.ts";
+import { defer, defineJob, type JobBackend, type JobContext, type JobDefinition } from "./define.ts";
 import { InProcessJobs } from "./in-process.ts";
 import { enqueue } from "./index.ts";
 import { effectKey, runOnce } from "./once.ts";
@@ -216,6 +216,7 @@ describe("ctx.once", { timeout: 60_000 }, () => {
       jobId,
       attempt,
       once: (effect, fn) => runOnce(prisma, effectKey(sendMailJob.name, jobId, effect), fn),
+      defer,
     });
     const to = `once-${randomUUID().slice(0, 8)}@unit.example.com`;
     const mail = sendMailJob.schema.parse({ to, subject: "Invite", text: "Join us" });
