@@ -63,14 +63,15 @@ describe("with Redis (BullMQ) on PostgreSQL", { timeout: 90_000 }, () => {
       const ids: string[] = [];
       for (let i = 0; i < 8; i++) ids.push((await createWaitingTodo(rt.prisma, { projectId: project.id, userId: user.id }, `job ${i}`)).id);
       for (const id of ids) await enqueue(a.job, { todoId: id }, { key: id }, ja); // all queued through one process
-      // Started again while queued: still one job per todo.
+      // Started again while queued (nothing added) or running (looked at once more, nothing to do): one reply each.
       for (const id of ids) await enqueue(a.job, { todoId: id }, { key: id }, ja);
       await ja.idle();
       await Promise.all([a.runner.idle(), b.runner.idle()]);
       assert.equal(await rt.prisma.todo.count({ where: { id: { in: ids }, status: "READY" } }), 8);
       for (const id of ids) assert.equal(await rt.prisma.message.count({ where: { todoId: id, role: "assistant" } }), 1);
       assert.ok(a.counts.processed > 0 && b.counts.processed > 0, `both workers took jobs (a ${a.counts.processed}, b ${b.counts.processed})`);
-      assert.equal(a.counts.processed + b.counts.processed, 8);
+      const runs = a.counts.processed + b.counts.processed;
+      assert.ok(runs >= 8 && runs <= 16, `${runs} runs: one per todo, and at most one more for a start that came while it ran`);
     } finally {
       await Promise.all([ja.close(), jb.close(), a.runner.stop(), b.runner.stop()]);
       await deleteRedisKeys(prefix);

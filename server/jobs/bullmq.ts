@@ -85,17 +85,21 @@ export class BullmqJobs implements JobBackend {
 
   async add(job: JobDefinition, data: unknown, opts: EnqueueOptions = {}): Promise<string> {
     if (this.jobs.get(job.name) !== job) throw new Error(`job ${job.name} is not one this backend runs (server/jobs/registry.ts)`);
-    const added = await this.queueFor(job).add(job.name, data, {
+    const queue = this.queueFor(job);
+    // BullMQ ids may not contain ":"; the hash keeps any key usable, one per job name.
+    const jobId = opts.key === undefined ? undefined : `${job.name}.${createHash("sha256").update(opts.key).digest("hex").slice(0, 40)}`;
+    // The key finds the job running: a rerun job runs once more after (process() looks at the mark).
+    // (Looked at before the add: a job added now may be taken at once, and is not one found running.
+    // The add follows anyway: if the run ended in between, it queues the job afresh.)
+    if (job.rerun && jobId !== undefined && (await queue.getJobState(jobId)) === "active") await this.client.set(this.againKey(jobId), "1", { EX: 24 * 3600 });
+    const added = await queue.add(job.name, data, {
       attempts: job.attempts,
       backoff: { type: "exponential", delay: job.backoffMs },
       delay: opts.delay && opts.delay > 0 ? opts.delay : undefined,
-      // BullMQ ids may not contain ":"; the hash keeps any key usable, one per job name.
-      jobId: opts.key === undefined ? undefined : `${job.name}.${createHash("sha256").update(opts.key).digest("hex").slice(0, 40)}`,
+      jobId,
       removeOnComplete: true,
       removeOnFail: false,
     });
-    // The key found the job running: a rerun job runs once more after (process() looks at the mark).
-    if (job.rerun && opts.key !== undefined && (await added.isActive())) await this.client.set(this.againKey(added.id!), "1", { EX: 24 * 3600 });
     return added.id!;
   }
 
