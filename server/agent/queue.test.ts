@@ -182,8 +182,10 @@ describe("in process (embedded database)", { timeout: 90_000 }, () => {
     await jobsA.start();
     await enqueue(first.job, { todoId: todo.id }, { key: todo.id }, jobsA);
     while (!(await prisma.message.findFirst({ where: { todoId: todo.id, role: "assistant", content: { not: "" } } }))) await new Promise((r) => setTimeout(r, 5));
-    // "Crash": the job is left RUNNING, and the lease held for a minute more, as a dead process leaves them.
+    // "Crash": the job is left RUNNING, and the lease held for a minute more, as a dead process leaves
+    // them (the row's lock is no longer this backend's, so stopping the runner writes nothing to it).
     await jobsA.close({ graceMs: 0 });
+    await prisma.job.updateMany({ where: { key: todo.id }, data: { lockedBy: "dead-process" } });
     await first.runner.stop();
     await prisma.todo.update({ where: { id: todo.id }, data: { leaseOwner: "dead-process", leaseUntil: new Date(Date.now() + 60_000) } });
     assert.equal((await prisma.job.findFirstOrThrow({ where: { key: todo.id } })).state, "RUNNING");
@@ -202,6 +204,33 @@ describe("in process (embedded database)", { timeout: 90_000 }, () => {
     assert.equal(after.messages.length, 1);
     assert.equal(after.messages[0]!.content, pieces.join(""), "resumed where it stopped, nothing repeated or lost");
     assert.equal((after.workflow as { currentTurn?: unknown }).currentTurn, undefined);
+  });
+
+  test("a shutdown mid-turn puts the turn's job back without using an attempt; the next process finishes it", async () => {
+    const { prisma } = rt();
+    const todo = await waitingTodo("shut down");
+    const pieces = Array.from({ length: 30 }, (_, i) => `s${i} `);
+    const runner = () => new TurnRunner({ providers: { fake: scriptedProvider([{ text: pieces }], { stepMs: 10 }) }, defaultProvider: "fake", maxConcurrent: 2, maxPerUser: 2, flushMs: 0, persistMs: 0 });
+    const first = agentProcess(runner());
+    const jobsA = new InProcessJobs(prisma, [first.job], { pollMs: 20, soleWorker: true, lanes: { agent: 2 } });
+    await jobsA.start();
+    await enqueue(first.job, { todoId: todo.id }, { key: todo.id }, jobsA);
+    while (!(await prisma.message.findFirst({ where: { todoId: todo.id, role: "assistant", content: { not: "" } } }))) await new Promise((r) => setTimeout(r, 5));
+    // As server/main.ts shuts down: the agent stops, the backend closes.
+    await Promise.all([first.runner.stop(), jobsA.close()]);
+    const job = await prisma.job.findFirstOrThrow({ where: { key: todo.id } });
+    assert.deepEqual([job.state, job.attempts], ["PENDING", 0]);
+
+    const second = agentProcess(runner());
+    const jobsB = new InProcessJobs(prisma, [second.job], { pollMs: 20, soleWorker: true, lanes: { agent: 2 } });
+    await jobsB.start();
+    await jobsB.idle();
+    await second.runner.idle();
+    await jobsB.close();
+    const after = await prisma.todo.findUniqueOrThrow({ where: { id: todo.id }, include: { messages: { where: { role: "assistant" } } } });
+    assert.equal(after.status, "READY");
+    assert.equal(after.messages[0]!.content, pieces.join(""));
+    assert.equal((after.messages[0]!.usage as { interrupted?: boolean }).interrupted, undefined);
   });
 
   test("a start while the turn's job runs (a message as the turn ends) runs the job once more", async () => {

@@ -18,8 +18,8 @@ export interface AgentRunner {
 }
 
 /**
- * What `runNow` did: ran what there was to run (`done`), or could not start now and should be
- * looked at again in `retryInMs`: the user's turns fill their limit (in some process), or another
- * live process holds the todo's lease.
+ * What `runNow` did: ran what there was to run (`done`), or did not finish and should be looked at
+ * again in `retryInMs`: the user's turns fill their limit (in some process), another live process
+ * holds the todo's lease, or this runner is stopping (a shutdown: the next process carries on).
  */
-export type RunOutcome = { done: true } | { done: false; reason: "busy" | "held"; retryInMs: number };
+export type RunOutcome = { done: true } | { done: false; reason: "busy" | "held" | "stopping"; retryInMs: number };

@@ -118,6 +118,8 @@ export class TurnRunner implements AgentRunner {
     }
     const later = this.deferred.get(todoId);
     this.deferred.delete(todoId);
+    // Stopped by a shutdown: the job goes back to the queue without using an attempt, so a restart is no lost run.
+    if (!later && this.stopping) return { done: false, reason: "stopping", retryInMs: 0 };
     return later ?? { done: true };
   }
 
