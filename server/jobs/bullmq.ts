@@ -116,7 +116,7 @@ export class BullmqJobs implements JobBackend {
         maxStalledCount: 1, // a run whose worker died is taken over once
       });
       worker.on("failed", (job, err) => {
-        if (job) void this.failed_(job, err);
+        if (job) void this.onRunFailed(job, err);
       });
       worker.on("error", (err) => log.warn("jobs worker error", { error: err.message }));
       this.workers.push(worker);
@@ -124,7 +124,7 @@ export class BullmqJobs implements JobBackend {
   }
 
   /** Logs a failed run; one that failed for good calls its job's failure hook. */
-  private async failed_(job: Job, err: Error) {
+  private async onRunFailed(job: Job, err: Error) {
     log.warn("job failed", { job: job.name, id: job.id, attempt: job.attemptsMade, error: err.message });
     const def = this.jobs.get(job.name);
     if (!def?.onFailed) return;
