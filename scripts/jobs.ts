@@ -23,7 +23,7 @@ async function main() {
   if (!config.databaseUrl && readControlFile(config.dataDir)) {
     fail("The server is running on the embedded database, which only it may open: stop it first (its failed jobs wait).");
   }
-  const app = await createApp(config, { agentWorker: false });
+  const app = await createApp(config);
   try {
     const jobs = app.runtime.jobs!;
     if (command === "failed") {

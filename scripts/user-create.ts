@@ -39,7 +39,7 @@ async function main() {
     if (!res.ok) fail(`The running server refused: ${body.message ?? res.status}`);
     out = body;
   } else {
-    const app = await createApp(config, { agentWorker: false });
+    const app = await createApp(config);
     try {
       out = await createUserWithKey(input);
     } finally {

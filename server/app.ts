@@ -10,13 +10,13 @@ import { createJobs } from "./jobs/index.ts";
 import { log } from "./log.ts";
 import { operations } from "./operations/index.ts";
 import { EventBus } from "./realtime/bus.ts";
-import { createAgent, createRunner } from "./agent/create-runner.ts";
+import { createAgent } from "./agent/create-runner.ts";
 import { setRuntime, type Runtime } from "./runtime.ts";
 
 export type App = { runtime: Runtime; handle: Pipeline; close(): Promise<void> };
 
 /** Everything but the network: database, bus, mailer and the operation pipeline. Used by the server, scripts and benchmarks. */
-export async function createApp(config: Config, opts: { agentWorker?: boolean } = {}): Promise<App> {
+export async function createApp(config: Config): Promise<App> {
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: path.join(config.dataDir, "pglite"),
@@ -27,8 +27,8 @@ export async function createApp(config: Config, opts: { agentWorker?: boolean } 
     prisma: database.prisma,
     bus: new EventBus(),
     mailer: createMailer({ resendApiKey: config.resendApiKey, from: config.emailFrom, dataDir: config.dataDir }),
-    // Scripts (user:create) open the app without taking turns off the shared queue.
-    agent: opts.agentWorker === false ? createRunner(config) : await createAgent(config),
+    // Turns are jobs: only a process that starts its job backend (the server) takes them.
+    agent: createAgent(config),
   };
   const rateLimits = await createRateLimits(config);
   runtime.limits = rateLimits.limits;

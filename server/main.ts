@@ -108,7 +108,10 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     scheduler.stop();
-    // No new job runs; the ones in flight finish while requests drain (or resume after the restart).
+    // Turns stop now (their replies kept, their jobs back in the queue without using an attempt:
+    // the next process resumes them); no new job runs, and the ones in flight finish while requests
+    // drain (or resume after the restart).
+    const agentStopped = app.runtime.agent.stop().catch(() => undefined);
     const jobsClosed = app.runtime.jobs?.close().catch(() => undefined);
     // Stop accepting, let requests in flight finish (idle keep-alive connections close now), and
     // only then close the database they may still be using.
@@ -117,7 +120,7 @@ async function main() {
     await sockets.close().catch(() => undefined);
     await Promise.race([drained, new Promise((r) => setTimeout(r, 5_000))]);
     httpServer.closeAllConnections();
-    await jobsClosed;
+    await Promise.all([agentStopped, jobsClosed]);
     await nextApp.close?.().catch(() => undefined);
     await app.close().catch(() => undefined);
     await app.runtime.stripe?.close().catch(() => undefined);

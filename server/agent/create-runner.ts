@@ -3,8 +3,7 @@ import type { AgentProvider } from "./provider.ts";
 import { LocalProvider } from "./providers/local.ts";
 import { ConfiguredProvider } from "./providers/configured.ts";
 import { TurnRunner } from "./turn-runner.ts";
-import { QueuedRunner } from "./queue.ts";
-import type { AgentRunner } from "./runner.ts";
+import { JobAgent } from "./turn-job.ts";
 
 /** The runner with every provider this server is configured for; AGENT_PROVIDER picks the default. */
 export function createRunner(config: Config, opts: { leaseMs?: number } = {}): TurnRunner {
@@ -12,20 +11,20 @@ export function createRunner(config: Config, opts: { leaseMs?: number } = {}): T
   for (const p of config.agentProviders) providers[p.name] = new ConfiguredProvider(p);
   return new TurnRunner({
     idleTimeoutMs: config.agentIdleTimeoutMs,
+    maxConcurrent: config.agentMaxConcurrent,
     maxRetries: config.agentMaxRetries,
     providers,
     defaultProvider: config.agentProvider,
-    maxConcurrent: config.agentMaxConcurrent,
     maxPerUser: config.agentMaxPerUser,
     leaseMs: opts.leaseMs,
   });
 }
 
-/** The agent for a server process: with REDIS_URL, turns go through the shared Redis queue. */
-export async function createAgent(config: Config): Promise<AgentRunner> {
-  if (!config.redisUrl) return createRunner(config);
-  // The turn's lease is half BullMQ's 30 s job lock, so a stalled job's retry finds it lapsed.
-  const queued = new QueuedRunner(createRunner(config, { leaseMs: 15_000 }), config.redisUrl, config.agentMaxConcurrent, { lockMs: 30_000, prefix: config.redisPrefix });
-  await queued.init();
-  return queued;
+/**
+ * The agent for a server process: turns are `agent.turn` jobs (./turn-job.ts). The turn's lease is
+ * half the job lock of the backend (BullMQ's 30 s, the in-process backend's 60 s), so a run taken
+ * over from a dead process finds the lease lapsed.
+ */
+export function createAgent(config: Config): JobAgent {
+  return new JobAgent(createRunner(config, { leaseMs: config.redisUrl ? 15_000 : 30_000 }));
 }

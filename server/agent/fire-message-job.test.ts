@@ -1,5 +1,6 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
+import { defer } from "../jobs/define.ts";
 import type { Caller } from "../auth/caller.ts";
 import { addMessage, updateMessage } from "../services/todos/messages.ts";
 import { createTestUser, startTestRuntime, type TestRuntime } from "../testing/runtime.ts";
@@ -53,11 +54,11 @@ test("moved later: the job of the old time does nothing, the job of the new time
   const m = await addMessage(caller, todo.id, { content: "later", scheduledAt: first, startProcessing: false });
   const later = first + HOUR;
   await updateMessage(caller, todo.id, m.id, { scheduledAt: later });
-  await fireMessageJob.handler({ messageId: m.id, at: first }, { jobId: "j1", attempt: 1, once: (_k, fn) => fn("k") });
+  await fireMessageJob.handler({ messageId: m.id, at: first }, { jobId: "j1", attempt: 1, once: (_k, fn) => fn("k"), defer });
   assert.equal((await messageOf(m.id)).state, "SCHEDULED");
   // The new time is still an hour ahead of this process's clock: a worker whose clock runs behind
   // the enqueuer's fires the message when its job runs, rather than finding it not due.
-  await fireMessageJob.handler({ messageId: m.id, at: later }, { jobId: "j2", attempt: 1, once: (_k, fn) => fn("k") });
+  await fireMessageJob.handler({ messageId: m.id, at: later }, { jobId: "j2", attempt: 1, once: (_k, fn) => fn("k"), defer });
   assert.equal((await messageOf(m.id)).state, "PENDING");
   assert.equal(await statusOf(todo.id), "RUNNING");
 });

@@ -5,13 +5,15 @@ import { killHard, until, workerProcesses } from "../testing/processes.ts";
 import { deleteRedisKeys, withRedis } from "../testing/redis.ts";
 import { createTestUser, createWaitingTodo, withPostgresRuntime } from "../testing/runtime.ts";
 import { planReply } from "./local-reply.ts";
+import { BullmqJobs } from "../jobs/bullmq.ts";
 import { LocalProvider } from "./providers/local.ts";
-import { QueuedRunner } from "./queue.ts";
+import { defineTurnJob } from "./turn-job.ts";
 import { TURN_LOST_TWICE, TurnRunner } from "./turn-runner.ts";
 
-// Queue workers as separate processes on one PostgreSQL database and one Redis, killed with
-// SIGKILL mid-turn: a crashed worker's job is retried once (the turn resumes and completes once),
-// a second crash ends the turn in ERROR. Job locks are short (5 s, production has 30 s) so the
+// Turn-job workers (the BullMQ job backend with `agent.turn`) as separate processes on one
+// PostgreSQL database and one Redis, killed with SIGKILL mid-turn: a crashed worker's job is taken
+// over once (the turn resumes and completes once); a second crash fails the job, whose failure hook
+// ends the turn in ERROR. Job locks are short (5 s, production has 30 s) so the
 // retry comes quickly; much shorter, and a live worker whose event loop is busy starting up (two
 // cores, a loaded CI machine) misses a lock renewal, so BullMQ counts a stall that was no crash.
 const LOCK_MS = 5000;
@@ -22,7 +24,7 @@ const startWorker = workerProcesses();
 
 /** A worker process; resolves once its worker listens. */
 const workerProcess = (databaseUrl: string, prefix: string, startTodo?: string) =>
-  startWorker("server/testing/queue-worker.ts", { DATABASE_URL: databaseUrl, REDIS_URL: redis.url, AGENT_STEP_MS: String(STEP_MS), QUEUE_PREFIX: prefix, QUEUE_LOCK_MS: String(LOCK_MS), START_TODO: startTodo ?? "" });
+  startWorker("server/testing/turn-worker.ts", { DATABASE_URL: databaseUrl, REDIS_URL: redis.url, AGENT_STEP_MS: String(STEP_MS), QUEUE_PREFIX: prefix, QUEUE_LOCK_MS: String(LOCK_MS), START_TODO: startTodo ?? "" });
 
 const CONTENT = "Moving day:\n- boxes\n- tape\n- van\n- pizza for the helpers";
 
@@ -35,10 +37,29 @@ async function setup() {
   return { rt, todo, reply };
 }
 
-/** The worker this test process runs, after the crashes (as another server process would). */
+/** The worker this test process runs, after the crashes (as another server process would); `processed` counts the turn jobs it completed. */
 function survivor(prefix: string) {
   const runner = new TurnRunner({ providers: { local: new LocalProvider(STEP_MS) }, defaultProvider: "local", maxConcurrent: 2, maxPerUser: 4, leaseMs: LOCK_MS / 2 });
-  return new QueuedRunner(runner, redis.url, 2, { prefix, lockMs: LOCK_MS, stalledCheckMs: LOCK_MS / 2 });
+  let backend: BullmqJobs | undefined;
+  const worker = {
+    processed: 0,
+    async init() {
+      const job = defineTurnJob(() => ({
+        runNow: async (todoId, userId) => {
+          const outcome = await runner.runNow(todoId, userId);
+          if (outcome.done) worker.processed++;
+          return outcome;
+        },
+      }));
+      backend = await BullmqJobs.open(pg.get()!.prisma, redis.url, [job], { prefix, lanes: { agent: 2 }, lockMs: LOCK_MS, stalledCheckMs: LOCK_MS / 2 });
+      await backend.start();
+    },
+    async stop() {
+      await backend?.close();
+      await runner.stop();
+    },
+  };
+  return worker;
 }
 
 test("a worker killed mid-turn: another worker retries the job once, and the turn resumes and completes exactly once", async (ctx) => {

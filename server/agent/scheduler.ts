@@ -31,45 +31,51 @@ export async function sweepScheduled(): Promise<number> {
 }
 
 /**
- * The server's two timers: the sweep of scheduled messages (at start, then every `sweepEveryMs`, so
- * one process on a shared PostgreSQL repairs a lost enqueue without a restart), and the recovery of
- * turns no live process works on (every `recoverEveryMs`). Messages come due through their jobs, so
- * the server starts this after the job backend.
+ * The server's timer: the sweep of scheduled messages and the recovery of turns (at start, then
+ * every `sweepEveryMs`, so one process on a shared PostgreSQL repairs a lost enqueue without a
+ * restart). Messages come due and turns run through their jobs, so the server starts this after
+ * the job backend.
  */
-export function startScheduler(opts: { sweepEveryMs?: number; recoverEveryMs?: number } = {}): { stop(): void } {
-  const every = (ms: number, name: string, fn: () => Promise<unknown>) => {
-    let busy = false;
-    const tick = async () => {
-      if (busy) return;
-      busy = true;
+export function startScheduler(opts: { sweepEveryMs?: number } = {}): { stop(): void } {
+  let busy = false;
+  const tick = async () => {
+    if (busy) return;
+    busy = true;
+    for (const [name, fn] of [
+      ["scheduled-message sweep", sweepScheduled],
+      ["turn recovery", recoverTurns],
+    ] as const) {
       try {
         await fn();
       } catch (err) {
         log.warn(`${name} failed`, { error: err instanceof Error ? err.message : String(err) });
-      } finally {
-        busy = false;
       }
-    };
-    const timer = setInterval(() => void tick(), ms);
-    timer.unref();
-    void tick();
-    return timer;
+    }
+    busy = false;
   };
-  const timers = [every(opts.sweepEveryMs ?? 60_000, "scheduled-message sweep", sweepScheduled), every(opts.recoverEveryMs ?? 5_000, "turn recovery", recoverTurns)];
-  return { stop: () => timers.forEach(clearInterval) };
+  const timer = setInterval(() => void tick(), opts.sweepEveryMs ?? 60_000);
+  timer.unref();
+  void tick();
+  return { stop: () => clearInterval(timer) };
 }
 
 /**
- * RUNNING todos that no live process works on (no lease, or one that ran out: its process died)
- * are handed to this process's runner, which resumes the turn where it stopped. On start this
- * picks up what a crash or restart left RUNNING, so nothing stays RUNNING forever.
+ * Queues the turn job (`agent.turn`, ./turn-job.ts) of every RUNNING todo that no live process works
+ * on (no lease, or one that ran out). Its key makes it idempotent: a todo whose job waits or runs
+ * gets no second one. Turn jobs are kept by the backend across restarts (the database, or Redis);
+ * this repairs what that does not cover: todos left RUNNING by a version without turn jobs, a crash
+ * between a commit and its enqueue, a Redis that lost its data. Returns the todos queued.
  */
-async function recoverTurns() {
-  const running = await db().todo.findMany({ where: { status: "RUNNING" }, select: { id: true, leaseUntil: true }, take: 500 });
+export async function recoverTurns(): Promise<number> {
+  const running = await db().todo.findMany({ where: { status: "RUNNING" }, select: { id: true, userId: true, leaseUntil: true }, take: 500 });
   const now = Date.now();
+  let queued = 0;
   for (const todo of running) {
-    if (!leaseIsLive(todo, now)) runtime().agent.start(todo.id);
+    if (leaseIsLive(todo, now)) continue;
+    runtime().agent.start(todo.id, todo.userId);
+    queued++;
   }
+  return queued;
 }
 
 /** At start on the embedded database: see voidLeases. */

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { log } from "../log.ts";
 import { db } from "../runtime.ts";
 import type { AgentProvider } from "./provider.ts";
-import type { AgentRunner } from "./runner.ts";
+import type { AgentRunner, RunOutcome } from "./runner.ts";
 import type { AgentToolDef } from "./tools/index.ts";
 import { failTurn } from "./turn-store.ts";
 import { runTurn } from "./turn-stream.ts";
@@ -33,8 +33,7 @@ export type RunnerOptions = {
   tools?: readonly AgentToolDef[];
 };
 
-/** The outcome of `runNow`: "busy" when the user's turn limit (across all processes) kept it from starting. */
-export type RunOutcome = "done" | "busy";
+export type { RunOutcome } from "./runner.ts";
 
 /**
  * Runs agent turns in this process. The todo's status in the database is the control: the
@@ -50,9 +49,10 @@ export class TurnRunner implements AgentRunner {
   private readonly perUser = new Map<string, number>();
   private readonly queue: { todoId: string; userId: string }[] = [];
   private readonly again = new Set<string>();
-  /** Todos a queue worker waits for in runNow (their "busy" goes back to the queue, not to a timer). */
+  /** Todos a job waits for in runNow (their "busy" or "held" goes back to the job queue, not to a timer). */
   private readonly awaited = new Set<string>();
-  private readonly busy = new Set<string>();
+  /** runNow's answer for an awaited todo that could not start: look again in this many ms. */
+  private readonly deferred = new Map<string, Exclude<RunOutcome, { done: true }>>();
   private enqueuing = 0;
   private stopping = false;
   /** Turns in flight abort their model call when the runner stops. */
@@ -98,11 +98,16 @@ export class TurnRunner implements AgentRunner {
     return { active: this.active.size, queued: this.queue.length };
   }
 
-  /** Runs the todo's turns here (within the per-user limit) and resolves when they are over: for queue workers. */
-  async runNow(todoId: string): Promise<RunOutcome> {
+  /**
+   * Runs the todo's turns here and resolves when they are over: the `agent.turn` job's handler.
+   * When the user is at the per-user limit (in this process or, through the leases, in all) or another
+   * live process holds the todo, it does not wait here but answers when to look again, so the job
+   * goes back to the queue and its slot goes to another user's turn.
+   */
+  async runNow(todoId: string, userId?: string): Promise<RunOutcome> {
     this.awaited.add(todoId);
     try {
-      this.start(todoId);
+      this.start(todoId, userId);
       while (this.active.has(todoId) || this.enqueuing || this.queue.some((q) => q.todoId === todoId)) {
         const mine = this.active.get(todoId);
         if (mine) await mine.run.catch(() => undefined);
@@ -111,7 +116,11 @@ export class TurnRunner implements AgentRunner {
     } finally {
       this.awaited.delete(todoId);
     }
-    return this.busy.delete(todoId) ? "busy" : "done";
+    const later = this.deferred.get(todoId);
+    this.deferred.delete(todoId);
+    // Stopped by a shutdown: the job goes back to the queue without using an attempt, so a restart is no lost run.
+    if (!later && this.stopping) return { done: false, reason: "stopping", retryInMs: 0 };
+    return later ?? { done: true };
   }
 
   async idle(): Promise<void> {
@@ -133,7 +142,11 @@ export class TurnRunner implements AgentRunner {
       const next = this.queue[i]!;
       const mine = this.perUser.get(next.userId) ?? 0;
       if (mine >= this.opts.maxPerUser) {
-        i++;
+        // A job's turn does not wait here: its job goes back to the queue (runNow).
+        if (this.awaited.has(next.todoId)) {
+          this.queue.splice(i, 1);
+          this.deferred.set(next.todoId, { done: false, reason: "busy", retryInMs: this.busyRetryMs });
+        } else i++;
         continue;
       }
       this.queue.splice(i, 1);
@@ -156,6 +169,11 @@ export class TurnRunner implements AgentRunner {
         if (this.stopping) return;
         const next = await this.turn(todoId);
         if (next === "busy") return this.onBusy(todoId);
+        if (next === "held") {
+          // Another live process holds the todo: a job looks again once that lease may have lapsed.
+          if (this.awaited.has(todoId)) this.deferred.set(todoId, { done: false, reason: "held", retryInMs: Math.ceil(this.leaseMs / 3) });
+          return;
+        }
         if (!next) return;
       }
     } catch (err) {
@@ -165,17 +183,17 @@ export class TurnRunner implements AgentRunner {
     }
   }
 
-  /** The user is at the limit in every process together: a queue worker hands the job back, else look again soon. */
+  /** The user is at the limit in every process together: a job goes back to the queue, else look again soon. */
   private onBusy(todoId: string) {
     if (this.awaited.has(todoId)) {
-      this.busy.add(todoId);
+      this.deferred.set(todoId, { done: false, reason: "busy", retryInMs: this.busyRetryMs });
       return;
     }
     setTimeout(() => this.start(todoId), this.busyRetryMs).unref();
   }
 
   /** One turn, or its continuation after a pause or a restart (runTurn). */
-  private turn(todoId: string): Promise<boolean | "busy"> {
+  private turn(todoId: string): Promise<boolean | "busy" | "held"> {
     const ctx = {
       ...this.opts,
       owner: this.owner,

@@ -47,15 +47,18 @@ export const PERSIST_MS = 500;
 /** Model calls per turn unless the runner says otherwise. */
 export const MAX_STEPS = 8;
 
-/** One turn of a RUNNING todo, or its continuation after a pause or a restart. True when another turn should follow. */
-export async function runTurn(ctx: TurnContext, todoId: string): Promise<boolean | "busy"> {
+/**
+ * One turn of a RUNNING todo, or its continuation after a pause or a restart. True when another turn
+ * should follow; "busy" when the user's turns fill their limit, "held" when another live process holds the todo.
+ */
+export async function runTurn(ctx: TurnContext, todoId: string): Promise<boolean | "busy" | "held"> {
   // Watched before the turn opens: a pause committed after beginTurn's check reaches it.
   const watch = new TurnWatch();
   const unwatch = turnSignals.watch(todoId, watch);
   try {
     const begun = await beginTurn(ctx, todoId);
-    if (begun === null || begun === "stopped" || begun === "held") return false;
-    if (begun === "busy") return "busy";
+    if (begun === null || begun === "stopped") return false;
+    if (begun === "busy" || begun === "held") return begun;
     const { todo, turn, workflow } = begun;
     const settings = asObject(todo.agentSettings) as TAgentSettings;
     const providerName = settings.provider ?? ctx.defaultProvider;

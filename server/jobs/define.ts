@@ -15,6 +15,33 @@ export type JobContext = {
    * does not repeat the effect either.
    */
   once<T>(effectKey: string, fn: (idempotencyKey: string) => Promise<T>): Promise<T>;
+  /**
+   * Ends this run without counting it as an attempt: the job goes back to the queue and runs again
+   * in `ms` (a resource it needs is busy). Throws a JobDeferred, which the backend catches: call it
+   * as `return ctx.defer(ms)` or let it propagate; anything after it does not run.
+   */
+  defer(ms: number): never;
+};
+
+/** Thrown by ctx.defer: the backend re-queues the job without counting the run as an attempt. */
+export class JobDeferred extends Error {
+  constructor(readonly ms: number) {
+    super(`deferred by ${ms} ms`);
+  }
+}
+
+/** ctx.defer for a run (both backends). */
+export function defer(ms: number): never {
+  if (!(Number.isFinite(ms) && ms >= 0)) throw new Error("ctx.defer: ms must be a number of milliseconds, at least 0");
+  throw new JobDeferred(ms);
+}
+
+/** Why a job failed for good, as its failure hook (onFailed) learns it. */
+export type JobFailure = {
+  /** The last run's error message. */
+  error: string;
+  /** The last run was cut off (its process died or stopped renewing its lock), not an error of the handler. */
+  lost: boolean;
 };
 
 export type JobDefinition<S extends z.ZodType = z.ZodType> = {
@@ -25,13 +52,35 @@ export type JobDefinition<S extends z.ZodType = z.ZodType> = {
   attempts: number;
   /** Wait before the first retry; doubled for each next one (default 1 s). */
   backoffMs: number;
+  /** The lane whose slots its runs take (JobOptions.lane); "default" unless set. */
+  lane: string;
+  /** Enqueued with its key while it runs: runs once more after that run (JobOptions.rerun). */
+  rerun: boolean;
+  /** Called once when the job has failed for good (JobOptions.onFailed). */
+  onFailed?: (data: z.output<S>, failure: JobFailure) => Promise<void>;
 };
 
-export type JobOptions = {
+export type JobOptions<S extends z.ZodType = z.ZodType> = {
   /** Runs in all, the first included (default 5). */
   attempts?: number;
   /** Wait before the first retry, doubled for each next one (default 1000 ms). */
   backoffMs?: number;
+  /**
+   * Runs of this job take slots of their own lane, so they neither wait behind other jobs nor keep
+   * them waiting: the backend is given each lane's runs at once per process (createJobs); a lane it
+   * was not given shares the default lane's.
+   */
+  lane?: string;
+  /**
+   * With a key: an enqueue that finds the job running (not waiting) makes it run once more after
+   * this run ends, instead of adding nothing, so work that arrived during the run is not missed.
+   */
+  rerun?: boolean;
+  /**
+   * Called once the job has failed for good (attempts used up, a run cut off too often, an error no
+   * retry fixes), in the process that saw it fail; an error it throws is logged.
+   */
+  onFailed?: (data: z.output<S>, failure: JobFailure) => Promise<void>;
 };
 
 const NAME = /^[a-z][a-z0-9]*(\.[a-z][a-z0-9-]*)*$/;
@@ -40,14 +89,16 @@ export function defineJob<S extends z.ZodType>(
   name: string,
   schema: S,
   handler: (data: z.output<S>, ctx: JobContext) => Promise<void>,
-  opts: JobOptions = {},
+  opts: JobOptions<S> = {},
 ): JobDefinition<S> {
   if (!NAME.test(name)) throw new Error(`job name ${JSON.stringify(name)}: use lower-case words separated by dots (mail.send)`);
   const attempts = opts.attempts ?? 5;
   const backoffMs = opts.backoffMs ?? 1000;
   if (!Number.isInteger(attempts) || attempts < 1) throw new Error(`job ${name}: attempts must be a positive integer`);
   if (!(backoffMs >= 0)) throw new Error(`job ${name}: backoffMs must be at least 0`);
-  return { name, schema, handler, attempts, backoffMs };
+  const lane = opts.lane ?? "default";
+  if (!/^[a-z][a-z0-9-]*$/.test(lane)) throw new Error(`job ${name}: lane must be a lower-case word`);
+  return { name, schema, handler, attempts, backoffMs, lane, rerun: opts.rerun ?? false, onFailed: opts.onFailed };
 }
 
 /** The wait before run `attempt + 1` after run `attempt` failed (exponential, like BullMQ's). */
@@ -64,6 +115,22 @@ export type EnqueueOptions = {
    */
   key?: string;
 };
+
+/** Runs at once per process: `default` for every job whose lane is not listed, and one count per listed lane. */
+export type LaneConcurrency = { default?: number } & Record<string, number | undefined>;
+
+/** The slots of each lane, from the backend's options (default lane: 4). */
+export function laneSlots(lanes: LaneConcurrency = {}): Map<string, number> {
+  const slots = new Map<string, number>([["default", lanes.default ?? 4]]);
+  for (const [lane, n] of Object.entries(lanes)) if (n !== undefined) slots.set(lane, n);
+  for (const [lane, n] of slots) if (!(Number.isInteger(n) && n >= 1)) throw new Error(`jobs: lane ${lane} needs at least one run at once`);
+  return slots;
+}
+
+/** The lane a job's runs take: its own when the backend has slots for it, else the default. */
+export function laneOf(job: Pick<JobDefinition, "lane">, slots: Map<string, number>): string {
+  return slots.has(job.lane) ? job.lane : "default";
+}
 
 export type FailedJob = { id: string; name: string; attempts: number; error: string; failedAt: Date };
 

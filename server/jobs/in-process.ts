@@ -2,14 +2,16 @@ import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "../db/generated/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { log } from "../log.ts";
-import { backoffDelay, type EnqueueOptions, type FailedJob, type JobBackend, type JobDefinition } from "./define.ts";
+import { backoffDelay, defer, JobDeferred, laneOf, laneSlots, type EnqueueOptions, type FailedJob, type JobBackend, type JobDefinition, type LaneConcurrency } from "./define.ts";
 import { effectKey, runOnce } from "./once.ts";
 
 export type InProcessOptions = {
   /** How often the worker looks for due jobs when nothing woke it (default 500 ms). */
   pollMs?: number;
-  /** Jobs run at once (default 4). */
+  /** Jobs run at once (default 4): the default lane's runs. */
   concurrency?: number;
+  /** Runs at once of each other lane (JobOptions.lane), e.g. `{ agent: 16 }`. */
+  lanes?: LaneConcurrency;
   /** A RUNNING job whose worker has not renewed its lock this long is taken over (default 60 s). */
   lockMs?: number;
   /**
@@ -30,7 +32,13 @@ export class InProcessJobs implements JobBackend {
   readonly kind = "in-process" as const;
   private readonly owner = randomUUID();
   private readonly pollMs: number;
-  private readonly concurrency: number;
+  private readonly slots: Map<string, number>;
+  /** The job names of each lane but the default (whose jobs are all the others). */
+  private readonly laneNames = new Map<string, string[]>();
+  /** Runs in flight per lane, and slots taken by an add that inserts its job claimed. */
+  private readonly busy = new Map<string, number>();
+  /** Lanes that may have due jobs beyond what the last claim took: a finished run looks again at once. */
+  private readonly backlog = new Set<string>();
   private readonly lockMs: number;
   private readonly soleWorker: boolean;
   private readonly jobs: Map<string, JobDefinition>;
@@ -49,26 +57,63 @@ export class InProcessJobs implements JobBackend {
   ) {
     this.jobs = new Map(jobs.map((j) => [j.name, j]));
     this.pollMs = opts.pollMs ?? 500;
-    this.concurrency = opts.concurrency ?? 4;
+    this.slots = laneSlots({ ...opts.lanes, default: opts.concurrency ?? opts.lanes?.default ?? 4 });
+    for (const j of jobs) {
+      const lane = laneOf(j, this.slots);
+      if (lane !== "default") this.laneNames.set(lane, [...(this.laneNames.get(lane) ?? []), j.name]);
+    }
     this.lockMs = opts.lockMs ?? 60_000;
     this.soleWorker = opts.soleWorker ?? false;
   }
 
   async add(job: JobDefinition, data: unknown, opts: EnqueueOptions = {}): Promise<string> {
     if (this.jobs.get(job.name) !== job) throw new Error(`job ${job.name} is not one this backend runs (server/jobs/registry.ts)`);
-    const runAt = new Date(Date.now() + Math.max(opts.delay ?? 0, 0));
-    const row = { name: job.name, data: data as Prisma.InputJsonValue, maxAttempts: job.attempts, runAt };
-    let id: string;
-    if (opts.key === undefined) {
-      id = (await this.prisma.job.create({ data: row, select: { id: true } })).id;
-    } else {
-      const key = opts.key;
-      // One live job per (name, key): the existing one wins.
-      await this.prisma.job.createMany({ data: [{ ...row, key }], skipDuplicates: true });
-      id = (await this.prisma.job.findUniqueOrThrow({ where: { name_key: { name: job.name, key } }, select: { id: true } })).id;
+    const now = new Date();
+    const runAt = new Date(now.getTime() + Math.max(opts.delay ?? 0, 0));
+    const lane = laneOf(job, this.slots);
+    // A job due now, with a slot free in its lane here, is inserted claimed by this process and run
+    // at once: no claim statement, no wait for the poller.
+    const claim = !opts.delay && this.started && !this.closed && this.free(lane) > 0;
+    if (claim) this.take(lane);
+    const newId = randomUUID();
+    const key = opts.key ?? null;
+    let id: string | undefined;
+    try {
+      const state = claim ? "RUNNING" : "PENDING";
+      const lockedBy = claim ? this.owner : null;
+      const lockedUntil = claim ? new Date(now.getTime() + this.lockMs) : null;
+      const values = Prisma.sql`(${newId}, ${job.name}, ${JSON.stringify(data)}::jsonb, ${key}, ${state}::"JobState", ${claim ? 1 : 0}, ${job.attempts}, ${runAt}, ${lockedBy}, ${lockedUntil}, ${now})`;
+      const insert = Prisma.sql`INSERT INTO "Job" ("id", "name", "data", "key", "state", "attempts", "maxAttempts", "runAt", "lockedBy", "lockedUntil", "updatedAt") VALUES ${values}`;
+      // One live job per (name, key): the existing one wins; a rerun job found running runs once more after.
+      const rows = await this.prisma.$queryRaw<{ id: string }[]>(
+        job.rerun && key !== null
+          ? Prisma.sql`${insert} ON CONFLICT ("name", "key") DO UPDATE SET "again" = true WHERE "Job"."state" = 'RUNNING' RETURNING "id"`
+          : Prisma.sql`${insert} ON CONFLICT ("name", "key") DO NOTHING RETURNING "id"`,
+      );
+      id = rows[0]?.id;
+      if (id === undefined && key !== null) id = (await this.prisma.job.findUnique({ where: { name_key: { name: job.name, key } }, select: { id: true } }))?.id;
+      // (Gone between the two statements: it just finished, so the key is free again.)
+      if (id === undefined) return await this.add(job, data, opts);
+    } finally {
+      if (claim && id !== newId) this.give(lane);
     }
-    if (!opts.delay) this.wake();
+    if (claim && id === newId) this.launch({ id, name: job.name, data, attempts: 1, maxAttempts: job.attempts }, lane);
+    else if (!opts.delay && id === newId) {
+      this.backlog.add(lane);
+      this.wake();
+    }
     return id;
+  }
+
+  /** Slots free in the lane (runs in flight and slots an add is taking count as busy). */
+  private free(lane: string): number {
+    return (this.slots.get(lane) ?? 0) - (this.busy.get(lane) ?? 0);
+  }
+  private take(lane: string) {
+    this.busy.set(lane, (this.busy.get(lane) ?? 0) + 1);
+  }
+  private give(lane: string) {
+    this.busy.set(lane, (this.busy.get(lane) ?? 1) - 1);
   }
 
   async start(): Promise<void> {
@@ -102,32 +147,60 @@ export class InProcessJobs implements JobBackend {
   }
 
   private async pump(): Promise<void> {
-    const free = this.concurrency - this.running.size;
-    if (free <= 0 || this.closed) return;
+    if (this.closed) return;
+    const free = [...this.slots.keys()].map((lane) => [lane, this.free(lane)] as const).filter(([, n]) => n > 0);
+    if (free.length === 0) return;
+    for (const [lane] of free) this.backlog.delete(lane);
     const claimed = await this.claim(free);
+    const taken = new Map<string, number>();
     for (const row of claimed) {
-      const run = this.run(row).finally(() => {
-        this.running.delete(row.id);
-        this.wake();
-      });
-      this.running.set(row.id, run);
+      const def = this.jobs.get(row.name);
+      const lane = def ? laneOf(def, this.slots) : "default";
+      taken.set(lane, (taken.get(lane) ?? 0) + 1);
+      this.take(lane);
+      this.launch(row, lane);
     }
+    // A lane that got all it asked for may have more waiting.
+    for (const [lane, n] of free) if ((taken.get(lane) ?? 0) >= n) this.backlog.add(lane);
   }
 
-  /** Takes up to `n` due jobs: waiting ones whose time has come, and running ones whose worker stopped renewing its lock. */
-  private async claim(n: number): Promise<Claimed[]> {
+  /** Runs a claimed job in one of its lane's slots (already taken). */
+  private launch(row: Claimed, lane: string) {
+    const run = this.run(row).finally(() => {
+      this.running.delete(row.id);
+      this.give(lane);
+      if (this.backlog.has(lane)) this.wake();
+    });
+    this.running.set(row.id, run);
+  }
+
+  /**
+   * Takes due jobs, up to each lane's free slots: waiting ones whose time has come, and running ones
+   * whose worker stopped renewing its lock. One statement, whatever the number of lanes.
+   */
+  private async claim(free: (readonly [string, number])[]): Promise<Claimed[]> {
     // Times from this process's clock, as Prisma writes them (a TIMESTAMP without zone, in UTC).
     const now = new Date();
     const until = new Date(now.getTime() + this.lockMs);
-    return this.prisma.$queryRaw<Claimed[]>`
-      UPDATE "Job" SET "state" = 'RUNNING', "attempts" = "attempts" + 1, "lockedBy" = ${this.owner}, "lockedUntil" = ${until}, "updatedAt" = ${now}
-      WHERE "id" IN (
+    const own = [...this.laneNames.values()].flat();
+    const picks = free.map(([lane, n], i) => {
+      const names = this.laneNames.get(lane);
+      const inLane = lane === "default" ? (own.length ? Prisma.sql`AND "name" NOT IN (${Prisma.join(own)})` : Prisma.empty) : Prisma.sql`AND "name" IN (${Prisma.join(names ?? [""])})`;
+      return Prisma.sql`${Prisma.raw(`l${i}`)} AS (
         SELECT "id" FROM "Job"
-        WHERE ("state" = 'PENDING' AND "runAt" <= ${now}) OR ("state" = 'RUNNING' AND "lockedUntil" < ${now})
+        WHERE (("state" = 'PENDING' AND "runAt" <= ${now}) OR ("state" = 'RUNNING' AND "lockedUntil" < ${now})) ${inLane}
         ORDER BY "runAt" ASC
         LIMIT ${n}
-        FOR UPDATE SKIP LOCKED
-      )
+        FOR UPDATE SKIP LOCKED)`;
+    });
+    const ids = Prisma.join(
+      free.map((_, i) => Prisma.raw(`SELECT "id" FROM l${i}`)),
+      " UNION ALL ",
+    );
+    return this.prisma.$queryRaw<Claimed[]>`
+      WITH ${Prisma.join(picks, ", ")}
+      UPDATE "Job" SET "state" = 'RUNNING', "attempts" = "attempts" + 1, "lockedBy" = ${this.owner}, "lockedUntil" = ${until}, "updatedAt" = ${now}
+      WHERE "id" IN (${ids})
       RETURNING "id", "name", "data", "attempts", "maxAttempts"`;
   }
 
@@ -140,32 +213,52 @@ export class InProcessJobs implements JobBackend {
     }, Math.max(this.lockMs / 3, 10));
     renew.unref();
     this.renewals.add(renew);
+    let parsed: { success: true; data: unknown } | { success: false; error?: Error } = { success: false };
     try {
       if (!job) throw new PermanentError(`no job named ${row.name} in server/jobs/registry.ts`);
+      parsed = job.schema.safeParse(row.data);
       // Each claim counts a run, also one its process did not live to finish: a job that keeps
       // taking its process down stops here.
-      if (row.attempts > row.maxAttempts) throw new PermanentError(`its runs were cut off ${row.attempts - 1} times (the process stopped); attempts allow ${row.maxAttempts}`);
-      const parsed = job.schema.safeParse(row.data);
-      if (!parsed.success) throw new PermanentError(`stored data does not match the job's schema: ${parsed.error.message}`);
+      if (row.attempts > row.maxAttempts) throw new LostError(`its runs were cut off ${row.attempts - 1} times (the process stopped); attempts allow ${row.maxAttempts}`);
+      if (!parsed.success) throw new PermanentError(`stored data does not match the job's schema: ${parsed.error?.message}`);
       await job.handler(parsed.data, {
         jobId: row.id,
         attempt: row.attempts,
         once: (effect, fn) => runOnce(this.prisma, effectKey(row.name, row.id, effect), fn),
+        defer,
       });
       if (this.closed && !this.running.has(row.id)) return; // abandoned at close: the next process owns it
-      await this.prisma.job.deleteMany({ where: { id: row.id, lockedBy: this.owner } });
+      const { count } = await this.prisma.job.deleteMany({ where: { id: row.id, lockedBy: this.owner, again: false } });
+      // Enqueued again while it ran (a rerun job): once more, with fresh attempts.
+      if (count === 0 && job.rerun) {
+        const again = await this.prisma.job.updateMany({ where: { id: row.id, lockedBy: this.owner, again: true }, data: { state: "PENDING", again: false, attempts: 0, lockedBy: null, lockedUntil: null, runAt: new Date() } });
+        if (again.count) {
+          this.backlog.add(laneOf(job, this.slots));
+          this.wake();
+        }
+      }
     } catch (err) {
+      if (err instanceof JobDeferred) {
+        // Back to the queue; this run does not count.
+        await this.prisma.job
+          .updateMany({ where: { id: row.id, lockedBy: this.owner }, data: { state: "PENDING", again: false, attempts: { decrement: 1 }, lockedBy: null, lockedUntil: null, runAt: new Date(Date.now() + err.ms) } })
+          .catch(() => undefined);
+        return;
+      }
       const message = err instanceof Error ? err.message : String(err);
       const final = err instanceof PermanentError || row.attempts >= row.maxAttempts;
       log.warn(final ? "job failed" : "job failed; retrying", { job: row.name, id: row.id, attempt: row.attempts, error: message });
-      await this.prisma.job
+      const { count } = await this.prisma.job
         .updateMany({
           where: { id: row.id, lockedBy: this.owner },
           data: final
-            ? { state: "FAILED", lastError: message, lockedBy: null, lockedUntil: null }
+            ? { state: "FAILED", lastError: message, lockedBy: null, lockedUntil: null, again: false }
             : { state: "PENDING", lastError: message, lockedBy: null, lockedUntil: null, runAt: new Date(Date.now() + backoffDelay(job!, row.attempts)) },
         })
-        .catch(() => undefined);
+        .catch(() => ({ count: 0 }));
+      if (final && count && job?.onFailed && parsed.success) {
+        await job.onFailed(parsed.data, { error: message, lost: err instanceof LostError }).catch((e: unknown) => log.error("a job's failure hook failed", { job: row.name, id: row.id, error: e instanceof Error ? e.message : String(e) }));
+      }
     } finally {
       clearInterval(renew);
       this.renewals.delete(renew);
@@ -196,7 +289,10 @@ export class InProcessJobs implements JobBackend {
 
   async retry(id: string): Promise<boolean> {
     const { count } = await this.prisma.job.updateMany({ where: { id, state: "FAILED" }, data: { state: "PENDING", attempts: 0, runAt: new Date(), lastError: null } });
-    if (count) this.wake();
+    if (count) {
+      for (const lane of this.slots.keys()) this.backlog.add(lane);
+      this.wake();
+    }
     return count > 0;
   }
 
@@ -211,3 +307,5 @@ export class InProcessJobs implements JobBackend {
 
 /** A failure no retry can fix (unknown job, data that no longer fits the schema): straight to FAILED. */
 class PermanentError extends Error {}
+/** Its runs were cut off (the process died) more often than its attempts allow. */
+class LostError extends PermanentError {}

@@ -8,11 +8,13 @@ import { InProcessJobs } from "./in-process.ts";
 import { jobs as registered } from "./registry.ts";
 
 export { enqueue } from "./enqueue.ts";
-export { defineJob, type EnqueueOptions, type FailedJob, type JobBackend, type JobContext, type JobDefinition } from "./define.ts";
+export { defineJob, type EnqueueOptions, type JobFailure, type FailedJob, type JobBackend, type JobContext, type JobDefinition } from "./define.ts";
 
 /** The backend for this configuration, not yet taking jobs (the server calls start()). */
-export async function createJobs(config: Pick<Config, "redisUrl" | "redisPrefix" | "databaseUrl">, prisma: PrismaClient, jobs: readonly JobDefinition[] = registered): Promise<JobBackend> {
-  if (config.redisUrl) return BullmqJobs.open(prisma, config.redisUrl, jobs, { prefix: config.redisPrefix });
+export async function createJobs(config: Pick<Config, "redisUrl" | "redisPrefix" | "databaseUrl" | "agentMaxConcurrent">, prisma: PrismaClient, jobs: readonly JobDefinition[] = registered): Promise<JobBackend> {
+  // Agent turns (agent.turn) take slots of their own: as many at once as the runner runs.
+  const lanes = { agent: config.agentMaxConcurrent };
+  if (config.redisUrl) return BullmqJobs.open(prisma, config.redisUrl, jobs, { prefix: config.redisPrefix, lanes });
   // The embedded database has one process: what the last one left RUNNING is due again at start.
-  return new InProcessJobs(prisma, jobs, { soleWorker: !config.databaseUrl });
+  return new InProcessJobs(prisma, jobs, { soleWorker: !config.databaseUrl, lanes });
 }

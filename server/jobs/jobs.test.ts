@@ -9,7 +9,7 @@ import { deleteRedisKeys, withRedis } from "../testing/redis.ts";
 import { withTestRuntime } from "../testing/runtime.ts";
 import { sendMailJob } from "../email/send-job.ts";
 import { BullmqJobs } from "./bullmq.ts";
-import { defineJob, type JobBackend, type JobContext, type JobDefinition } from "./define.ts";
+import { defer, defineJob, type JobBackend, type JobContext, type JobDefinition } from "./define.ts";
 import { InProcessJobs } from "./in-process.ts";
 import { enqueue } from "./index.ts";
 import { effectKey, runOnce } from "./once.ts";
@@ -194,6 +194,113 @@ describe("in-process backend (state in the database)", { timeout: 60_000 }, () =
   });
 });
 
+describe("defer, rerun, lanes and the failure hook (in process)", { timeout: 60_000 }, () => {
+  test("ctx.defer puts the job back without counting an attempt", async () => {
+    const { prisma } = rt();
+    const attempts: number[] = [];
+    const job = defineJob(
+      "test.defers",
+      payload,
+      async (_data, ctx) => {
+        attempts.push(ctx.attempt);
+        if (attempts.length <= 3) ctx.defer(5); // more often than its one attempt would allow
+      },
+      { attempts: 1 },
+    );
+    const jobs = new InProcessJobs(prisma, [job], { pollMs: 10 });
+    await jobs.start();
+    try {
+      const id = await enqueue(job, { n: 1 }, {}, jobs);
+      await jobs.idle();
+      assert.deepEqual(attempts, [1, 1, 1, 1]);
+      assert.equal(await prisma.job.count({ where: { id } }), 0, "finished, not failed");
+    } finally {
+      await jobs.close();
+    }
+  });
+
+  test("a job that fails for good calls its failure hook once, with the error", async () => {
+    const { prisma } = rt();
+    const hooked: unknown[] = [];
+    const job = defineJob(
+      "test.hooked",
+      payload,
+      async ({ n }) => {
+        throw new Error(`nope ${n}`);
+      },
+      { attempts: 2, backoffMs: 5, onFailed: async (data, failure) => void hooked.push({ data, ...failure }) },
+    );
+    const jobs = new InProcessJobs(prisma, [job], { pollMs: 10 });
+    await jobs.start();
+    try {
+      await enqueue(job, { n: 3 }, {}, jobs);
+      await jobs.idle();
+      assert.deepEqual(hooked, [{ data: { n: 3 }, error: "nope 3", lost: false }]);
+    } finally {
+      await jobs.close();
+    }
+  });
+
+  test("rerun: enqueued with its key while running, the job runs once more after; while waiting, nothing is added", async () => {
+    const { prisma } = rt();
+    const hold = gate();
+    const started = gate();
+    const runs: number[] = [];
+    const job = defineJob(
+      "test.rerun",
+      payload,
+      async ({ n }) => {
+        runs.push(n);
+        if (runs.length === 1) {
+          started.open();
+          await hold.promise;
+        }
+      },
+      { rerun: true },
+    );
+    const jobs = new InProcessJobs(prisma, [job], { pollMs: 10 });
+    await jobs.start();
+    try {
+      const a = await enqueue(job, { n: 1 }, { key: "k" }, jobs);
+      await started.promise;
+      assert.equal(await enqueue(job, { n: 2 }, { key: "k" }, jobs), a, "the running job's id");
+      assert.equal(await enqueue(job, { n: 3 }, { key: "k" }, jobs), a);
+      hold.open();
+      await jobs.idle();
+      assert.deepEqual(runs, [1, 1], "once more (with its data), not once per enqueue");
+    } finally {
+      await jobs.close();
+    }
+  });
+
+  test("a lane's jobs take its own slots: a full lane does not hold up the default lane", async () => {
+    const { prisma } = rt();
+    const hold = gate();
+    let slowRunning = 0;
+    const slow = defineJob("test.lane-slow", payload, async () => {
+      slowRunning++;
+      await hold.promise;
+    }, { lane: "slow" });
+    const quick: number[] = [];
+    const fast = defineJob("test.lane-fast", payload, async ({ n }) => void quick.push(n));
+    const jobs = new InProcessJobs(prisma, [slow, fast], { pollMs: 10, concurrency: 1, lanes: { slow: 2 } });
+    await jobs.start();
+    try {
+      for (let i = 0; i < 3; i++) await enqueue(slow, { n: i }, {}, jobs);
+      await until(() => slowRunning === 2);
+      await enqueue(fast, { n: 7 }, {}, jobs);
+      await until(() => quick.length === 1);
+      assert.equal(slowRunning, 2, "the slow lane runs two at once, the third waits");
+      hold.open();
+      await jobs.idle();
+      assert.equal(slowRunning, 3);
+    } finally {
+      hold.open();
+      await jobs.close();
+    }
+  });
+});
+
 describe("ctx.once", { timeout: 60_000 }, () => {
   test("runs an effect once across two runs and hands back the first result", async () => {
     const { prisma } = rt();
@@ -216,6 +323,7 @@ describe("ctx.once", { timeout: 60_000 }, () => {
       jobId,
       attempt,
       once: (effect, fn) => runOnce(prisma, effectKey(sendMailJob.name, jobId, effect), fn),
+      defer,
     });
     const to = `once-${randomUUID().slice(0, 8)}@unit.example.com`;
     const mail = sendMailJob.schema.parse({ to, subject: "Invite", text: "Join us" });
@@ -300,6 +408,55 @@ describe("BullMQ backend (REDIS_URL)", { timeout: 60_000 }, () => {
     } finally {
       await backend.close();
       await backend.close(); // the server's shutdown and app.close() both close it
+      await deleteRedisKeys(prefix);
+    }
+  });
+
+  test("ctx.defer puts the job back without counting an attempt", async (t) => {
+    if (redis.skipReason()) return t.skip(redis.skipReason());
+    const attempts: number[] = [];
+    const job = defineJob(
+      "test.redis-defers",
+      payload,
+      async (_data, ctx) => {
+        attempts.push(ctx.attempt);
+        if (attempts.length <= 3) ctx.defer(5);
+      },
+      { attempts: 1 },
+    );
+    const { backend, prefix } = await open([job]);
+    try {
+      await backend.start();
+      await enqueue(job, { n: 1 }, {}, backend);
+      await backend.idle();
+      assert.deepEqual(attempts, [1, 1, 1, 1]);
+      assert.equal((await backend.failed()).length, 0);
+    } finally {
+      await backend.close();
+      await deleteRedisKeys(prefix);
+    }
+  });
+
+  test("a job that fails for good calls its failure hook once", async (t) => {
+    if (redis.skipReason()) return t.skip(redis.skipReason());
+    const hooked: unknown[] = [];
+    const job = defineJob(
+      "test.redis-hooked",
+      payload,
+      async ({ n }) => {
+        throw new Error(`nope ${n}`);
+      },
+      { attempts: 2, backoffMs: 5, onFailed: async (data, failure) => void hooked.push({ data, ...failure }) },
+    );
+    const { backend, prefix } = await open([job]);
+    try {
+      await backend.start();
+      await enqueue(job, { n: 4 }, {}, backend);
+      await backend.idle();
+      await until(() => hooked.length === 1);
+      assert.deepEqual(hooked, [{ data: { n: 4 }, error: "nope 4", lost: false }]);
+    } finally {
+      await backend.close();
       await deleteRedisKeys(prefix);
     }
   });

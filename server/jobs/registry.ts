@@ -1,6 +1,7 @@
 // Every background job the server runs. Add a job here once it is defined (defineJob); a job that
 // is not listed cannot be enqueued, and a stored job whose name is missing fails without retries.
 import { fireMessageJob } from "../agent/fire-message-job.ts";
+import { agentTurnJob } from "../agent/turn-job.ts";
 import { sendMailJob } from "../email/send-job.ts";
 import { courseMailRunJob } from "../services/courses/mail-run-job.ts";
 import { coursePerkOpenJob } from "../services/courses/perk-job.ts";
@@ -11,4 +12,4 @@ import { embedJob } from "../services/search/embed-job.ts";
 import { stripeCustomerCleanupJob } from "../services/users/stripe-cleanup-job.ts";
 import type { JobDefinition } from "./define.ts";
 
-export const jobs: readonly JobDefinition[] = [sendMailJob, fireMessageJob, teamInviteMailJob, stripeEventJob, stripeCustomerCleanupJob, embedJob, embedBackfillJob, courseMailRunJob, coursePerkOpenJob];
+export const jobs: readonly JobDefinition[] = [agentTurnJob, sendMailJob, fireMessageJob, teamInviteMailJob, stripeEventJob, stripeCustomerCleanupJob, embedJob, embedBackfillJob, courseMailRunJob, coursePerkOpenJob];
