@@ -1,6 +1,6 @@
 // Queues the job that fires a scheduled message at its time (kept apart from the job itself so the
 // job registry and the services do not import each other).
-import { enqueue } from "../jobs/index.ts";
+import { enqueue } from "../jobs/enqueue.ts";
 import { fireMessageJob } from "./fire-message-job.ts";
 
 /** The dedupe key of the job for this message at this time: each scheduled time gets its own job. */

@@ -1,6 +1,6 @@
-// enqueue(): hands a job to the process's backend. Its own file, importing no job, so a job may
-// queue its own continuation without an import circle through the registry (server/jobs/index.ts
-// re-exports it for everyone else).
+// enqueue(): hands a job to the process's backend. Its own file, importing no job, so services and
+// jobs import it from here without an import circle through the registry (which imports every job);
+// server/jobs/index.ts re-exports it for the server's start-up and scripts.
 import type { z } from "zod";
 import { runtime } from "../runtime.ts";
 import type { EnqueueOptions, JobBackend, JobDefinition } from "./define.ts";

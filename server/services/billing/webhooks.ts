@@ -1,7 +1,7 @@
 // Stripe webhooks, the route's half: see ./webhook-job.ts for how an event is applied.
 import type Stripe from "stripe";
 import { ApiError } from "../../http/errors.ts";
-import { enqueue } from "../../jobs/index.ts";
+import { enqueue } from "../../jobs/enqueue.ts";
 import { db } from "../../runtime.ts";
 import { stripeGateway } from "./stripe.ts";
 import { stripeEventJob, WEBHOOK_TOLERANCE_S } from "./webhook-job.ts";

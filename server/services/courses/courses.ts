@@ -14,7 +14,7 @@ import {
 import type { Caller } from "../../auth/caller.ts";
 import type { Prisma } from "../../db/generated/client.ts";
 import { ApiError } from "../../http/errors.ts";
-import { enqueue } from "../../jobs/index.ts";
+import { enqueue } from "../../jobs/enqueue.ts";
 import { log } from "../../log.ts";
 import { db, runtime } from "../../runtime.ts";
 import { TX_OPTIONS } from "../billing/ledger.ts";

@@ -13,7 +13,7 @@ import type { MAIL_KINDS } from "../../../lib/schemas/courses.ts";
 import type { Caller } from "../../auth/caller.ts";
 import { lockRow } from "../../db/lock.ts";
 import { ApiError } from "../../http/errors.ts";
-import { enqueue } from "../../jobs/index.ts";
+import { enqueue } from "../../jobs/enqueue.ts";
 import { db } from "../../runtime.ts";
 import { courseBySlug, ensureCoupons, logAdmin } from "./courses.ts";
 import { courseMailRunJob, serializeRun, type RunKind } from "./mail-run-job.ts";

@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { normalizeEmail, type ZSignupInput } from "../../../lib/schemas/courses.ts";
 import { sendMailJob } from "../../email/send-job.ts";
 import { escapeHtml } from "../../email/mailer.ts";
-import { enqueue } from "../../jobs/index.ts";
+import { enqueue } from "../../jobs/enqueue.ts";
 import { db, runtime } from "../../runtime.ts";
 import { courseBySlug } from "./courses.ts";
 

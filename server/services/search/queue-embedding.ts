@@ -1,4 +1,4 @@
-import { enqueue } from "../../jobs/index.ts";
+import { enqueue } from "../../jobs/enqueue.ts";
 import { log } from "../../log.ts";
 import { EMBED_CHARS, embedJob } from "./embed-job.ts";
 import { sourceHash } from "./embeddings.ts";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Caller } from "../../auth/caller.ts";
 import { lockRow } from "../../db/lock.ts";
 import { ApiError, badRequest, notFound } from "../../http/errors.ts";
-import { enqueue } from "../../jobs/index.ts";
+import { enqueue } from "../../jobs/enqueue.ts";
 import type { TTeamInfo } from "../../../lib/schemas/teams.ts";
 import { db } from "../../runtime.ts";
 import { teamInviteMailJob } from "./invite-mail-job.ts";

@@ -6,7 +6,7 @@ import type { Caller } from "../../auth/caller.ts";
 import type { Prisma } from "../../db/generated/client.ts";
 import { lockRow } from "../../db/lock.ts";
 import { ApiError, notFound } from "../../http/errors.ts";
-import { enqueue } from "../../jobs/index.ts";
+import { enqueue } from "../../jobs/enqueue.ts";
 import { log } from "../../log.ts";
 import { db, runtime } from "../../runtime.ts";
 import { logActivity, teamChanged } from "../teams/teams.ts";
