@@ -151,6 +151,18 @@ describe("in process (embedded database)", { timeout: 90_000 }, () => {
     return createWaitingTodo(prisma, { projectId: project.id, userId: user.id }, content);
   }
 
+  /** The next process: its job backend runs what is due until idle; the todo with its replies afterwards. */
+  async function nextProcessFinishes(runner: TurnRunner, todoId: string) {
+    const { prisma } = rt();
+    const next = agentProcess(runner);
+    const jobs = new InProcessJobs(prisma, [next.job], { pollMs: 20, soleWorker: true, lanes: { agent: 2 } });
+    await jobs.start();
+    await jobs.idle();
+    await next.runner.idle();
+    await jobs.close();
+    return prisma.todo.findUniqueOrThrow({ where: { id: todoId }, include: { messages: { where: { role: "assistant" } } } });
+  }
+
   test("a turn queued when the process stopped runs after the restart", async () => {
     const { prisma } = rt();
     const todo = await waitingTodo("Trip:\n- passport\n- tickets");
@@ -193,13 +205,7 @@ describe("in process (embedded database)", { timeout: 90_000 }, () => {
     // The next process on the embedded database: leases void (server/main.ts releaseLeases), then the jobs.
     const { releaseLeases } = await import("./scheduler.ts");
     await releaseLeases();
-    const second = agentProcess(runner(60_000));
-    const jobsB = new InProcessJobs(prisma, [second.job], { pollMs: 20, soleWorker: true, lanes: { agent: 2 } });
-    await jobsB.start();
-    await jobsB.idle();
-    await second.runner.idle();
-    await jobsB.close();
-    const after = await prisma.todo.findUniqueOrThrow({ where: { id: todo.id }, include: { messages: { where: { role: "assistant" } } } });
+    const after = await nextProcessFinishes(runner(60_000), todo.id);
     assert.equal(after.status, "READY");
     assert.equal(after.messages.length, 1);
     assert.equal(after.messages[0]!.content, pieces.join(""), "resumed where it stopped, nothing repeated or lost");
@@ -221,13 +227,7 @@ describe("in process (embedded database)", { timeout: 90_000 }, () => {
     const job = await prisma.job.findFirstOrThrow({ where: { key: todo.id } });
     assert.deepEqual([job.state, job.attempts], ["PENDING", 0]);
 
-    const second = agentProcess(runner());
-    const jobsB = new InProcessJobs(prisma, [second.job], { pollMs: 20, soleWorker: true, lanes: { agent: 2 } });
-    await jobsB.start();
-    await jobsB.idle();
-    await second.runner.idle();
-    await jobsB.close();
-    const after = await prisma.todo.findUniqueOrThrow({ where: { id: todo.id }, include: { messages: { where: { role: "assistant" } } } });
+    const after = await nextProcessFinishes(runner(), todo.id);
     assert.equal(after.status, "READY");
     assert.equal(after.messages[0]!.content, pieces.join(""));
     assert.equal((after.messages[0]!.usage as { interrupted?: boolean }).interrupted, undefined);
