@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import type { TBlock } from "@/lib/schemas/todos";
-import { useCallback } from "react";
+import { useCallback, useMemo } from "react";
 import { refreshOperation, useOperation } from "@/lib/api/swr";
 import { useRealtime, type RealtimeEvent } from "@/lib/realtime-client";
 import { formatDateTime } from "@/lib/ui/format";
@@ -119,9 +119,9 @@ const CARD_EVENTS: ReadonlySet<string> = new Set(["todo.status", "todo.updated",
  * one queued), and after each (re)subscription, since events may have been missed while offline.
  */
 export function SubTodoCard({ todoId, projectId }: { todoId: string; projectId?: string }) {
-  const input = { params: { todoId }, query: { messageLimit: 1 } } as const;
+  const input = useMemo(() => ({ params: { todoId }, query: { messageLimit: 1 } }) as const, [todoId]);
   const { data, error } = useOperation("todo_get", input);
-  const refresh = useCallback(() => void refreshOperation("todo_get", { params: { todoId }, query: { messageLimit: 1 } }).catch(() => undefined), [todoId]);
+  const refresh = useCallback(() => void refreshOperation("todo_get", input).catch(() => undefined), [input]);
   const onEvent = useCallback((event: RealtimeEvent) => {
     if (event.todoId === todoId && CARD_EVENTS.has(event.type)) refresh();
   }, [todoId, refresh]);
