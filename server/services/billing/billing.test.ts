@@ -7,10 +7,10 @@ import { balanceOf, ledgerSum, postTransaction } from "./ledger.ts";
 import { createPaymentIntent, listPaymentMethods, listTransactions, setupPaymentMethod } from "./payments.ts";
 import { signStripePayload } from "./standin/server.ts";
 import { billingTestbed } from "./testing.ts";
-import { createSubscription, getSubscription, updateSubscription } from "./subscriptions.ts";
+import { createSubscription, getSubscription, syncSubscription, updateSubscription } from "./subscriptions.ts";
 import { assertCanStartTurn, chargeTurn, getUsageStatus, setAllowExtraSpend } from "./usage.ts";
 import { getTeamUsage } from "../teams/usage.ts";
-import { webhookFaults } from "./webhook-job.ts";
+import { applyEvent, webhookFaults } from "./webhook-job.ts";
 import { receiveWebhook } from "./webhooks.ts";
 
 const bed = billingTestbed();
@@ -140,6 +140,42 @@ describe("subscriptions", () => {
     await settled();
     assert.equal((await getSubscription(caller)).tier, "max");
     assert.equal(await t().prisma.invoice.count({ where: { userId: user.id } }), 2);
+  });
+  test("a webhook racing a cancel: the older event's read-back cannot put the plan back over the cancel", async () => {
+    const { caller, user } = await userWithCard();
+    const standin = bed.gw().standin!;
+    const hookUrl = standin.webhookUrl;
+    standin.webhookUrl = undefined; // hold the events: the created event is applied by hand below
+    let created;
+    try {
+      created = await createSubscription(caller, { tier: "pro" }, "race-1");
+    } finally {
+      standin.webhookUrl = hookUrl;
+    }
+    const subId = created.subscription.stripeSubscriptionId!;
+    const event = standin.events.findLast((e) => e.type === "customer.subscription.created" && (e.data as { object: { id: string } }).object.id === subId)!;
+    // The webhook reads the subscription back (still active); before it writes, the plan is
+    // cancelled at Stripe and the cancel request applies its answer, as the flaky CI run saw.
+    const subs = bed.gw().client.subscriptions;
+    const original = subs.retrieve.bind(subs);
+    let cancelApplied: Promise<boolean> | undefined;
+    subs.retrieve = (async (id: string) => {
+      const before = await original(id);
+      subs.retrieve = original;
+      await subs.cancel(id);
+      cancelApplied = syncSubscription(user.id, id, Math.floor(Date.now() / 1000));
+      return before;
+    }) as typeof subs.retrieve;
+    try {
+      await applyEvent(String(event.id));
+    } finally {
+      subs.retrieve = original;
+    }
+    assert.equal(await cancelApplied, true);
+    await settled();
+    const after = await getSubscription(caller);
+    assert.equal(after.tier, "free");
+    assert.equal(after.status, "canceled");
   });
 });
 

@@ -1,7 +1,7 @@
 // Plans as Stripe subscriptions on Prices (found by lookup key, made when missing): create, change
 // tier with proration charged now, cancel now or at the period's end. The Subscription row mirrors
 // Stripe's object; the request that changes it applies the answer at once and the webhook applies
-// it again (the same state), with older events ignored (Subscription.lastEventAt).
+// it again, each reading Stripe's state back under the user's billing lock (syncSubscription).
 import type Stripe from "stripe";
 import type { TSubscriptionInfo } from "../../../lib/schemas/billing.ts";
 import type { Caller } from "../../auth/caller.ts";
@@ -63,15 +63,30 @@ function tierOf(sub: Stripe.Subscription): Tier {
 }
 
 /**
- * Stores Stripe's subscription for the user unless an event newer than `at` (seconds) was already
- * applied: a delivery out of order changes nothing. Returns whether it applied.
+ * Mirrors Stripe's subscription `subscriptionId` for the user, as Stripe has it now: under the
+ * user's billing lock it reads the subscription back from Stripe and writes it, so every write is
+ * Stripe's state at a moment after the one before (a request and a webhook racing, or events
+ * delivered out of order, cannot put an older state back). A late event of another subscription
+ * than the live one stored changes nothing. `at` (seconds) is when the change happened (the
+ * event's time, or now). Returns whether it wrote.
  */
-export async function applySubscription(userId: string, sub: Stripe.Subscription, at: number): Promise<boolean> {
-  return db().$transaction((tx) => applySubscriptionIn(tx, userId, sub, at), TX_OPTIONS);
+export async function syncSubscription(userId: string, subscriptionId: string, at: number): Promise<boolean> {
+  return db().$transaction((tx) => syncSubscriptionIn(tx, userId, subscriptionId, at), TX_OPTIONS);
 }
 
-/** applySubscription inside the caller's transaction (the webhook's, with its event record). */
-export async function applySubscriptionIn(tx: Prisma.TransactionClient, userId: string, sub: Stripe.Subscription, at: number): Promise<boolean> {
+const LIVE = new Set(["active", "trialing", "past_due", "incomplete"]);
+
+/** syncSubscription inside the caller's transaction (the webhook's, with its event record). */
+export async function syncSubscriptionIn(tx: Prisma.TransactionClient, userId: string, subscriptionId: string, at: number): Promise<boolean> {
+  await lockBilling(tx, userId);
+  await ensureAccount(tx, userId);
+  const current = await tx.subscription.findUnique({ where: { userId } });
+  const other = current?.stripeSubscriptionId && current.stripeSubscriptionId !== subscriptionId ? current : null;
+  if (other?.lastEventAt && other.lastEventAt.getTime() > at * 1000) return false;
+  const { client } = await stripeGateway();
+  const sub = await client.subscriptions.retrieve(subscriptionId).catch(fromStripeError);
+  // An old subscription (ended) read back while another one is live: its late event.
+  if (other && LIVE.has(other.status) && !LIVE.has(sub.status)) return false;
   const item = sub.items.data[0];
   const data = {
     tier: tierOf(sub),
@@ -81,24 +96,16 @@ export async function applySubscriptionIn(tx: Prisma.TransactionClient, userId: 
     currentPeriodStart: item ? new Date(item.current_period_start * 1000) : null,
     currentPeriodEnd: item ? new Date(item.current_period_end * 1000) : null,
     cancelAtPeriodEnd: sub.cancel_at_period_end,
-    lastEventAt: new Date(at * 1000),
+    lastEventAt: new Date(Math.max(at * 1000, current?.lastEventAt?.getTime() ?? 0)),
   };
-  {
-    await lockBilling(tx, userId);
-    await ensureAccount(tx, userId);
-    const current = await tx.subscription.findUnique({ where: { userId } });
-    // Another subscription than the one stored, which is not the newer one: an old one's late event.
-    if (current?.stripeSubscriptionId && current.stripeSubscriptionId !== sub.id && current.lastEventAt && current.lastEventAt.getTime() > at * 1000) return false;
-    if (current?.lastEventAt && current.lastEventAt.getTime() > at * 1000) return false;
-    if (current && current.stripeSubscriptionId === sub.id) {
-      await tx.subscription.update({ where: { userId }, data });
-    } else {
-      // A new subscription: its weekly windows are anchored at its start.
-      const anchor = new Date(sub.start_date * 1000);
-      await tx.subscription.upsert({ where: { userId }, create: { userId, ...data, windowAnchorAt: anchor }, update: { ...data, windowAnchorAt: anchor } });
-    }
-    return true;
+  if (current && !other) {
+    await tx.subscription.update({ where: { userId }, data });
+  } else {
+    // A new subscription: its weekly windows are anchored at its start.
+    const anchor = new Date(sub.start_date * 1000);
+    await tx.subscription.upsert({ where: { userId }, create: { userId, ...data, windowAnchorAt: anchor }, update: { ...data, windowAnchorAt: anchor } });
   }
+  return true;
 }
 
 async function recordLatestInvoice(userId: string, sub: Stripe.Subscription): Promise<number> {
@@ -141,7 +148,7 @@ export async function createSubscription(caller: Caller, input: { tier: "pro" | 
   } catch (e) {
     fromStripeError(e);
   }
-  await applySubscription(caller.userId, sub, Math.floor(Date.now() / 1000));
+  await syncSubscription(caller.userId, sub.id, Math.floor(Date.now() / 1000));
   const charged = await recordLatestInvoice(caller.userId, sub);
   return { subscription: await getSubscription(caller), chargedNowCents: charged };
 }
@@ -177,7 +184,7 @@ export async function updateSubscription(caller: Caller, input: { tier: "pro" | 
   } catch (e) {
     fromStripeError(e);
   }
-  await applySubscription(caller.userId, sub, Math.floor(Date.now() / 1000));
+  await syncSubscription(caller.userId, sub.id, Math.floor(Date.now() / 1000));
   const charged = row.tier === input.tier ? 0 : await recordLatestInvoice(caller.userId, sub);
   return { subscription: await getSubscription(caller), chargedNowCents: charged };
 }
@@ -192,7 +199,7 @@ export async function cancelSubscription(caller: Caller, input: { atPeriodEnd: b
   } catch (e) {
     fromStripeError(e);
   }
-  await applySubscription(caller.userId, sub, Math.floor(Date.now() / 1000));
+  await syncSubscription(caller.userId, sub.id, Math.floor(Date.now() / 1000));
   return { subscription: await getSubscription(caller), chargedNowCents: 0 };
 }
 

@@ -2,8 +2,8 @@
 // exact bytes with the SDK (`constructEvent`, 300 s tolerance) and queues a job with the event's id
 // only (no payload in job storage); the job reads the event back from Stripe and applies it. Each
 // event id is applied once: its StripeEvent row is written in the same transaction as its effect.
-// Subscription events apply the subscription as Stripe has it now (read back), unless an event
-// newer than this one was applied already, so deliveries out of order change nothing.
+// Subscription events apply the subscription as Stripe has it now, read back under the user's
+// billing lock (syncSubscriptionIn), so deliveries out of order or racing a request change nothing.
 import type Stripe from "stripe";
 import { z } from "zod";
 import { defineJob } from "../../jobs/define.ts";
@@ -12,7 +12,7 @@ import { db } from "../../runtime.ts";
 import { TX_OPTIONS } from "./ledger.ts";
 import { creditPaymentIntentIn, recordInvoice, recordPaymentMethod, userOfCustomer } from "./payments.ts";
 import { stripeGateway } from "./stripe.ts";
-import { applySubscriptionIn } from "./subscriptions.ts";
+import { syncSubscriptionIn } from "./subscriptions.ts";
 
 /** Seconds a signature stays valid (Stripe's default tolerance). */
 export const WEBHOOK_TOLERANCE_S = 300;
@@ -32,15 +32,15 @@ export async function applyEvent(eventId: string): Promise<"applied" | "duplicat
     throw new Error("injected failure between receipt and apply");
   }
   const at = event.created;
-  // What must be read from Stripe first (outside the transaction).
-  let sub: Stripe.Subscription | null = null;
+  // Who the event is for (outside the transaction).
+  let subId: string | null = null;
   let pm: Stripe.PaymentMethod | null = null;
   let userId: string | null = null;
   const object = event.data.object as unknown as Record<string, unknown>;
   if (event.type.startsWith("customer.subscription.")) {
     const s = event.data.object as Stripe.Subscription;
     userId = await userOfCustomer(customerOf(s));
-    sub = await client.subscriptions.retrieve(s.id);
+    subId = s.id;
   } else if (event.type === "payment_method.attached") {
     pm = event.data.object as Stripe.PaymentMethod;
     userId = await userOfCustomer(customerOf(pm));
@@ -53,8 +53,8 @@ export async function applyEvent(eventId: string): Promise<"applied" | "duplicat
     if (first.count === 0) return false;
     if (event.type === "payment_intent.succeeded") {
       result = (await creditPaymentIntentIn(tx, event.data.object as Stripe.PaymentIntent)) === null ? "ignored" : "applied";
-    } else if (sub && userId) {
-      result = (await applySubscriptionIn(tx, userId, sub, at)) ? "applied" : "stale";
+    } else if (subId && userId) {
+      result = (await syncSubscriptionIn(tx, userId, subId, at)) ? "applied" : "stale";
     } else if (event.type === "payment_method.detached") {
       await tx.paymentMethod.deleteMany({ where: { id: String(object.id) } });
       result = "applied";
