@@ -3,7 +3,8 @@
 // containing "[silent]" gets a first piece and then nothing, with the connection left open.
 // Tools: "[checklist]" calls the checklist tool with two items, "[spawn]" calls spawn_subtodos
 // with two sub-todos ("Sub-task one", "Sub-task two"), "[shell /some/dir]" proposes the shell
-// command `echo hello` in that directory; after a tool's result it answers in text.
+// command `echo hello` in that directory ("[shell-long /some/dir]": `sleep 60`, quiet until it ends);
+// after a tool's result it answers in text.
 import { contentChunk, openAIError, startOpenAIStandin, toolCallChunks } from "../server/testing/openai-standin.ts";
 
 const port = Number(process.env.PORT ?? 3120);
@@ -16,6 +17,8 @@ standin.setScript((request) => {
   if (last.includes("[spawn]")) return { events: toolCallChunks("call_spawn", "spawn_subtodos", { todos: [{ content: "Sub-task one" }, { content: "Sub-task two" }] }) };
   const shell = /\[shell (\/[^\]]*)\]/.exec(last);
   if (shell) return { events: toolCallChunks("call_shell", "shell", { command: "echo hello", path: shell[1] }) };
+  const long = /\[shell-long (\/[^\]]*)\]/.exec(last);
+  if (long) return { events: toolCallChunks("call_shell", "shell", { command: "sleep 60", path: long[1] }) };
   if (last.includes("[fail]")) return { status: 500, body: openAIError("The stand-in was asked to fail") };
   if (last.includes("[silent]")) return { events: [contentChunk("Thinking about it")], end: "hang" };
   return undefined;

@@ -65,3 +65,31 @@ test("a shell command proposed by the agent runs on the bridge only after approv
     expect(await bridge.stop()).toBe(0);
   }
 });
+
+test("deleting a todo stops the command it runs on the bridge at once, not at its next output", async ({ baseURL }, info) => {
+  const u = await createUser(info, "shell-delete");
+  const peerUrl = info.project.metadata?.peerUrl as string | undefined;
+  const firstProcess = peerUrl ? `http://localhost:${Number(new URL(peerUrl).port) - 1}` : baseURL!;
+  const bridge = await startBridge(peerUrl ?? baseURL!, u.apiKey, "quiet-box");
+  try {
+    await expect.poll(async () => (await okJson<{ online: boolean }[]>(await u.session.get("/api/v1/devices", { headers: h(u) })))[0]?.online).toBe(true);
+    const p = await createProject(u, "Shell delete");
+    const t = await createTodo(u, p.id, { content: "Wait on my machine", agentSettings: { provider: "openai" } });
+    // The stand-in proposes `sleep 60`: a command that writes nothing until it ends.
+    await addMessage(u, t.id, { content: `Wait a minute [shell-long ${bridge.workspace}]` });
+    let proposed: Block | undefined;
+    await expect.poll(async () => (proposed = shellBlock(await getTodo(u, t.id)))?.type, { timeout: TURN_TIMEOUT }).toBe("shell");
+    expect((proposed!.content as ShellContent).command).toBe("sleep 60");
+    await okJson<Block>(await u.session.post(`${firstProcess}/api/v1/todos/${t.id}/blocks/${proposed!.blockId}/decision`, { headers: h(u), data: { approve: true } }));
+    await expect.poll(async () => (shellBlock(await getTodo(u, t.id))!.content as ShellContent).state).toBe("running");
+    expect(bridge.output()).toContain("Running (approved in the chat)");
+
+    const deleted = await u.session.delete(`${firstProcess}/api/v1/todos/${t.id}`, { headers: h(u) });
+    expect(deleted.ok()).toBe(true);
+    // Killed by the cancel the deletion sends (a minute before it would end by itself).
+    await expect.poll(() => bridge.output(), { timeout: 15_000 }).toContain("Finished (signal SIGKILL): sleep 60");
+    expect((await u.session.get(`/api/v1/todos/${t.id}`, { headers: h(u) })).status()).toBe(404);
+  } finally {
+    expect(await bridge.stop()).toBe(0);
+  }
+});

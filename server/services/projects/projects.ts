@@ -3,6 +3,7 @@ import type { TProjectCreateInput, TProjectFull } from "../../../lib/schemas/pro
 import { db, runtime } from "../../runtime.ts";
 import { accessInclude, getProjectOrThrow, needToChange, requireProjectAccess, roleFor, visibleProjectsWhere, type ProjectRole } from "../access.ts";
 import { toProjectFull } from "./serialize.ts";
+import { runningShellRuns, stopShellRuns } from "../todos/shell-runs.ts";
 
 export async function listProjects(caller: Caller): Promise<TProjectFull[]> {
   const rows = await db().project.findMany({
@@ -55,11 +56,13 @@ export async function updateProject(
 export async function deleteProject(caller: Caller, projectId: string): Promise<null> {
   await requireProjectAccess(caller, projectId, "owner");
   const audience = await memberIds(projectId);
+  const runs = await runningShellRuns({ projectId });
   await db().$transaction([
     db().user.updateMany({ where: { defaultProjectId: projectId }, data: { defaultProjectId: null } }),
     // Todos, messages, blocks, groups and shares go with it through ON DELETE CASCADE.
     db().project.delete({ where: { id: projectId } }),
   ]);
   runtime().bus.publish({ type: "project.deleted", projectId, audience, data: { projectId } });
+  stopShellRuns(runs);
   return null;
 }

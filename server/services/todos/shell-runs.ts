@@ -38,6 +38,17 @@ export function cancelOnDevice(io: Server | undefined, deviceId: string, runId: 
   io?.to(deviceRoom(deviceId)).emit(SHELL_CANCEL, { runId });
 }
 
+/** Commands running for the todos `where` selects: read before those todos are deleted (their blocks go with them), stopped after. */
+export async function runningShellRuns(where: Prisma.TodoWhereInput): Promise<{ deviceId: string; runId: string }[]> {
+  const blocks = await db().block.findMany({ where: { type: "shell", todo: where, content: { path: ["state"], equals: "running" } }, select: { id: true, content: true } });
+  return blocks.map((b) => ({ deviceId: shellContent(b.content).deviceId, runId: b.id }));
+}
+
+/** Stops runs found by runningShellRuns on their devices (at once, not at their next output). */
+export function stopShellRuns(runs: { deviceId: string; runId: string }[]): void {
+  for (const r of runs) cancelOnDevice(runtime().io, r.deviceId, r.runId);
+}
+
 /** The todo was closed (cancelled, completed): its proposals end unrun, a running command is stopped. */
 export async function closeShellRuns(todoId: string): Promise<void> {
   const open = await db().block.findMany({ where: { todoId, type: "shell" }, select: { id: true, content: true } });

@@ -15,6 +15,7 @@ import { createTodoRow, runEffects } from "./lifecycle.ts";
 import { initialStatus } from "../../../lib/todo-lifecycle.ts";
 import { messagePage } from "./messages.ts";
 import { queueEmbedding } from "../search/queue-embedding.ts";
+import { runningShellRuns, stopShellRuns } from "./shell-runs.ts";
 import { messageWithBlocks, toMessage, toPublicTodo, toTodo, toTodoListItem } from "./serialize.ts";
 import { checkAgentSettings } from "../../agent/policy.ts";
 import type { TAgentSettings } from "../../../lib/schemas/agent.ts";
@@ -134,9 +135,11 @@ export async function updateTodo(caller: Caller, todoId: string, input: z.output
 
 export async function deleteTodo(caller: Caller, todoId: string): Promise<null> {
   const { todo } = await getTodoOrThrow(caller, todoId, "write");
+  const runs = await runningShellRuns({ id: todoId });
   // Messages and blocks go with it (ON DELETE CASCADE).
   await db().todo.delete({ where: { id: todoId } });
   publishTodo("todo.deleted", todo, { todoId });
+  stopShellRuns(runs);
   // Its turn, if one streams, stops now rather than at its next write (server/agent/turn-signals.ts).
   if (todo.status === "RUNNING") await signalTurn(todoId, "stop");
   return null;
