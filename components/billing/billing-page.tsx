@@ -4,7 +4,7 @@
 // Reads go through the data layer (lib/api/swr.ts); writes through the typed client, then revalidate.
 import dynamic from "next/dynamic";
 import Link from "next/link";
-import { useRouter, useSearchParams } from "next/navigation";
+import { useSearchParams } from "next/navigation";
 import { Suspense, useEffect, useState, type FormEvent } from "react";
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { call } from "@/lib/api/client";
@@ -75,7 +75,6 @@ function Credit() {
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState("");
   const balance = useOperation("billing_getBalance", {});
-  const router = useRouter();
   const params = useSearchParams();
   // Back from the bank's 3-D Secure page (Stripe's redirect: ?payment_intent=…&redirect_status=…).
   const redirect = params.get("redirect_status");
@@ -95,9 +94,11 @@ function Credit() {
     setPending({ id, cents, until: Date.now() + 60_000 });
   }
 
+  // Drop Stripe's query from the address without a navigation (Next keeps useSearchParams in step
+  // with history.replaceState), so a reload does not show the bank's answer again.
   useEffect(() => {
-    if (redirect) router.replace("/billing");
-  }, [redirect, router]);
+    if (redirect) window.history.replaceState(null, "", "/billing");
+  }, [redirect]);
   useEffect(() => {
     if (arrived) void refreshAll();
   }, [arrived]);
@@ -350,7 +351,8 @@ function SpendChart() {
   if (!usage.data) return <Loading label="Loading spend…" />;
   // Every day of the range, so a day without use is a gap and one busy day is not one wide bar.
   const byDate = new Map(usage.data.days.map((d) => [d.date, d]));
-  const data = usage.data.days.length === 0 ? [] : utcDays(usage.data.from, usage.data.to).map((date) => ({ date: date.slice(5), dollars: (byDate.get(date)?.costCents ?? 0) / 100, turns: byDate.get(date)?.turns ?? 0 }));
+  const data = usage.data.days.length === 0 ? [] : utcDays(usage.data.from, usage.data.to).map((date) => ({ date: date.slice(5), cents: byDate.get(date)?.costCents ?? 0, turns: byDate.get(date)?.turns ?? 0 }));
+  const money = (cents: unknown) => formatMoney(Number(cents), usage.data!.currency);
   return (
     <section className={styles.card} aria-labelledby="spend-title" style={{ marginBottom: "1rem" }}>
       <h2 id="spend-title">Spend per day (last 30 days)</h2>
@@ -361,9 +363,10 @@ function SpendChart() {
             <BarChart data={data}>
               <CartesianGrid strokeDasharray="3 3" />
               <XAxis dataKey="date" />
-              <YAxis tickFormatter={(v: number) => `$${v}`} />
-              <Tooltip formatter={(v) => `$${Number(v).toFixed(2)}`} />
-              <Bar dataKey="dollars" name="Spend" fill="var(--accent, #3b82f6)" />
+              {/* Whole cents on the axis: $0.03, not $0.025. */}
+              <YAxis allowDecimals={false} width={64} tickFormatter={money} />
+              <Tooltip formatter={money} />
+              <Bar dataKey="cents" name="Spend" fill="var(--accent, #3b82f6)" />
             </BarChart>
           </ResponsiveContainer>
         </div>
