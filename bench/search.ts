@@ -9,6 +9,7 @@
 //   npx tsx bench/search.ts --pg --messages 1000000 --reuse   # seed once, then copy (seededTemplate)
 //
 // The HTTP/Next layer is not in either path (bench/project-get.ts measures that overhead).
+import { readFileSync } from "node:fs";
 import pg from "pg";
 import { setLogLevel } from "../server/log.ts";
 import { resolveApiKey } from "../server/auth/resolve.ts";
@@ -39,6 +40,20 @@ const COMMON = ["the", "update", "please", "check", "today"];
 const MIDDLE = ["deploy", "deployment", "invoice", "customer", "database", "migration", "timeout", "error", "release", "review", "kubernetes", "cluster", "payment", "refund", "schedule", "meeting", "report", "design", "feature", "bug"];
 const RARE = Array.from({ length: 400 }, (_, i) => `term${i}x`);
 const QUERIES = ["deploy", "kubernetes cluster", "invoice refund", "migra", "error timeout", "term7x", "customer payment", "the", "update dep", "term123x review"];
+
+/** CPU time (user + system, ms) of the local process `pid` so far; undefined when /proc does not show it. */
+function backendCpu(pid: number): (() => number) | undefined {
+  const read = () => {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  };
+  try {
+    read();
+    return read;
+  } catch {
+    return undefined;
+  }
+}
 
 const ME_EMAIL = "bench-search-caller@bench.example.com";
 const OTHER_EMAIL = "bench-search-stranger@bench.example.com";
@@ -125,13 +140,17 @@ async function main(): Promise<void> {
   const caller = (await resolveApiKey(apiKey))!;
   const readable = (await p.project.findMany({ where: visibleProjectsWhere(caller), select: { id: true } })).map((x) => x.id);
 
-  // The raw driver: the same database, no Prisma, no pipeline.
+  // The raw driver: the same database, no Prisma, no pipeline. With a local PostgreSQL server, also
+  // the CPU time its backend spent on the raw statements: unlike wall time, it hardly depends on
+  // what else the machine runs (10 ms ticks from /proc, so only the mean over many runs means much).
+  let backendCpuMs: (() => number) | undefined;
   let raw: (text: string, values: unknown[]) => Promise<unknown[]>;
   let closeRaw = async () => {};
   if (usePg) {
     const client = new pg.Client({ connectionString: app.rt.databaseUrl });
     await client.connect();
     raw = async (text, values) => (await client.query(text, values)).rows;
+    backendCpuMs = backendCpu(Number((await client.query("SELECT pg_backend_pid() AS pid")).rows[0].pid));
     closeRaw = () => client.end();
   } else {
     const db = app.rt.pglite!;
@@ -149,15 +168,17 @@ async function main(): Promise<void> {
   }
   const rawMs: number[] = [];
   const apiMs: number[] = [];
-  const perQuery: Record<string, { raw: number[]; api: number[]; hits: number }> = {};
+  const perQuery: Record<string, { raw: number[]; api: number[]; hits: number; cpuMs: number }> = {};
   for (let round = 0; round < ROUNDS; round++) {
     for (const q of QUERIES) {
       const opts = { words: queryWords(q), limit: 20 };
-      const slot = (perQuery[q] ??= { raw: [], api: [], hits: 0 });
+      const slot = (perQuery[q] ??= { raw: [], api: [], hits: 0, cpuMs: 0 });
       for (let i = 0; i < PER_QUERY; i++) {
+        const cpu0 = backendCpuMs?.() ?? 0;
         let t = performance.now();
         const rows = await runMessageSearch((sql) => raw(sql.text, sql.values), caller, opts);
         const r = performance.now() - t;
+        const cpu = (backendCpuMs?.() ?? 0) - cpu0;
         t = performance.now();
         const res = await app.call("GET", "/messages/search", { key: apiKey, query: { q, limit: "20" } });
         const a = performance.now() - t;
@@ -169,6 +190,7 @@ async function main(): Promise<void> {
         rawMs.push(r);
         apiMs.push(a);
         slot.raw.push(r);
+        slot.cpuMs += cpu;
         slot.api.push(a);
         slot.hits = items;
       }
@@ -179,17 +201,21 @@ async function main(): Promise<void> {
   const visible = await p.message.count({ where: { todo: { projectId: { in: readable } } } });
   console.log(`database: ${usePg ? "PostgreSQL" : "embedded PGlite"}; messages: ${MESSAGES.toLocaleString("en")} (${visible.toLocaleString("en")} readable by the caller, in ${readable.length} of 12 projects); ${template ? `copied from ${template}` : "seeded"} in ${(seedMs / 1000).toFixed(1)} s`);
   console.log(`queries: ${QUERIES.length} × ${PER_QUERY} × ${ROUNDS - 1} measured rounds (1 warm-up round), top 20, raw and API alternating`);
-  console.log("query                      hits  raw p50  raw p95  api p50  api p95");
+  console.log(`query                      hits  raw p50  raw p95  api p50  api p95${backendCpuMs ? "  db cpu/q" : ""}`);
   for (const [q, s] of Object.entries(perQuery)) {
     const r = sorted(s.raw);
     const a = sorted(s.api);
-    console.log(`${q.padEnd(26)} ${String(s.hits).padStart(4)} ${fmt(percentile(r, 50)).padStart(8)} ${fmt(percentile(r, 95)).padStart(8)} ${fmt(percentile(a, 50)).padStart(8)} ${fmt(percentile(a, 95)).padStart(8)}`);
+    console.log(`${q.padEnd(26)} ${String(s.hits).padStart(4)} ${fmt(percentile(r, 50)).padStart(8)} ${fmt(percentile(r, 95)).padStart(8)} ${fmt(percentile(a, 50)).padStart(8)} ${fmt(percentile(a, 95)).padStart(8)}${backendCpuMs ? fmt(s.cpuMs / s.raw.length).padStart(10) : ""}`);
   }
   const r = sorted(rawMs);
   const a = sorted(apiMs);
   const rawP95 = percentile(r, 95);
   const apiP95 = percentile(a, 95);
   console.log(`ALL  raw p50 ${fmt(percentile(r, 50))} ms  p95 ${fmt(rawP95)} ms | api p50 ${fmt(percentile(a, 50))} ms  p95 ${fmt(apiP95)} ms | api/raw p95 ratio ${(apiP95 / rawP95).toFixed(2)} (target ≤ 1.3; PostgreSQL target api p95 < 15 ms)`);
+  if (backendCpuMs) {
+    const cpu = Object.values(perQuery).reduce((sum, x) => sum + x.cpuMs, 0);
+    console.log(`db cpu (the raw statements' PostgreSQL backend, user + system): ${fmt(cpu / rawMs.length)} ms per search on average`);
+  }
   console.log(`total ${((Date.now() - started) / 1000).toFixed(1)} s`);
   await closeRaw();
   await app.close();
