@@ -5,7 +5,7 @@ import { setLogLevel } from "../../log.ts";
 import { startTestApp, type TestApp, type TestAppUser } from "../../testing/app.ts";
 import { unlessPostgresUnavailable } from "../../testing/runtime.ts";
 import { queryWords, splitSnippet } from "./query.ts";
-import { runMessageSearch, type MessageSearchRow } from "./messages.ts";
+import { recentSearchSql, runMessageSearch, type MessageSearchRow } from "./messages.ts";
 
 // todo_searchMessages through the real pipeline, on the embedded database and (when a server
 // answers, always in CI) on PostgreSQL: the generated tsvector column must behave the same.
@@ -190,6 +190,21 @@ for (const database of ["pglite", "postgres"] as const) {
         },
       );
       assert.deepEqual([...ended].sort(), [1, 2, 3], "some page was ended by each plan");
+    });
+
+    test("once analysed, a word the statistics call rare skips the recent window; the results stay the same", async (t) => {
+      if (skip) return t.skip(skip);
+      const p = app!.rt.prisma;
+      const todo = (await p.todo.create({ data: { projectId: P, userId: u.owner!.userId, content: "Gate" } })).id;
+      for (let i = 0; i < 40; i++) await p.message.create({ data: { todoId: todo, role: "user", content: `gatefiller ${i}` } });
+      const rare = await p.message.create({ data: { todoId: todo, role: "user", content: "gatefiller gaterareword" } });
+      await p.$executeRawUnsafe(`ANALYZE "Message"`);
+      const caller = { userId: u.owner!.userId, todoScope: null };
+      const recent = (q: string) => p.$queryRaw<MessageSearchRow[]>(recentSearchSql(caller, { words: queryWords(q), limit: 5, todoId: todo }));
+      // One message in the whole table: too rare to be found 6 times in the newest 300.
+      assert.equal((await recent("gaterareword")).length, 0, "the first plan was skipped");
+      assert.equal((await recent("gatefiller")).length, 6, "a common word still takes the first plan");
+      assert.deepEqual((await search("owner", { q: "gaterareword" })).items.map((h: Json) => h.id), [rare.id]);
     });
 
     test("paging never repeats or skips a message (property)", async (t) => {

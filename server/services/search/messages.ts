@@ -58,7 +58,10 @@ export type MessageSearchRow = {
  *
  * 1. `recentSearchSql`: the caller's newest RECENT_WINDOW messages (in scope, before the cursor),
  *    walked down the seq index and tested against the words. Enough when the words are common; if
- *    it finds `limit + 1` matches they are exactly the newest ones.
+ *    it finds `limit + 1` matches they are exactly the newest ones. Skipped (a one-time filter, no
+ *    row read) when the planner's statistics say the words are too rare to be found `limit + 1`
+ *    times in that many messages (`message_search_rare`, migration `search_rare_word_gate`): for a
+ *    rare word this plan cost as much as a fifth of the search and found one or two.
  * 2. `windowSearchSql`: the matches among the newest WINDOW_SEQS sequence numbers (before the
  *    cursor): the GIN index intersected with the (todoId, seq) index, so that only the matches in
  *    the window are read from the table. If it finds `limit + 1` they are the newest ones, since
@@ -121,7 +124,7 @@ export function recentSearchSql(caller: Pick<Caller, "userId" | "todoScope">, o:
     Prisma.sql`
       SELECT w."id" FROM (
         SELECT m."id", m."seq", m."searchVector" FROM "Message" m
-        WHERE ${messageFilters(caller, o)}
+        WHERE ${messageFilters(caller, o)} AND NOT (SELECT message_search_rare(${query}, ${o.limit + 1}::int, ${windows.recent}::int))
         ORDER BY m."seq" DESC LIMIT ${windows.recent}
       ) w
       WHERE w."searchVector" @@ (${query})
