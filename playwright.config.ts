@@ -88,6 +88,9 @@ export default defineConfig({
   // then passes, reported as "flaky" in the list (a bug to fix, never a pass to forget). A test
   // that fails twice fails the run. Local runs never retry.
   retries: process.env.CI ? 1 : 0,
+  // An assertion's wait (Playwright's default is 5 s): a first hydration or a page's first data on
+  // two cores at a load average of 10 took longer, failing tests that had nothing wrong. 10 s on CI.
+  expect: { timeout: process.env.CI ? 10_000 : 5_000 },
   reporter: process.env.CI ? [["list"], ["html", { open: "never" }]] : "list",
   globalTeardown: "./e2e/global-teardown.ts",
   use: {

@@ -37,6 +37,15 @@ test("the agent proposes a command; the chat shows it with device and path; appr
     await expect(block.getByTestId("shell-output")).toHaveCount(0);
     await expectAccessibleBlock(page);
     await snap(page, info, "shell-approval-pending");
+    // On a phone the block fits the width, with both buttons in reach.
+    const wide = page.viewportSize()!;
+    await page.setViewportSize({ width: 375, height: 800 });
+    await block.scrollIntoViewIfNeeded();
+    await expect(block.getByRole("button", { name: "Approve" })).toBeInViewport();
+    await expect(block.getByRole("button", { name: "Deny" })).toBeInViewport();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await block.screenshot({ path: info.outputPath("shell-block-pending-375.png") });
+    await page.setViewportSize(wide);
 
     // Keyboard: Tab order reaches Approve, Enter presses it.
     const approve = block.getByRole("button", { name: "Approve" });
