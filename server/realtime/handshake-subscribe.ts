@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Caller } from "../auth/caller.ts";
 import { ApiError, toApiError } from "../http/errors.ts";
 import { credentialKey, type RateLimits } from "../http/rate-limit.ts";
-import { getTodoOrThrow, requireProjectAccess } from "../services/access.ts";
+import { requireProjectAccess, requireTodoAccess } from "../services/access.ts";
 import type { Room } from "./bus.ts";
 
 // Subscribing in the Socket.IO handshake (docs/api.md "Real-time"): `auth.subscribe` names the
@@ -80,8 +80,8 @@ export function coalescedReads<A, T>(read: (arg: A) => Promise<T>): (key: string
 // scope and the target only, so equal checks at the same time share one read.
 const readAccess = coalescedReads(async ({ caller, target }: { caller: Caller; target: SubscriptionTarget }): Promise<{ running: boolean }> => {
   if (target.kind === "todo") {
-    const { todo } = await getTodoOrThrow(caller, target.id, "read");
-    return { running: todo.status === "RUNNING" };
+    const { status } = await requireTodoAccess(caller, target.id, "read");
+    return { running: status === "RUNNING" };
   }
   if (caller.todoScope) throw new ApiError("FORBIDDEN", "This token is scoped to one todo; projects are not available to it");
   await requireProjectAccess(caller, target.id, "read");
