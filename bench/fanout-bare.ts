@@ -19,3 +19,5 @@ const server = createServer((req, res) => {
 const io = new Server(server, { path: "/socket.io", serveClient: false });
 io.on("connection", (socket) => void socket.join("todo:bench"));
 server.listen(Number(process.env.PORT), "127.0.0.1", () => console.log("ready"));
+// A normal exit on SIGTERM, so that --cpu-prof (bench/fanout.ts --cpu-prof) writes its profile.
+process.on("SIGTERM", () => process.exit(0));

@@ -1,4 +1,4 @@
-// npx tsx bench/fanout.ts [--clients 1000] [--events 50] [--rate 10] [--subscribe handshake|http] [--pg] [--redis-url redis://127.0.0.1:6379]
+// npx tsx bench/fanout.ts [--clients 1000] [--events 50] [--rate 10] [--subscribe handshake|http] [--pg] [--redis-url redis://127.0.0.1:6379] [--cpu-prof]
 //
 // Real-time fan-out (issue 18): N Socket.IO clients, each subscribed to one todo (in the
 // handshake, `auth.subscribe`, as the browser and the CLI do; `--subscribe http`: connect, then
@@ -9,7 +9,8 @@
 // subscribe every client. Baseline in the same run: a bare Socket.IO server (bench/fanout-bare.ts)
 // broadcasting an envelope of the same size to the same number of clients. With --pg, a third
 // phase splits the clients over two server processes on one PostgreSQL and Redis (the Redis
-// adapter carries the events across); the requests go to the first process.
+// adapter carries the events across); the requests go to the first process. Server CPU (from
+// /proc, every server process of the phase together) is given per connection and per event.
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -18,7 +19,7 @@ import { parseArgs } from "node:util";
 import { io, type Socket } from "socket.io-client";
 import { percentile } from "./lib/load.ts";
 import { createPgDatabase, ensureBuild, startBenchApp, type BenchApp } from "./lib/setup.ts";
-import { exitCleanup, freePort, start } from "./lib/processes.ts";
+import { cpuMs, exitCleanup, freePort, start } from "./lib/processes.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const { values: args } = parseArgs({
@@ -30,6 +31,7 @@ const { values: args } = parseArgs({
     pg: { type: "boolean", default: false },
     "pg-url": { type: "string", default: process.env.BENCH_PG_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres" },
     "redis-url": { type: "string", default: process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379" },
+    "cpu-prof": { type: "boolean", default: false },
   },
   strict: true,
 });
@@ -49,7 +51,13 @@ if (args.subscribe !== "handshake" && args.subscribe !== "http") {
 const exit = exitCleanup("the servers");
 const now = () => performance.now();
 
-type Phase = { name: string; connectMs: number; latencies: number[]; responses: number[]; delivered: number; expected: number };
+type Phase = { name: string; connectMs: number; latencies: number[]; responses: number[]; delivered: number; expected: number; cpuPerConnect?: number; cpuPerEvent?: number };
+
+/** CPU time (ms) the processes `pids` used so far, together. */
+const cpuOf = (pids: (number | undefined)[]) => pids.reduce<number>((sum, pid) => sum + (cpuMs(pid) ?? NaN), 0);
+const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+/** With --cpu-prof: node options writing V8 CPU profiles of a server to bench/results/cpu-prof-fanout-<time>/<name>/. */
+const profArgs = (name: string) => (args["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${path.join(ROOT, "bench", "results", `cpu-prof-fanout-${stamp}`, name)}`] : []);
 
 /**
  * Connects `n` websocket clients to `urls` (round-robin), each calling `subscribe` once connected,
@@ -123,24 +131,28 @@ async function bare(): Promise<Phase> {
   const url = `http://127.0.0.1:${port}`;
   let child!: ReturnType<typeof start>;
   await new Promise<void>((resolve, reject) => {
-    child = start("bare", process.execPath, ["--import", "tsx", "bench/fanout-bare.ts"], { cwd: ROOT, env: { ...process.env, PORT: String(port) }, onLine: (line) => line === "ready" && resolve() });
+    child = start("bare", process.execPath, [...profArgs("bare"), "--import", "tsx", "bench/fanout-bare.ts"], { cwd: ROOT, env: { ...process.env, PORT: String(port) }, onLine: (line) => line === "ready" && resolve() });
     void child.exited.then((code) => reject(new Error(`the bare server exited (${code}) before it was ready:\n${child.tail()}`)));
   });
   const received = new Map<number, number[]>();
   const sentAt = new Map<number, number>();
+  const cpu0 = cpuOf([child.proc.pid]);
   const { sockets, ms } = await connectAll([url], CLIENTS, {}, (_i, data) => {
     const seq = seqOf(data);
     if (seq !== undefined) (received.get(seq) ?? received.set(seq, []).get(seq)!).push(now());
   });
+  const cpu1 = cpuOf([child.proc.pid]);
   // An envelope of the product's size (about 600 bytes): same fields, same kind of content.
   const envelope = (seq: number) => ({ type: "todo.updated", id: crypto.randomUUID(), at: Date.now(), projectId: "c".repeat(25), todoId: "c".repeat(25), data: { id: "c".repeat(25), projectId: "c".repeat(25), content: `fanout ${seq} ${"x".repeat(60)}`, status: "TODO", groupSlug: null, assignedAgent: null, isPublic: false, scheduledAt: null, createdAt: Date.now(), updatedAt: Date.now(), lastActivityAt: Date.now(), authorId: "c".repeat(25), agentState: null, hasUnread: false, messageCount: 1, padding: "p".repeat(180) } });
   const phase = await drive("bare Socket.IO", ms, async (seq) => {
     const res = await fetch(`${url}/emit`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(envelope(seq)) });
     await res.arrayBuffer();
   }, received, sentAt);
+  const cpu2 = cpuOf([child.proc.pid]);
   for (const s of sockets) s.close();
   child.proc.kill("SIGTERM");
-  return phase;
+  await child.exited;
+  return { ...phase, cpuPerConnect: (cpu1 - cpu0) / CLIENTS, cpuPerEvent: (cpu2 - cpu1) / EVENTS };
 }
 
 async function product(name: string, apps: BenchApp[]): Promise<Phase> {
@@ -152,6 +164,8 @@ async function product(name: string, apps: BenchApp[]): Promise<Phase> {
   const sentAt = new Map<number, number>();
   const keyOf = new Map(apps.map((a) => [a.base, a.apiKey]));
   const viaHandshake = args.subscribe === "handshake";
+  const pids = apps.map((a) => a.child.proc.pid);
+  const cpu0 = cpuOf(pids);
   const { sockets, ms } = await connectAll(
     apps.map((a) => a.base),
     CLIENTS,
@@ -168,13 +182,15 @@ async function product(name: string, apps: BenchApp[]): Promise<Phase> {
         },
     viaHandshake ? todo.id : undefined,
   );
+  const cpu1 = cpuOf(pids);
   const phase = await drive(name, ms, async (seq) => {
     const res = await fetch(`${first.base}/api/v1/todos/${todo.id}`, { method: "PUT", headers: h, body: JSON.stringify({ content: `fanout ${seq} ${"x".repeat(60)}` }) });
     if (res.status !== 200) throw new Error(`todo_update: ${res.status} ${await res.text()}`);
     await res.arrayBuffer();
   }, received, sentAt);
+  const cpu2 = cpuOf(pids);
   for (const s of sockets) s.close();
-  return phase;
+  return { ...phase, cpuPerConnect: (cpu1 - cpu0) / CLIENTS, cpuPerEvent: (cpu2 - cpu1) / EVENTS };
 }
 
 const fmt = (n: number) => n.toFixed(1);
@@ -184,8 +200,9 @@ function report(p: Phase, base?: Phase) {
   const r50 = percentile(p.responses, 50);
   const ratio = base ? ` · p99 ${fmt(p99 / percentile(base.latencies, 99))}× bare` : "";
   const cratio = base ? ` (${fmt(p.connectMs / base.connectMs)}× bare)` : "";
+  const cpu = ` · server CPU ${(p.cpuPerConnect ?? NaN).toFixed(2)} ms/connection, ${fmt(p.cpuPerEvent ?? NaN)} ms/event`;
   console.log(
-    `${p.name.padEnd(30)} delivery ${((100 * p.delivered) / p.expected).toFixed(2)}% · latency p50 ${fmt(p50)} ms p99 ${fmt(p99)} ms${ratio} · response p50 ${fmt(r50)} ms · connect+subscribe ${fmt(p.connectMs / 1000)} s${cratio}`,
+    `${p.name.padEnd(30)} delivery ${((100 * p.delivered) / p.expected).toFixed(2)}% · latency p50 ${fmt(p50)} ms p99 ${fmt(p99)} ms${ratio} · response p50 ${fmt(r50)} ms · connect+subscribe ${fmt(p.connectMs / 1000)} s${cratio}${cpu}`,
   );
 }
 
@@ -200,11 +217,11 @@ try {
   const databaseUrl = args.pg ? await createPgDatabase(args["pg-url"], "todo_bench_fanout", exit.cleanups) : undefined;
   const email = `fanout-${Date.now()}@bench.test`;
   const redisEnv = { REDIS_URL: args["redis-url"], REDIS_PREFIX: `bench-fanout-${Date.now()}` };
-  const one = await startBenchApp({ root: ROOT, dataDir, databaseUrl, email, env: args.pg ? redisEnv : {} });
+  const one = await startBenchApp({ root: ROOT, dataDir, databaseUrl, email, env: args.pg ? redisEnv : {}, nodeArgs: profArgs("app1") });
   const single = await product(args.pg ? "product (PostgreSQL, 1 process)" : "product (embedded, 1 process)", [one]);
   report(single, baseline);
   if (args.pg) {
-    const two = await startBenchApp({ root: ROOT, dataDir, databaseUrl, email, env: redisEnv });
+    const two = await startBenchApp({ root: ROOT, dataDir, databaseUrl, email, env: redisEnv, nodeArgs: profArgs("app2") });
     const split = await product("product (PostgreSQL, 2 processes)", [one, two]);
     report(split, baseline);
     console.log(`cross-process p99 − single-process p99: ${fmt(percentile(split.latencies, 99) - percentile(single.latencies, 99))} ms (target ≤ 3 ms)`);

@@ -50,7 +50,10 @@ async function main() {
   app.runtime.stripe = await createStripeGateway(config, { webhookUrl: `http://127.0.0.1:${config.port}/webhooks/stripe` });
   setBridge({ handle: app.handle, runtime: app.runtime, operations, rawRoutes: { stripe_webhook: (rawBody, request) => answered(() => receiveWebhook(rawBody, request.headers.get("stripe-signature"))) } });
 
-  const nextApp = next({ dev, hostname: "localhost", port: config.port });
+  // Next adds its own `upgrade` listener to the server of the first request it handles and resolves
+  // routes for every upgrade, each Socket.IO connection's too, although it serves no websocket
+  // here (dev's hot reload is wired below). Pointed at a server that never listens, it stays off.
+  const nextApp = next({ dev, hostname: "localhost", port: config.port, httpServer: createServer() });
   const handleNext = nextApp.getRequestHandler();
   await nextApp.prepare();
 

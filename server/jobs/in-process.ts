@@ -166,7 +166,10 @@ export class InProcessJobs implements JobBackend {
 
   /** Runs a claimed job in one of its lane's slots (already taken). */
   private launch(row: Claimed, lane: string) {
-    const run = this.run(row).finally(() => {
+    // The run begins on a later turn of the event loop, not inside the one that queued it: with the
+    // embedded database no statement waits for I/O, so a job queued by a request would otherwise run
+    // whole before the request's events fan out (server/realtime/sockets.ts) and its response is sent.
+    const run = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.run(row)).finally(() => {
       this.running.delete(row.id);
       this.give(lane);
       if (this.backlog.has(lane)) this.wake();

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Caller } from "../auth/caller.ts";
 import { ApiError, toApiError } from "../http/errors.ts";
 import { credentialKey, type RateLimits } from "../http/rate-limit.ts";
-import { getTodoOrThrow, requireProjectAccess } from "../services/access.ts";
+import { requireProjectAccess, requireTodoAccess } from "../services/access.ts";
 import type { Room } from "./bus.ts";
 
 // Subscribing in the Socket.IO handshake (docs/api.md "Real-time"): `auth.subscribe` names the
@@ -41,6 +41,55 @@ export function parseHandshakeSubscribe(value: unknown): SubscriptionTarget[] | 
 
 const roomOf = (t: SubscriptionTarget): Room => (t.kind === "todo" ? `todo:${t.id}` : `project:${t.id}`);
 
+/**
+ * Runs `read` once for all the callers of one key that arrived while the previous read of that key
+ * ran (with the first one's argument): handshakes come in bursts (a page's or a fleet's clients
+ * reconnecting after a restart, a thousand CLI clients on one todo), and a burst then costs a
+ * query or two, not one per connection. Every read starts after all of its callers arrived, so
+ * none gets an answer older than its own handshake.
+ */
+export function coalescedReads<A, T>(read: (arg: A) => Promise<T>): (key: string, arg: A) => Promise<T> {
+  type Waiter = { arg: A; resolve(v: T): void; reject(e: unknown): void };
+  const waiting = new Map<string, Waiter[]>();
+  const running = new Set<string>();
+  const start = (key: string) => {
+    const waiters = waiting.get(key);
+    if (!waiters) return;
+    waiting.delete(key);
+    running.add(key);
+    read(waiters[0]!.arg)
+      .then(
+        (v) => waiters.forEach((w) => w.resolve(v)),
+        (e: unknown) => waiters.forEach((w) => w.reject(e)),
+      )
+      .finally(() => {
+        running.delete(key);
+        start(key);
+      });
+  };
+  return (key, arg) =>
+    new Promise<T>((resolve, reject) => {
+      const waiters = waiting.get(key) ?? [];
+      waiters.push({ arg, resolve, reject });
+      waiting.set(key, waiters);
+      if (!running.has(key)) start(key);
+    });
+}
+
+// Checked like todo_subscribe / project_subscribe. The answer depends on the user, a token's todo
+// scope and the target only, so equal checks at the same time share one read.
+const readAccess = coalescedReads(async ({ caller, target }: { caller: Caller; target: SubscriptionTarget }): Promise<{ running: boolean }> => {
+  if (target.kind === "todo") {
+    const { status } = await requireTodoAccess(caller, target.id, "read");
+    return { running: status === "RUNNING" };
+  }
+  if (caller.todoScope) throw new ApiError("FORBIDDEN", "This token is scoped to one todo; projects are not available to it");
+  await requireProjectAccess(caller, target.id, "read");
+  return { running: false };
+});
+const checkAccess = (caller: Caller, target: SubscriptionTarget) =>
+  readAccess(JSON.stringify([caller.userId, caller.todoScope ?? null, target.kind, target.id]), { caller, target });
+
 /** Checks every target for `caller`; returns the rooms to join and the outcome for the client. */
 export async function checkHandshakeSubscriptions(
   caller: Caller,
@@ -61,13 +110,7 @@ export async function checkHandshakeSubscriptions(
         const budget = await limits.consume("subscribe", credentialKey(caller));
         if (!budget.allowed) throw new ApiError("TOO_MANY_REQUESTS", 'Rate limit "subscribe" exceeded');
       }
-      if (target.kind === "todo") {
-        const { todo } = await getTodoOrThrow(caller, target.id, "read");
-        if (todo.status === "RUNNING") running.push(target.id);
-      } else {
-        if (caller.todoScope) throw new ApiError("FORBIDDEN", "This token is scoped to one todo; projects are not available to it");
-        await requireProjectAccess(caller, target.id, "read");
-      }
+      if ((await checkAccess(caller, target)).running) running.push(target.id);
       rooms.push(room);
       outcome.subscribed.push(target);
     } catch (err) {

@@ -137,13 +137,34 @@ export async function requireProjectAccess(caller: Caller, projectId: string, ne
  * mayfly token scoped to another todo is refused with 403.
  */
 export async function getTodoOrThrow(caller: Caller, todoId: string, need: Need) {
-  if (caller.todoScope && caller.todoScope !== todoId) throw new ApiError("FORBIDDEN", "This token is scoped to another todo");
+  assertTodoInScope(caller, todoId);
   const todo = await db().todo.findUnique({
     where: { id: todoId },
     include: { group: { select: { slug: true } }, project: { select: { ownerId: true, ...accessInclude(caller) } } },
   });
+  const role = todoRole(caller, todo, need);
+  return { todo: todo!, role };
+}
+
+/** getTodoOrThrow's check and errors without the todo's row: only its status is read (the socket handshake's subscriptions). */
+export async function requireTodoAccess(caller: Caller, todoId: string, need: Need) {
+  assertTodoInScope(caller, todoId);
+  const todo = await db().todo.findUnique({
+    where: { id: todoId },
+    select: { status: true, project: { select: { ownerId: true, ...accessInclude(caller) } } },
+  });
+  const role = todoRole(caller, todo, need);
+  return { status: todo!.status, role };
+}
+
+function assertTodoInScope(caller: Caller, todoId: string): void {
+  if (caller.todoScope && caller.todoScope !== todoId) throw new ApiError("FORBIDDEN", "This token is scoped to another todo");
+}
+
+/** The caller's role on a todo's project, or 404 (hidden or missing) / 403 (the need is beyond it). */
+function todoRole(caller: Caller, todo: { project: AccessRow } | null, need: Need): ProjectRole {
   const role = todo ? roleOf(todo.project, caller.userId) : null;
   if (!role) throw notFound("Todo");
   if (!allows(role, need)) throw forbidden(need);
-  return { todo: todo!, role };
+  return role;
 }
