@@ -59,12 +59,17 @@ export async function beginTurn(holder: LeaseHolder, todoId: string): Promise<Be
         }
       }
       // The user's messages, and results the system hands the agent (its sub-todos').
-      const waiting = await tx.message.findMany({ where: { todoId, role: { in: ["user", "system"] }, state: "PENDING" }, orderBy: { seq: "asc" }, select: { id: true, content: true } });
+      // Taken (DONE) and read in one statement; RETURNING has no order, seq gives the chat's.
+      const waiting = (
+        await tx.$queryRaw<{ id: string; content: string; seq: bigint }[]>`
+          UPDATE "Message" SET "state" = 'DONE', "updatedAt" = (now() AT TIME ZONE 'UTC')
+          WHERE "todoId" = ${todoId} AND "role" IN ('user', 'system') AND "state" = 'PENDING'
+          RETURNING "id", "content", "seq"`
+      ).sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0));
       if (waiting.length === 0) {
         await hold({});
         return { todo: current, workflow: w, turn: null };
       }
-      await tx.message.updateMany({ where: { id: { in: waiting.map((m) => m.id) } }, data: { state: "DONE" } });
       const message = await tx.message.create({ data: { todoId, role: "assistant", content: "", state: "PROCESSING" } });
       const turn: Turn = { messageId: message.id, startedAt: Date.now(), userMessages: waiting.map((m) => m.content) };
       const workflow = { ...w, currentTurn: turn, state: "running", turn: Number(w.turn ?? 0) + 1 };
@@ -123,8 +128,13 @@ export async function finishTurn(todo: TodoRef, turn: Turn | null, provider: Age
       const steps = facts && facts.steps.length > 1 ? { steps: facts.steps } : {};
       const usage = { provider: provider.name, ...(shownModel ? { model: shownModel } : {}), ...counts, ...steps, costCents: provider.costCents(counts, modelId ?? ""), durationMs: Date.now() - turn.startedAt };
       const first = facts?.toolBlocks ?? (await tx.block.count({ where: { messageId: turn.messageId } }));
-      if (blocks.length) await tx.block.createMany({ data: blocks.map((b, i) => ({ todoId: todo.id, messageId: turn.messageId, position: first + i, type: b.type, actionable: b.actionable, content: b.content as Prisma.InputJsonValue })) });
-      const message = await tx.message.update({ where: { id: turn.messageId }, data: { content: text, state: "DONE", usage }, include: messageWithBlocks });
+      const added = blocks.length ? await tx.block.createManyAndReturn({ data: blocks.map((b, i) => ({ todoId: todo.id, messageId: turn.messageId, position: first + i, type: b.type, actionable: b.actionable, content: b.content as Prisma.InputJsonValue })) }) : [];
+      const data = { content: text, state: "DONE" as const, usage };
+      // A reply without earlier blocks has just the ones added here: no read of its blocks.
+      const message =
+        first === 0
+          ? { ...(await tx.message.update({ where: { id: turn.messageId }, data })), blocks: added.sort((a, b) => a.position - b.position) }
+          : await tx.message.update({ where: { id: turn.messageId }, data, include: messageWithBlocks });
       // Charged in the transaction that ends the turn: the reply and its charge commit together, once.
       await chargeTurn(tx, { userId: current.userId, projectId: current.projectId, todoId: todo.id, messageId: turn.messageId, costCents: usage.costCents, tokensIn: counts.tokensIn, tokensOut: counts.tokensOut });
       fx.emit("message.updated", toMessage(message));
