@@ -12,7 +12,7 @@ import { linksOf } from "../services/todos/sub-todos.ts";
 import { unsummarised } from "./context-summary.ts";
 import { countTokens } from "./local-reply.ts";
 import type { AgentProvider, BlockDraft, ChatMessage, TurnUsage } from "./provider.ts";
-import { claimUserSlot, dropLease, leaseFor, NO_LEASE, type LeaseHolder, type Turn, type Workflow } from "./turn-lease.ts";
+import { dropLease, holdLease, leaseFor, NO_LEASE, type LeaseHolder, type Turn, type Workflow } from "./turn-lease.ts";
 import type { ReplyWriter } from "./reply-writer.ts";
 
 /**
@@ -34,7 +34,7 @@ export type Begun = { todo: LockedTodo; workflow: Workflow; turn: OpenedTurn | n
 
 /**
  * In one transaction under the todo's row lock: checks that it still runs, takes the holder's
- * lease (./turn-lease.ts leaseFor, claimUserSlot last) and opens the turn, the one in progress or a new one over the
+ * lease (./turn-lease.ts leaseFor, holdLease last) and opens the turn, the one in progress or a new one over the
  * user messages that wait for it. "stopped" when the todo no longer runs (or waits for its
  * sub-todos: the last one to settle starts the next turn), null when it does not exist.
  */
@@ -46,15 +46,14 @@ export async function beginTurn(holder: LeaseHolder, todoId: string): Promise<Be
       const lease = leaseFor(holder, current);
       if (lease.result !== "ok") return lease.result;
       const w = lease.workflow;
-      /** Claims the user's slot last (it serialises the user's turns), then writes the lease with `data`. */
-      const hold = async (data: Prisma.TodoUpdateInput) => {
-        if (lease.claim && !(await claimUserSlot(tx, holder, current))) throw new UserBusy();
-        await tx.todo.update({ where: { id: todoId }, data: { ...lease.data, ...data } });
+      /** Claims the user's slot and writes the lease (with `workflow`) last: the claim serialises the user's turns until the commit. */
+      const hold = async (workflow?: Prisma.InputJsonValue) => {
+        if (!(await holdLease(tx, holder, current, lease, workflow))) throw new UserBusy();
       };
       if (w.currentTurn) {
         const open = await tx.message.findFirst({ where: { id: w.currentTurn.messageId, state: "PROCESSING" }, select: { id: true } });
         if (open) {
-          await hold({});
+          await hold();
           return { todo: current, workflow: w, turn: w.currentTurn };
         }
       }
@@ -67,14 +66,14 @@ export async function beginTurn(holder: LeaseHolder, todoId: string): Promise<Be
           RETURNING "id", "content", "seq"`
       ).sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0));
       if (waiting.length === 0) {
-        await hold({});
+        await hold();
         return { todo: current, workflow: w, turn: null };
       }
       const message = await tx.message.create({ data: { todoId, role: "assistant", content: "", state: "PROCESSING" } });
       const turn: Turn = { messageId: message.id, startedAt: Date.now(), userMessages: waiting.map((m) => m.content) };
       const workflow = { ...w, currentTurn: turn, state: "running", turn: Number(w.turn ?? 0) + 1 };
       // The lease and the turn in one write.
-      await hold({ workflow: workflow as Prisma.InputJsonValue });
+      await hold(workflow as Prisma.InputJsonValue);
       fx.emit("message.created", toMessage({ ...message, blocks: [] }));
       return { todo: current, workflow, turn: { ...turn, created: true } };
     });
