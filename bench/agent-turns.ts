@@ -18,6 +18,7 @@ import { io as connectSocket, type Socket } from "socket.io-client";
 import { keepAliveAgent, runLoad, summarize, type Reply, type Stats } from "./lib/load.ts";
 import { createPgDatabase, ensureBuild, startBenchApp } from "./lib/setup.ts";
 import { cpuMs, exitCleanup, type Child } from "./lib/processes.ts";
+import { REPORT_MS } from "../server/db/statement-count.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -345,10 +346,10 @@ function readStatements(app: App): { statements: number; transactions: number } 
 /**
  * SQL statements per turn: STATEMENT_TURNS turns one after another on a fresh todo, nothing else
  * running (no todo_get load), from the request that starts each to its READY. The server writes
- * its counts every 100 ms; the wait after the last READY lets the last write land.
+ * its counts every REPORT_MS while they change; the waits let the last write land.
  */
 async function statementsPerTurn(app: App): Promise<{ perTurn: number; transactionsPerTurn: number; turns: number }> {
-  await sleep(300);
+  await sleep(REPORT_MS + 300);
   const before = readStatements(app);
   const waitReady = (slot: Slot) => new Promise<void>((r) => (slot.onReady = r));
   const slot = await createTodo(app, -1, false);
@@ -358,7 +359,7 @@ async function statementsPerTurn(app: App): Promise<{ perTurn: number; transacti
     await startTurn(app, slot, -1);
     await ready;
   }
-  await sleep(300);
+  await sleep(REPORT_MS + 300);
   const after = readStatements(app);
   await verify(app, [slot]);
   slots.delete(slot.todoId);

@@ -19,6 +19,7 @@ export type App = { runtime: Runtime; handle: Pipeline; close(): Promise<void> }
 export async function createApp(config: Config): Promise<App> {
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
+    poolSize: config.databasePoolSize,
     dataDir: path.join(config.dataDir, "pglite"),
     log: (msg) => log.info(msg),
   });

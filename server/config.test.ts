@@ -24,6 +24,7 @@ describe("defaults", () => {
       hostname: "0.0.0.0",
       databaseUrl: undefined,
       dataDir: path.resolve("data"),
+      databasePoolSize: 20,
       redisUrl: undefined,
       redisPrefix: "todo-service",
       appUrl: "http://localhost:3000",
@@ -68,6 +69,7 @@ describe("defaults", () => {
       HOSTNAME: "127.0.0.1",
       DATABASE_URL: "postgresql://u:p@db:5432/todo",
       DATA_DIR: "/var/lib/todo",
+      DATABASE_POOL_SIZE: "30",
       REDIS_URL: "rediss://cache:6380",
       REDIS_PREFIX: "shop-1",
       APP_URL: "https://todo.example.org/",
@@ -105,6 +107,7 @@ describe("defaults", () => {
       hostname: "127.0.0.1",
       databaseUrl: "postgresql://u:p@db:5432/todo",
       dataDir: "/var/lib/todo",
+      databasePoolSize: 30,
       redisUrl: "rediss://cache:6380",
       redisPrefix: "shop-1",
       appUrl: "https://todo.example.org",
@@ -179,6 +182,13 @@ describe("defaults", () => {
     assert.equal(load({ DATABASE_URL: "postgresql://db/todo", AGENT_MAX_CONCURRENT: "3" }).agentMaxConcurrent, 3);
     assert.equal(load({ AGENT_PROVIDER: "openai" }).agentIdleTimeoutMs, 60_000);
     assert.throws(() => load({ AGENT_IDLE_TIMEOUT_MS: "-5" }), /AGENT_IDLE_TIMEOUT_MS/);
+  });
+
+  test("DATABASE_POOL_SIZE: 20 connections unless set, a bounded integer", () => {
+    assert.equal(load({}).databasePoolSize, 20);
+    assert.equal(load({ DATABASE_POOL_SIZE: "40" }).databasePoolSize, 40);
+    assert.throws(() => load({ DATABASE_POOL_SIZE: "0" }), /DATABASE_POOL_SIZE/);
+    assert.throws(() => load({ DATABASE_POOL_SIZE: "2.5" }), /DATABASE_POOL_SIZE/);
   });
 
   test("AGENT_PROVIDER names the built-in agent; AGENT_STEP_MS is a bounded integer", () => {

@@ -12,6 +12,10 @@ const ZEnv = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL (leave it unset for the embedded database)")
     .optional(),
+  // Connections of this process to PostgreSQL (pg's default is 10): streaming agent turns hold one
+  // per transaction, and with a busy event loop for several round trips, so requests would queue
+  // behind them (bench/README.md agent_turns).
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(20),
   DATA_DIR: z.string().min(1).default("data"),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, "must be a redis:// URL").optional(),
   REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, "must be 1-64 letters, digits, '_', '.', ':' or '-'").default("todo-service"),
@@ -92,6 +96,8 @@ export type Config = {
   port: number;
   hostname: string;
   databaseUrl?: string;
+  /** Connections to PostgreSQL at most (DATABASE_POOL_SIZE). */
+  databasePoolSize: number;
   dataDir: string;
   redisUrl?: string;
   /** Namespace of every Redis key and channel, so services (or test runs) sharing one Redis stay apart. */
@@ -202,6 +208,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     hostname: e.HOSTNAME,
     databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
     dataDir: path.resolve(e.DATA_DIR),
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,

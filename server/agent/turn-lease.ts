@@ -50,9 +50,7 @@ export async function takeLease(holder: LeaseHolder, todoId: string, renew = fal
     const row = await tx.todo.findUniqueOrThrow({ where: { id: todoId }, select: { id: true, userId: true, workflow: true, leaseOwner: true, leaseUntil: true } });
     const lease = leaseFor(holder, row, renew);
     if (lease.result !== "ok") return lease.result;
-    if (lease.claim && !(await claimUserSlot(tx, holder, row))) return "busy";
-    await tx.todo.update({ where: { id: todoId }, data: lease.data });
-    return "ok";
+    return (await holdLease(tx, holder, row, lease)) ? "ok" : "busy";
   });
 }
 
@@ -67,7 +65,7 @@ export type LeaseDecision =
 /**
  * takeLease's decision, the todo's row locked and read, without a statement: held by another live
  * process, or "ok" with the columns to write (the caller writes them, with whatever else changes
- * in the same UPDATE). Taking it (not renewing) needs `claimUserSlot` in the same transaction
+ * in the same UPDATE). Taking it (not renewing) needs `holdLease`'s claim in the same transaction
  * (`claim`), as late as possible: it serialises the user's turns in every process.
  */
 export function leaseFor(holder: LeaseHolder, row: LeaseRow, renew = false): LeaseDecision {
@@ -93,14 +91,23 @@ export function leaseFor(holder: LeaseHolder, row: LeaseRow, renew = false): Lea
 }
 
 /**
- * Whether the user has a turn slot left: counts the user's other live leases in every process,
- * under a per-user advisory lock held to the end of the transaction, so the limit holds across
- * processes. Keep what follows it in the transaction short.
+ * Writes the lease leaseFor decided, with `workflow` when given (instead of leaseFor's). Taking it
+ * (`lease.claim`) first claims a slot of the user's: the user's other live leases in every process
+ * are counted under a per-user advisory lock held to the end of the transaction, so the limit holds
+ * across processes; none left: nothing is written, false. The lock, the count and the write are one
+ * statement (the function agent_claim_turn, migration 20261126132000), so the lock, which
+ * serialises the starts of the user's turns, is held for it and the commit only: keep what follows
+ * in the transaction short.
  */
-export async function claimUserSlot(tx: Prisma.TransactionClient, holder: LeaseHolder, row: { id: string; userId: string }): Promise<boolean> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`agent-user:${row.userId}`}))`;
-  const n = await tx.todo.count({ where: { userId: row.userId, id: { not: row.id }, status: "RUNNING", leaseUntil: { gt: new Date() } } });
-  return n < holder.maxPerUser;
+export async function holdLease(tx: Prisma.TransactionClient, holder: LeaseHolder, row: { id: string; userId: string }, lease: Extract<LeaseDecision, { result: "ok" }>, workflow?: Prisma.InputJsonValue): Promise<boolean> {
+  const written = workflow ?? lease.data.workflow;
+  if (!lease.claim) {
+    await tx.todo.update({ where: { id: row.id }, data: { ...lease.data, ...(written === undefined ? {} : { workflow: written }) } });
+    return true;
+  }
+  const [claimed] = await tx.$queryRaw<{ ok: boolean }[]>`
+    SELECT agent_claim_turn(${row.id}, ${row.userId}, ${holder.maxPerUser}::int, ${new Date()}::timestamp(3), ${lease.data.leaseOwner}, ${lease.data.leaseUntil}::timestamp(3), ${written === undefined ? null : JSON.stringify(written)}::jsonb) AS "ok"`;
+  return claimed?.ok === true;
 }
 
 /** Gives the lease up (the turn stopped here), changing the workflow with it, under the row lock. */

@@ -53,6 +53,27 @@ test("a turn streams deltas, stores the reply with usage and checklist blocks, a
     [{ status: "READY", previous: "RUNNING" }],
   );
   assert.equal(mine.filter((e) => e.type === "block.updated").length, 3);
+  // The reply's last event carries it whole, its blocks included (built from what the end wrote, not read back).
+  const updated = mine.filter((e) => e.type === "message.updated").at(-1)!.data as { state: string; content: string; blocks: { id: string; position: number }[] };
+  assert.deepEqual([updated.state, updated.content], ["DONE", reply!.content]);
+  assert.deepEqual(
+    updated.blocks.map((b) => [b.id, b.position]),
+    reply!.blocks.map((b) => [b.id, b.position]),
+  );
+});
+
+test("every message waiting for a turn is taken by it and answered in the chat's order", async () => {
+  const todo = await runningTodo("- alpha");
+  await t.prisma.message.create({ data: { todoId: todo.id, role: "user", content: "- beta", state: "PENDING" } });
+  await t.prisma.message.create({ data: { todoId: todo.id, role: "user", content: "- gamma", state: "PENDING" } });
+  t.runtime.agent.start(todo.id);
+  await t.runtime.agent.idle();
+  const reply = await t.prisma.message.findFirstOrThrow({ where: { todoId: todo.id, role: "assistant" }, include: { blocks: { orderBy: { position: "asc" } } } });
+  assert.deepEqual(
+    reply.blocks.map((b) => (b.content as { text: string }).text),
+    ["alpha", "beta", "gamma"],
+  );
+  assert.equal(await t.prisma.message.count({ where: { todoId: todo.id, role: "user", state: "DONE" } }), 3);
 });
 
 test("a todo that is not RUNNING is left alone; input that arrives during a turn gets its own turn", async () => {

@@ -12,7 +12,7 @@ import { linksOf } from "../services/todos/sub-todos.ts";
 import { unsummarised } from "./context-summary.ts";
 import { countTokens } from "./local-reply.ts";
 import type { AgentProvider, BlockDraft, ChatMessage, TurnUsage } from "./provider.ts";
-import { claimUserSlot, dropLease, leaseFor, NO_LEASE, type LeaseHolder, type Turn, type Workflow } from "./turn-lease.ts";
+import { dropLease, holdLease, leaseFor, NO_LEASE, type LeaseHolder, type Turn, type Workflow } from "./turn-lease.ts";
 import type { ReplyWriter } from "./reply-writer.ts";
 
 /**
@@ -34,7 +34,7 @@ export type Begun = { todo: LockedTodo; workflow: Workflow; turn: OpenedTurn | n
 
 /**
  * In one transaction under the todo's row lock: checks that it still runs, takes the holder's
- * lease (./turn-lease.ts leaseFor, claimUserSlot last) and opens the turn, the one in progress or a new one over the
+ * lease (./turn-lease.ts leaseFor, holdLease last) and opens the turn, the one in progress or a new one over the
  * user messages that wait for it. "stopped" when the todo no longer runs (or waits for its
  * sub-todos: the last one to settle starts the next turn), null when it does not exist.
  */
@@ -46,30 +46,34 @@ export async function beginTurn(holder: LeaseHolder, todoId: string): Promise<Be
       const lease = leaseFor(holder, current);
       if (lease.result !== "ok") return lease.result;
       const w = lease.workflow;
-      /** Claims the user's slot last (it serialises the user's turns), then writes the lease with `data`. */
-      const hold = async (data: Prisma.TodoUpdateInput) => {
-        if (lease.claim && !(await claimUserSlot(tx, holder, current))) throw new UserBusy();
-        await tx.todo.update({ where: { id: todoId }, data: { ...lease.data, ...data } });
+      /** Claims the user's slot and writes the lease (with `workflow`) last: the claim serialises the user's turns until the commit. */
+      const hold = async (workflow?: Prisma.InputJsonValue) => {
+        if (!(await holdLease(tx, holder, current, lease, workflow))) throw new UserBusy();
       };
       if (w.currentTurn) {
         const open = await tx.message.findFirst({ where: { id: w.currentTurn.messageId, state: "PROCESSING" }, select: { id: true } });
         if (open) {
-          await hold({});
+          await hold();
           return { todo: current, workflow: w, turn: w.currentTurn };
         }
       }
       // The user's messages, and results the system hands the agent (its sub-todos').
-      const waiting = await tx.message.findMany({ where: { todoId, role: { in: ["user", "system"] }, state: "PENDING" }, orderBy: { seq: "asc" }, select: { id: true, content: true } });
+      // Taken (DONE) and read in one statement; RETURNING has no order, seq gives the chat's.
+      const waiting = (
+        await tx.$queryRaw<{ id: string; content: string; seq: bigint }[]>`
+          UPDATE "Message" SET "state" = 'DONE', "updatedAt" = (now() AT TIME ZONE 'UTC')
+          WHERE "todoId" = ${todoId} AND "role" IN ('user', 'system') AND "state" = 'PENDING'
+          RETURNING "id", "content", "seq"`
+      ).sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0));
       if (waiting.length === 0) {
-        await hold({});
+        await hold();
         return { todo: current, workflow: w, turn: null };
       }
-      await tx.message.updateMany({ where: { id: { in: waiting.map((m) => m.id) } }, data: { state: "DONE" } });
       const message = await tx.message.create({ data: { todoId, role: "assistant", content: "", state: "PROCESSING" } });
       const turn: Turn = { messageId: message.id, startedAt: Date.now(), userMessages: waiting.map((m) => m.content) };
       const workflow = { ...w, currentTurn: turn, state: "running", turn: Number(w.turn ?? 0) + 1 };
       // The lease and the turn in one write.
-      await hold({ workflow: workflow as Prisma.InputJsonValue });
+      await hold(workflow as Prisma.InputJsonValue);
       fx.emit("message.created", toMessage({ ...message, blocks: [] }));
       return { todo: current, workflow, turn: { ...turn, created: true } };
     });
@@ -123,8 +127,13 @@ export async function finishTurn(todo: TodoRef, turn: Turn | null, provider: Age
       const steps = facts && facts.steps.length > 1 ? { steps: facts.steps } : {};
       const usage = { provider: provider.name, ...(shownModel ? { model: shownModel } : {}), ...counts, ...steps, costCents: provider.costCents(counts, modelId ?? ""), durationMs: Date.now() - turn.startedAt };
       const first = facts?.toolBlocks ?? (await tx.block.count({ where: { messageId: turn.messageId } }));
-      if (blocks.length) await tx.block.createMany({ data: blocks.map((b, i) => ({ todoId: todo.id, messageId: turn.messageId, position: first + i, type: b.type, actionable: b.actionable, content: b.content as Prisma.InputJsonValue })) });
-      const message = await tx.message.update({ where: { id: turn.messageId }, data: { content: text, state: "DONE", usage }, include: messageWithBlocks });
+      const added = blocks.length ? await tx.block.createManyAndReturn({ data: blocks.map((b, i) => ({ todoId: todo.id, messageId: turn.messageId, position: first + i, type: b.type, actionable: b.actionable, content: b.content as Prisma.InputJsonValue })) }) : [];
+      const data = { content: text, state: "DONE" as const, usage };
+      // A reply without earlier blocks has just the ones added here: no read of its blocks.
+      const message =
+        first === 0
+          ? { ...(await tx.message.update({ where: { id: turn.messageId }, data })), blocks: added.sort((a, b) => a.position - b.position) }
+          : await tx.message.update({ where: { id: turn.messageId }, data, include: messageWithBlocks });
       // Charged in the transaction that ends the turn: the reply and its charge commit together, once.
       await chargeTurn(tx, { userId: current.userId, projectId: current.projectId, todoId: todo.id, messageId: turn.messageId, costCents: usage.costCents, tokensIn: counts.tokensIn, tokensOut: counts.tokensOut });
       fx.emit("message.updated", toMessage(message));

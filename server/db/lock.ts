@@ -12,3 +12,9 @@ export async function lockRow(tx: Prisma.TransactionClient, table: LockableTable
   const rows = await tx.$queryRaw<unknown[]>`SELECT 1 FROM ${Prisma.raw(`"${table}"`)} WHERE "id" = ${id} FOR UPDATE`;
   return rows.length > 0;
 }
+
+/** lockRow that reads the locked row's `columns` in the same statement: null when there is no such row. */
+export async function lockAndRead<T>(tx: Prisma.TransactionClient, table: LockableTable, id: string, columns: Prisma.Sql): Promise<T | null> {
+  const rows = await tx.$queryRaw<T[]>`SELECT ${columns} FROM ${Prisma.raw(`"${table}"`)} WHERE "id" = ${id} FOR UPDATE`;
+  return rows[0] ?? null;
+}

@@ -22,6 +22,8 @@ function counted<F>(factory: F): F {
 export interface OpenDatabaseOptions {
   /** postgresql://… of a PostgreSQL server; without it the embedded PGlite database is used. */
   databaseUrl?: string;
+  /** PostgreSQL: connections at most (default pg's, 10). */
+  poolSize?: number;
   /** PGlite data directory (default ./data/pglite); "memory://" for a throw-away in-memory one. */
   dataDir?: string;
   log?: (msg: string) => void;
@@ -44,10 +46,10 @@ const openDirs = new Set<string>();
 
 export async function openDatabase(opts: OpenDatabaseOptions = {}): Promise<Database> {
   const log = opts.log ?? (() => {});
-  return opts.databaseUrl ? openPostgres(opts.databaseUrl, log) : openPglite(opts.dataDir ?? DEFAULT_DATA_DIR, log);
+  return opts.databaseUrl ? openPostgres(opts.databaseUrl, log, opts.poolSize) : openPglite(opts.dataDir ?? DEFAULT_DATA_DIR, log);
 }
 
-async function openPostgres(url: string, log: (msg: string) => void): Promise<Database> {
+async function openPostgres(url: string, log: (msg: string) => void, poolSize?: number): Promise<Database> {
   const where = redactUrl(url);
   if (!/^postgres(ql)?:\/\//.test(url)) {
     throw new Error(`DATABASE_URL must be a postgresql:// URL (got ${where}). Unset it to use the embedded database.`);
@@ -59,7 +61,7 @@ async function openPostgres(url: string, log: (msg: string) => void): Promise<Da
   } catch (e) {
     throw new Error(`Could not open the PostgreSQL database ${where}: ${describeError(e)}`, { cause: e });
   }
-  const prisma = new PrismaClient({ adapter: counted(new PrismaPg({ connectionString: url })) });
+  const prisma = new PrismaClient({ adapter: counted(new PrismaPg({ connectionString: url, ...(poolSize ? { max: poolSize } : {}) })) });
   return { prisma, kind: "postgres", close: () => prisma.$disconnect() };
 }
 

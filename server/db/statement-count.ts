@@ -3,7 +3,8 @@ import { log } from "../log.ts";
 
 // SQL statements this process sent (bench-only). With BENCH_STATEMENTS_FILE=<file> the database's
 // driver adapter is wrapped so every statement Prisma sends is counted, and the counts are written
-// to the file (JSON) every 100 ms while they change: bench/agent-turns.ts reads them to report
+// to the file (JSON) every second while they change (a write and rename cost the server 1–2 ms on a
+// busy machine: every 100 ms that was 1.5 % of its time under bench load): bench/agent-turns.ts reads them to report
 // statements per agent turn. BEGIN and COMMIT/ROLLBACK count as statements (two per transaction,
 // whether the adapter sends them or, like PGlite's, runs them itself). Unset: nothing is wrapped.
 
@@ -60,7 +61,10 @@ export function statementsFile(): string | undefined {
   return process.env.BENCH_STATEMENTS_FILE || undefined;
 }
 
-/** Writes `counts` to `file` every 100 ms while they change (timer unref'd). */
+/** How often the counts are written while they change. */
+export const REPORT_MS = 1000;
+
+/** Writes `counts` to `file` every REPORT_MS while they change (timer unref'd). */
 export function reportStatements(counts: StatementCounts, file: string): () => void {
   latest = counts;
   let last = "";
@@ -77,7 +81,7 @@ export function reportStatements(counts: StatementCounts, file: string): () => v
     }
   };
   write();
-  const timer = setInterval(write, 100);
+  const timer = setInterval(write, REPORT_MS);
   timer.unref();
   return () => {
     clearInterval(timer);

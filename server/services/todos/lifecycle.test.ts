@@ -4,7 +4,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { AppEvent } from "../../realtime/bus.ts";
 import { createTestUser, startTestRuntime, type TestRuntime } from "../../testing/runtime.ts";
-import { changeTodo, setStatus } from "./lifecycle.ts";
+import { turnSignals } from "../../agent/turn-signals.ts";
+import { changeTodo, lockTodo, setStatus } from "./lifecycle.ts";
 
 let t: TestRuntime;
 let starts: string[] = [];
@@ -67,6 +68,33 @@ test("a turn the runner continues itself is not started again, and an unchanged 
   assert.deepEqual(starts, [todo.id], "a RUNNING todo asked to run is handed to the agent (which dedups)");
 });
 
+test("a change out of RUNNING stops the todo's turn; the turn's own end (continued) signals nothing", async () => {
+  const todo = await todoIn("RUNNING");
+  const signals: string[] = [];
+  const unwatch = turnSignals.watch(todo.id, { stop: () => void signals.push("stop"), flush: async () => void signals.push("flush") });
+  try {
+    await changeTodo(todo.id, async (tx, current, fx) => setStatus(tx, current, fx, "READY", {}, { continued: true }));
+    assert.deepEqual(signals, []);
+    await changeTodo(todo.id, async (tx, current, fx) => setStatus(tx, current, fx, "RUNNING", {}, { continued: true }));
+    await changeTodo(todo.id, async (tx, current, fx) => setStatus(tx, current, fx, "PAUSED"));
+    assert.deepEqual(signals, ["stop"]);
+  } finally {
+    unwatch();
+  }
+});
+
+test("lockTodo reads the locked row as Prisma does: status, times and JSON", async () => {
+  const todo = await todoIn("TODO");
+  await t.prisma.todo.update({
+    where: { id: todo.id },
+    data: { scheduledAt: new Date("2026-01-02T03:04:05.678Z"), workflow: { turn: 2, list: [1, "x", null] }, metadata: { a: { b: true } }, leaseOwner: "p", leaseUntil: new Date("2026-05-06T07:08:09.123Z") },
+  });
+  const select = { id: true, projectId: true, userId: true, status: true, scheduledAt: true, workflow: true, metadata: true, agentSettings: true, leaseOwner: true, leaseUntil: true } as const;
+  const locked = await t.prisma.$transaction((tx) => lockTodo(tx, todo.id));
+  assert.deepEqual(locked, await t.prisma.todo.findUnique({ where: { id: todo.id }, select }));
+  assert.equal(await t.prisma.$transaction((tx) => lockTodo(tx, "no-such-todo")), null);
+});
+
 test("an unknown todo: nothing runs, null", async () => {
   await todoIn("TODO");
   assert.equal(await changeTodo("no-such-todo", async () => "ran"), null);
@@ -105,7 +133,7 @@ test("Todo.status is written only by server/services/todos/lifecycle.ts", () => 
   assert.deepEqual(writers, ["services/todos/lifecycle.ts"]);
 });
 
-test("rows are locked only through lockRow (server/db/lock.ts)", () => {
+test("rows are locked only through lockRow and lockAndRead (server/db/lock.ts)", () => {
   const lockers = sources(root)
     .filter((file) => /FOR\s+UPDATE`/i.test(readFileSync(file, "utf8")))
     .map((file) => path.relative(root, file));

@@ -5,8 +5,8 @@
 // RUNNING (server/agent/turn-signals.ts: the runner never polls the row), then starting a turn when
 // the todo runs.
 import type { TTodoStatus } from "../../../lib/schemas/todos.ts";
-import type { Prisma } from "../../db/generated/client.ts";
-import { lockRow } from "../../db/lock.ts";
+import { Prisma } from "../../db/generated/client.ts";
+import { lockAndRead } from "../../db/lock.ts";
 import { log } from "../../log.ts";
 import type { EventType } from "../../realtime/bus.ts";
 import { db, runtime } from "../../runtime.ts";
@@ -20,8 +20,11 @@ import { signalTurn } from "../../agent/turn-signals.ts";
 type Tx = Prisma.TransactionClient;
 export type TodoRef = { id: string; projectId: string };
 /** The todo's row as read under its lock. */
-export type LockedTodo = Prisma.TodoGetPayload<{ select: typeof lockedSelect }>;
-const lockedSelect = { id: true, projectId: true, userId: true, status: true, scheduledAt: true, workflow: true, metadata: true, agentSettings: true, leaseOwner: true, leaseUntil: true } as const;
+export type LockedTodo = Prisma.TodoGetPayload<{
+  select: { id: true; projectId: true; userId: true; status: true; scheduledAt: true; workflow: true; metadata: true; agentSettings: true; leaseOwner: true; leaseUntil: true };
+}>;
+/** LockedTodo's columns in SQL (the status as its text, as Prisma reads it). */
+const LOCKED_COLUMNS = Prisma.sql`"id", "projectId", "userId", "status"::text AS "status", "scheduledAt", "workflow", "metadata", "agentSettings", "leaseOwner", "leaseUntil"`;
 
 /** What runs after the commit: events in order, then the status event, then a turn when asked. */
 export class Effects {
@@ -30,6 +33,8 @@ export class Effects {
   to?: TTodoStatus;
   /** Whether to hand the todo to the agent after the commit (it is RUNNING and nobody else continues it). */
   startTurn = false;
+  /** The running turn itself made the change (it ended): no signal has to stop it. */
+  byTurn = false;
   /** Work to queue once committed (jobs: a scheduled message's fire job), as closures so this module imports no job. */
   readonly jobs: (() => Promise<unknown>)[] = [];
   constructor(readonly todo: TodoRef & { userId?: string }) {}
@@ -73,16 +78,18 @@ export async function changeTodo<T>(todoId: string, change: (tx: Tx, todo: Locke
   return done.value;
 }
 
-/** The todo's row under its lock (null when there is none), for changes that do not touch the status. */
+/**
+ * The todo's row under its lock (null when there is none), for changes that do not touch the status.
+ * One statement, the lock's own read: every status change, and an agent turn's start and end, take it.
+ */
 export async function lockTodo(tx: Tx, todoId: string): Promise<LockedTodo | null> {
-  if (!(await lockRow(tx, "Todo", todoId))) return null;
-  return tx.todo.findUnique({ where: { id: todoId }, select: lockedSelect });
+  return lockAndRead<LockedTodo>(tx, "Todo", todoId, LOCKED_COLUMNS);
 }
 
 /**
  * The only write of Todo.status (with lastActivityAt and whatever else changes with it). Moving
- * into RUNNING asks `assertTurnAllowed` first and, unless `continued` (the runner goes on with the
- * next turn itself), starts a turn after the commit.
+ * into RUNNING asks `assertTurnAllowed` first and, unless `continued` (the runner ends its own turn
+ * and goes on with the next one itself), starts a turn after the commit.
  */
 export async function setStatus(tx: Tx, todo: LockedTodo, fx: Effects, to: TTodoStatus, data: Omit<Prisma.TodoUncheckedUpdateInput, "status"> = {}, opts: { continued?: boolean } = {}): Promise<void> {
   if (to === "RUNNING" && todo.status !== "RUNNING") await assertTurnAllowed(tx, { userId: todo.userId, projectId: todo.projectId, todoId: todo.id });
@@ -90,6 +97,7 @@ export async function setStatus(tx: Tx, todo: LockedTodo, fx: Effects, to: TTodo
   fx.from ??= todo.status;
   fx.to = to;
   fx.startTurn = to === "RUNNING" && !opts.continued;
+  fx.byTurn = opts.continued === true;
   // Sub-todos: a child that settles tells its parent; a parent cancelled cancels its children.
   if (to !== todo.status) {
     const links = linksOf(todo.workflow);
@@ -121,8 +129,9 @@ export async function createTodoRow<I extends Prisma.TodoInclude>(tx: Tx, data: 
 export async function runEffects(fx: Effects): Promise<void> {
   for (const e of fx.events) publishTodo(e.type, fx.todo, e.data);
   if (fx.from && fx.to) publishStatus(fx.todo, fx.to, fx.from);
-  // Paused, completed, cancelled, failed: its turn (in this process or another) stops now.
-  if (fx.from === "RUNNING" && fx.to !== "RUNNING") await signalTurn(fx.todo.id, "stop");
+  // Paused, completed, cancelled, failed: its turn (in this process or another) stops now; a turn
+  // that ended itself has nothing left to stop.
+  if (fx.from === "RUNNING" && fx.to !== "RUNNING" && !fx.byTurn) await signalTurn(fx.todo.id, "stop");
   if (fx.startTurn) runtime().agent.start(fx.todo.id, fx.todo.userId);
   for (const job of fx.jobs) {
     await job().catch((err: unknown) => log.warn("could not queue a job after a todo change", { todoId: fx.todo.id, error: err instanceof Error ? err.message : String(err) }));

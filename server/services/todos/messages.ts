@@ -62,7 +62,8 @@ export async function addMessage(caller: Caller, todoId: string, input: z.output
     const status = onInput(current.status, scheduledAt ? "scheduled" : input.startProcessing ? "now" : "later");
     if (!status) throw new ApiError("CONFLICT", `A ${current.status} todo takes no new messages`);
     const state: TMessage["state"] = scheduledAt ? "SCHEDULED" : input.startProcessing ? "PENDING" : "DONE";
-    const message = toMessage(await tx.message.create({ data: { todoId, role: "user", content: input.content, state, scheduledAt }, include: messageWithBlocks }));
+    // A new message has no blocks yet: nothing to read back.
+    const message = toMessage({ ...(await tx.message.create({ data: { todoId, role: "user", content: input.content, state, scheduledAt } })), blocks: [] });
     const nextScheduled = scheduledAt && (!current.scheduledAt || current.scheduledAt > scheduledAt || current.scheduledAt < new Date()) ? scheduledAt : undefined;
     if (scheduledAt) fx.later(() => scheduleMessage({ id: message.id, scheduledAt }));
     await setStatus(tx, current, fx.emit("message.created", message), status, nextScheduled ? { scheduledAt: nextScheduled } : {});
