@@ -15,12 +15,15 @@ function cspViolations(page: Page): string[] {
   return seen;
 }
 
+test.describe.configure({ timeout: 120_000 });
+
 test("pages render and run under the policy with no violation, the live connection included", async ({ page }, info) => {
   const violations = cspViolations(page);
   await page.goto("/signin");
   await expect(page.getByRole("button", { name: "Email me a sign-in link" })).toBeVisible();
   await page.goto("/reference");
-  await expect(page.getByTestId("api-reference").getByRole("heading", { name: "Todo Service API" })).toBeVisible();
+  // Scalar's chunk and the whole document: as long as e2e/ui/reference.spec.ts allows on two loaded cores.
+  await expect(page.getByTestId("api-reference").getByRole("heading", { name: "Todo Service API" })).toBeVisible({ timeout: 30_000 });
 
   const u = await signedInUser(page, info);
   const p = await createProject(u);
