@@ -5,7 +5,7 @@ import { setLogLevel } from "../../log.ts";
 import { startTestApp, type TestApp, type TestAppUser } from "../../testing/app.ts";
 import { unlessPostgresUnavailable } from "../../testing/runtime.ts";
 import { queryWords, splitSnippet } from "./query.ts";
-import { recentSearchSql, runMessageSearch, type MessageSearchRow } from "./messages.ts";
+import { rareGateSql, runMessageSearch, type MessageSearchRow } from "./messages.ts";
 
 // todo_searchMessages through the real pipeline, on the embedded database and (when a server
 // answers, always in CI) on PostgreSQL: the generated tsvector column must behave the same.
@@ -156,7 +156,7 @@ for (const database of ["pglite", "postgres"] as const) {
             let cursor: string | undefined;
             for (let pages = 0; pages < 100; pages++) {
               let statements = 0;
-              const rows = await runMessageSearch(
+              const rows = await runMessageSearch<MessageSearchRow>(
                 (sql) => {
                   statements++;
                   return p.$queryRaw<MessageSearchRow[]>(sql);
@@ -189,7 +189,8 @@ for (const database of ["pglite", "postgres"] as const) {
           ],
         },
       );
-      assert.deepEqual([...ended].sort(), [1, 2, 3], "some page was ended by each plan");
+      // Never analysed, the gate lets every plan run: the gate and one, two or three plans.
+      assert.deepEqual([...ended].sort(), [2, 3, 4], "some page was ended by each plan");
     });
 
     test("once analysed, a word the statistics call rare skips the recent window; the results stay the same", async (t) => {
@@ -200,10 +201,25 @@ for (const database of ["pglite", "postgres"] as const) {
       const rare = await p.message.create({ data: { todoId: todo, role: "user", content: "gatefiller gaterareword" } });
       await p.$executeRawUnsafe(`ANALYZE "Message"`);
       const caller = { userId: u.owner!.userId, todoScope: null };
-      const recent = (q: string) => p.$queryRaw<MessageSearchRow[]>(recentSearchSql(caller, { words: queryWords(q), limit: 5, todoId: todo }));
+      const gate = async (q: string) => (await p.$queryRaw<{ rare: boolean }[]>(rareGateSql({ words: queryWords(q), limit: 5 })))[0]!.rare;
       // One message in the whole table: too rare to be found 6 times in the newest 300.
-      assert.equal((await recent("gaterareword")).length, 0, "the first plan was skipped");
-      assert.equal((await recent("gatefiller")).length, 6, "a common word still takes the first plan");
+      assert.equal(await gate("gaterareword"), true, "a rare word skips the first plan");
+      assert.equal(await gate("gatefiller"), false, "a common word still takes the first plan");
+      const plans = async (q: string) => {
+        const run: string[] = [];
+        const rows = await runMessageSearch<MessageSearchRow>(
+          (sql) => {
+            run.push(sql.sql.includes("message_search_rare") ? "gate" : sql.sql.includes("WITH matched") ? "indexed" : sql.sql.includes("max(\"seq\")") ? "window" : "recent");
+            return p.$queryRaw<unknown[]>(sql);
+          },
+          caller,
+          { words: queryWords(q), limit: 5, todoId: todo },
+        );
+        return { run, ids: rows.map((r) => r.id) };
+      };
+      // One match cannot fill the window's page either, so the last plan runs too.
+      assert.deepEqual(await plans("gaterareword"), { run: ["gate", "window", "indexed"], ids: [rare.id] });
+      assert.deepEqual((await plans("gatefiller")).run, ["gate", "recent"]);
       assert.deepEqual((await search("owner", { q: "gaterareword" })).items.map((h: Json) => h.id), [rare.id]);
     });
 

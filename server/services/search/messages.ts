@@ -58,10 +58,11 @@ export type MessageSearchRow = {
  *
  * 1. `recentSearchSql`: the caller's newest RECENT_WINDOW messages (in scope, before the cursor),
  *    walked down the seq index and tested against the words. Enough when the words are common; if
- *    it finds `limit + 1` matches they are exactly the newest ones. Skipped (a one-time filter, no
- *    row read) when the planner's statistics say the words are too rare to be found `limit + 1`
- *    times in that many messages (`message_search_rare`, migration `search_rare_word_gate`): for a
- *    rare word this plan cost as much as a fifth of the search and found one or two.
+ *    it finds `limit + 1` matches they are exactly the newest ones. Skipped when the planner's
+ *    statistics say the words are too rare to be found `limit + 1` times in that many messages
+ *    (`rareGateSql`, a tiny statement first: `message_search_rare`, migration
+ *    `search_rare_word_gate`). For a rare word this plan, planned and run to find one or two,
+ *    cost a fifth of the search; the gate alone costs a round trip.
  * 2. `windowSearchSql`: the matches among the newest WINDOW_SEQS sequence numbers (before the
  *    cursor): the GIN index intersected with the (todoId, seq) index, so that only the matches in
  *    the window are read from the table. If it finds `limit + 1` they are the newest ones, since
@@ -124,7 +125,7 @@ export function recentSearchSql(caller: Pick<Caller, "userId" | "todoScope">, o:
     Prisma.sql`
       SELECT w."id" FROM (
         SELECT m."id", m."seq", m."searchVector" FROM "Message" m
-        WHERE ${messageFilters(caller, o)} AND NOT (SELECT message_search_rare(${query}, ${o.limit + 1}::int, ${windows.recent}::int))
+        WHERE ${messageFilters(caller, o)}
         ORDER BY m."seq" DESC LIMIT ${windows.recent}
       ) w
       WHERE w."searchVector" @@ (${query})
@@ -153,18 +154,27 @@ export function indexedSearchSql(caller: Pick<Caller, "userId" | "todoScope">, o
     ${hitsOf(Prisma.sql`SELECT m."id" FROM matched m WHERE ${messageFilters(caller, o)} ORDER BY m."seq" DESC LIMIT ${o.limit + 1}`, query)}`;
 }
 
-/** The three plans above, in order; `exec` runs one (Prisma in the service, a bare driver in the bench). */
+/** One row, `rare`: whether plan 1 cannot fill the page by the statistics (false when never analysed). */
+export function rareGateSql(o: SearchOptions, windows = WINDOWS): Prisma.Sql {
+  return Prisma.sql`SELECT message_search_rare(${tsquerySql(o.words)}, ${o.limit + 1}::int, ${windows.recent}::int) AS "rare"`;
+}
+
+/**
+ * The gate, then the three plans above in order (the first skipped for rare words); `exec` runs
+ * one statement (Prisma in the service, a bare driver in the bench).
+ */
 export async function runMessageSearch<R>(
-  exec: (sql: Prisma.Sql) => Promise<R[]>,
+  exec: (sql: Prisma.Sql) => Promise<unknown[]>,
   caller: Pick<Caller, "userId" | "todoScope">,
   o: SearchOptions,
   windows = WINDOWS,
 ): Promise<R[]> {
-  for (const plan of [recentSearchSql, windowSearchSql]) {
-    const rows = await exec(plan(caller, o, windows));
+  const [gate] = (await exec(rareGateSql(o, windows))) as { rare: boolean }[];
+  for (const plan of gate?.rare ? [windowSearchSql] : [recentSearchSql, windowSearchSql]) {
+    const rows = (await exec(plan(caller, o, windows))) as R[];
     if (rows.length > o.limit) return rows;
   }
-  return exec(indexedSearchSql(caller, o));
+  return (await exec(indexedSearchSql(caller, o))) as R[];
 }
 
 export function toHit(r: MessageSearchRow): TMessageSearchHit {
@@ -189,7 +199,7 @@ export function toHit(r: MessageSearchRow): TMessageSearchHit {
 export async function searchMessages(caller: Caller, input: z.output<typeof ZMessageSearchQuery>) {
   const { q, ...rest } = input;
   const words = queryWords(q);
-  const rows = await runMessageSearch((sql) => db().$queryRaw<MessageSearchRow[]>(sql), caller, { ...rest, words });
+  const rows = await runMessageSearch<MessageSearchRow>((sql) => db().$queryRaw<unknown[]>(sql), caller, { ...rest, words });
   const more = rows.length > rest.limit;
   const page = rows.slice(0, rest.limit);
   return { items: page.map(toHit), nextCursor: more ? String(page[page.length - 1]!.seq) : null };
