@@ -42,37 +42,42 @@ export function parseHandshakeSubscribe(value: unknown): SubscriptionTarget[] | 
 const roomOf = (t: SubscriptionTarget): Room => (t.kind === "todo" ? `todo:${t.id}` : `project:${t.id}`);
 
 /**
- * Runs `read` once for all the callers of one key that arrived while the previous read of that key
- * ran (with the first one's argument): handshakes come in bursts (a page's or a fleet's clients
- * reconnecting after a restart, a thousand CLI clients on one todo), and a burst then costs a
- * query or two, not one per connection. Every read starts after all of its callers arrived, so
- * none gets an answer older than its own handshake.
+ * Runs `read` once for all the callers of one key that arrived in the same turn of the event loop
+ * or while the previous read of that key ran (with the first one's argument): handshakes come in
+ * bursts (a page's or a fleet's clients reconnecting after a restart, a thousand CLI clients on
+ * one todo), and a burst then costs a query or two, not one per connection. A read starts on the
+ * turn after its first caller (`setImmediate`, as DataLoader batches): the embedded database
+ * answers within the turn that asks, so without that wait no two handshakes ever met. Every read
+ * starts after all of its callers arrived, so none gets an answer older than its own handshake.
  */
 export function coalescedReads<A, T>(read: (arg: A) => Promise<T>): (key: string, arg: A) => Promise<T> {
   type Waiter = { arg: A; resolve(v: T): void; reject(e: unknown): void };
   const waiting = new Map<string, Waiter[]>();
+  /** Keys whose read runs or is about to start. */
   const running = new Set<string>();
   const start = (key: string) => {
     const waiters = waiting.get(key);
-    if (!waiters) return;
+    if (!waiters) {
+      running.delete(key);
+      return;
+    }
     waiting.delete(key);
-    running.add(key);
     read(waiters[0]!.arg)
       .then(
         (v) => waiters.forEach((w) => w.resolve(v)),
         (e: unknown) => waiters.forEach((w) => w.reject(e)),
       )
-      .finally(() => {
-        running.delete(key);
-        start(key);
-      });
+      .finally(() => setImmediate(start, key));
   };
   return (key, arg) =>
     new Promise<T>((resolve, reject) => {
       const waiters = waiting.get(key) ?? [];
       waiters.push({ arg, resolve, reject });
       waiting.set(key, waiters);
-      if (!running.has(key)) start(key);
+      if (!running.has(key)) {
+        running.add(key);
+        setImmediate(start, key);
+      }
     });
 }
 
