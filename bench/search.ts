@@ -176,7 +176,7 @@ async function main(): Promise<void> {
       for (let i = 0; i < PER_QUERY; i++) {
         const cpu0 = backendCpuMs?.() ?? 0;
         let t = performance.now();
-        const rows = await runMessageSearch((sql) => raw(sql.text, sql.values), caller, opts);
+        const rows = await runMessageSearch((sql) => raw(sql.text, sql.values), caller, opts, { gateFirst: usePg });
         const r = performance.now() - t;
         const cpu = (backendCpuMs?.() ?? 0) - cpu0;
         t = performance.now();

@@ -26,6 +26,7 @@ export async function createApp(config: Config): Promise<App> {
   const runtime: Runtime = {
     config,
     prisma: database.prisma,
+    database: database.kind,
     bus: new EventBus(),
     mailer: createMailer({ resendApiKey: config.resendApiKey, from: config.emailFrom, dataDir: config.dataDir }),
     // Turns are jobs: only a process that starts its job backend (the server) takes them.

@@ -15,6 +15,8 @@ import type { StripeGateway } from "./services/billing/gateway.ts";
 export type Runtime = {
   config: Config;
   prisma: PrismaClient;
+  /** Which database `prisma` talks to (server/db/open.ts); unset in scripts that do not say, read as the embedded one. */
+  database?: "pglite" | "postgres";
   bus: EventBus;
   mailer: Mailer;
   /** Runs agent turns; services hand it a todo once it is RUNNING. */

@@ -104,7 +104,7 @@ export async function startTestRuntime(
   const config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, LOG_LEVEL: "silent", APP_URL: "http://app.test", ...opts.env });
   const outboxDir = path.join(dataDir, "outbox");
   const bus = new EventBus();
-  const runtime: Runtime = { config, prisma: database.prisma, bus, mailer: new OutboxMailer(outboxDir), agent: createRunner({ ...config, agentStepMs: 0 }) };
+  const runtime: Runtime = { config, prisma: database.prisma, database: kind, bus, mailer: new OutboxMailer(outboxDir), agent: createRunner({ ...config, agentStepMs: 0 }) };
   // Jobs queued by services wait in the test database until a test starts the backend (runtime.jobs.start()).
   runtime.jobs = new InProcessJobs(database.prisma, jobs, { pollMs: 20 });
   setRuntime(runtime);

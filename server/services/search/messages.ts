@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { Caller } from "../../auth/caller.ts";
 import { Prisma } from "../../db/generated/client.ts";
-import { db } from "../../runtime.ts";
+import { db, runtime } from "../../runtime.ts";
 import type { ZMessageSearchQuery, TMessageSearchHit } from "../../../lib/schemas/search.ts";
 import type { TTodoStatus } from "../../../lib/schemas/todos.ts";
 import { epochMs } from "../../../lib/schemas/common.ts";
@@ -60,9 +60,11 @@ export type MessageSearchRow = {
  *    walked down the seq index and tested against the words. Enough when the words are common; if
  *    it finds `limit + 1` matches they are exactly the newest ones. Skipped when the planner's
  *    statistics say the words are too rare to be found `limit + 1` times in that many messages
- *    (`rareGateSql`, a tiny statement first: `message_search_rare`, migration
- *    `search_rare_word_gate`). For a rare word this plan, planned and run to find one or two,
- *    cost a fifth of the search; the gate alone costs a round trip.
+ *    (`message_search_rare`, migration `search_rare_word_gate`). On PostgreSQL the gate is a
+ *    one-row statement of its own, sent first (`rareGateSql`, `gateFirst`): planning plan 1 only
+ *    to skip it cost a rare word a fifth of its search. On the embedded database a statement's
+ *    fixed cost is higher than that planning, and the server never analyses it (no statistics: the
+ *    gate always says "common"), so there the gate is a one-time filter inside plan 1's statement.
  * 2. `windowSearchSql`: the matches among the newest WINDOW_SEQS sequence numbers (before the
  *    cursor): the GIN index intersected with the (todoId, seq) index, so that only the matches in
  *    the window are read from the table. If it finds `limit + 1` they are the newest ones, since
@@ -119,13 +121,14 @@ function hitsOf(ids: Prisma.Sql, query: Prisma.Sql): Prisma.Sql {
   return hitSql(Prisma.sql`SELECT m."id", m."todoId", m."role", m."createdAt", m."seq", m."content" FROM (${ids}) found JOIN "Message" m ON m."id" = found."id"`, query);
 }
 
-export function recentSearchSql(caller: Pick<Caller, "userId" | "todoScope">, o: SearchOptions, windows = WINDOWS): Prisma.Sql {
+/** Plan 1; `gated`: the gate already ran as its own statement (else it is a one-time filter here). */
+export function recentSearchSql(caller: Pick<Caller, "userId" | "todoScope">, o: SearchOptions, windows = WINDOWS, gated = false): Prisma.Sql {
   const query = tsquerySql(o.words);
   return hitsOf(
     Prisma.sql`
       SELECT w."id" FROM (
         SELECT m."id", m."seq", m."searchVector" FROM "Message" m
-        WHERE ${messageFilters(caller, o)}
+        WHERE ${messageFilters(caller, o)}${gated ? Prisma.empty : Prisma.sql` AND NOT (SELECT message_search_rare(${query}, ${o.limit + 1}::int, ${windows.recent}::int))`}
         ORDER BY m."seq" DESC LIMIT ${windows.recent}
       ) w
       WHERE w."searchVector" @@ (${query})
@@ -160,20 +163,23 @@ export function rareGateSql(o: SearchOptions, windows = WINDOWS): Prisma.Sql {
 }
 
 /**
- * The gate, then the three plans above in order (the first skipped for rare words); `exec` runs
- * one statement (Prisma in the service, a bare driver in the bench).
+ * The three plans above in order, the first skipped for rare words; with `gateFirst` (PostgreSQL)
+ * the gate runs first as its own statement. `exec` runs one statement (Prisma in the service, a
+ * bare driver in the bench).
  */
 export async function runMessageSearch<R>(
   exec: (sql: Prisma.Sql) => Promise<unknown[]>,
   caller: Pick<Caller, "userId" | "todoScope">,
   o: SearchOptions,
-  windows = WINDOWS,
+  { windows = WINDOWS, gateFirst }: { windows?: SearchWindows; gateFirst: boolean },
 ): Promise<R[]> {
-  const [gate] = (await exec(rareGateSql(o, windows))) as { rare: boolean }[];
-  for (const plan of gate?.rare ? [windowSearchSql] : [recentSearchSql, windowSearchSql]) {
-    const rows = (await exec(plan(caller, o, windows))) as R[];
+  const rare = gateFirst && ((await exec(rareGateSql(o, windows))) as { rare: boolean }[])[0]?.rare === true;
+  if (!rare) {
+    const rows = (await exec(recentSearchSql(caller, o, windows, gateFirst))) as R[];
     if (rows.length > o.limit) return rows;
   }
+  const rows = (await exec(windowSearchSql(caller, o, windows))) as R[];
+  if (rows.length > o.limit) return rows;
   return (await exec(indexedSearchSql(caller, o))) as R[];
 }
 
@@ -199,7 +205,7 @@ export function toHit(r: MessageSearchRow): TMessageSearchHit {
 export async function searchMessages(caller: Caller, input: z.output<typeof ZMessageSearchQuery>) {
   const { q, ...rest } = input;
   const words = queryWords(q);
-  const rows = await runMessageSearch<MessageSearchRow>((sql) => db().$queryRaw<unknown[]>(sql), caller, { ...rest, words });
+  const rows = await runMessageSearch<MessageSearchRow>((sql) => db().$queryRaw<unknown[]>(sql), caller, { ...rest, words }, { gateFirst: runtime().database === "postgres" });
   const more = rows.length > rest.limit;
   const page = rows.slice(0, rest.limit);
   return { items: page.map(toHit), nextCursor: more ? String(page[page.length - 1]!.seq) : null };
