@@ -151,7 +151,8 @@ for (const database of ["pglite", "postgres"] as const) {
         fc.asyncProperty(
           fc.constantFrom("alphaword", "betaword", "gammaword bet", "alphaword gam", "plan alp"),
           fc.integer({ min: 1, max: 12 }),
-          fc.record({ recent: fc.integer({ min: 1, max: 40 }), seqs: fc.integer({ min: 1, max: 60 }) }),
+          // Up to 80: more than the todo's messages, so plan 1 also ends a search on a window that is not full.
+          fc.record({ recent: fc.integer({ min: 1, max: 80 }), seqs: fc.integer({ min: 1, max: 60 }) }),
           fc.constantFrom(undefined, "user" as const),
           async (q, limit, windows, role) => {
             const seen: string[] = [];
@@ -203,7 +204,7 @@ for (const database of ["pglite", "postgres"] as const) {
       const rare = await p.message.create({ data: { todoId: todo, role: "user", content: "gatefiller gaterareword" } });
       await p.$executeRawUnsafe(`ANALYZE "Message"`);
       const caller = { userId: u.owner!.userId, todoScope: null };
-      const gate = async (q: string) => (await p.$queryRaw<{ rare: boolean }[]>(rareGateSql({ words: queryWords(q), limit: 5 })))[0]!.rare;
+      const gate = async (q: string) => (await p.$queryRaw<{ rare: boolean }[]>(rareGateSql(caller, { words: queryWords(q), limit: 5 })))[0]!.rare;
       // One message in the whole table: too rare to be found 6 times in the newest 300.
       assert.equal(await gate("gaterareword"), true, "a rare word skips the first plan");
       assert.equal(await gate("gatefiller"), false, "a common word still takes the first plan");
@@ -225,8 +226,41 @@ for (const database of ["pglite", "postgres"] as const) {
       // One match cannot fill the window's page either, so the last plan runs too. On PostgreSQL
       // plan 1 is not sent; on the embedded database it is, and its one-time filter reads nothing.
       assert.deepEqual(await plans("gaterareword"), { run: [...(gateFirst ? ["gate:1"] : ["recent:0"]), "window:1", "indexed:1"], ids: [rare.id] });
-      assert.deepEqual((await plans("gatefiller")).run, [...(gateFirst ? ["gate:1"] : []), "recent:6"]);
+      // 41 matches: plan 1 returns its first limit + 2 (it asks one more than the page, and one more for the window's end).
+      assert.deepEqual((await plans("gatefiller")).run, [...(gateFirst ? ["gate:1"] : []), "recent:7"]);
       assert.deepEqual((await search("owner", { q: "gaterareword" })).items.map((h: Json) => h.id), [rare.id]);
+    });
+
+    test("a light user's search ends in plan 1 when their messages do not fill its window, a word common elsewhere included", async (t) => {
+      if (skip) return t.skip(skip);
+      const p = app!.rt.prisma;
+      const light = await app!.newUser();
+      const lp = (await p.project.create({ data: { ownerId: light.userId, name: "Light" } })).id;
+      const lt = (await p.todo.create({ data: { projectId: lp, userId: light.userId, content: "Few" } })).id;
+      const mine = [];
+      for (let i = 0; i < 3; i++) mine.push(await p.message.create({ data: { todoId: lt, role: "user", content: `lightword note ${i}` } }));
+      await p.message.create({ data: { todoId: lt, role: "user", content: "nothing to see" } });
+      // The word is everywhere else: a stranger's 30 messages.
+      for (let i = 0; i < 30; i++) await p.message.create({ data: { todoId: TQ, role: "user", content: `lightword elsewhere ${i}` } });
+      // The statistics know the word is common (else the gate would send a rare word past plan 1, as it should).
+      await p.$executeRawUnsafe(`ANALYZE "Message"`);
+      const caller = { userId: light.userId, todoScope: null };
+      const run: string[] = [];
+      const rows = await runMessageSearch<MessageSearchRow>(
+        (sql) => {
+          run.push(sql.sql.trimStart().startsWith("SELECT message_search_rare") ? "gate" : sql.sql.includes("WITH matched") ? "indexed" : sql.sql.includes('max("seq")') ? "window" : "recent");
+          return p.$queryRaw<unknown[]>(sql);
+        },
+        caller,
+        { words: queryWords("lightword"), limit: 20 },
+        { gateFirst },
+      );
+      assert.deepEqual(rows.map((r) => r.id), mine.map((m) => m.id).reverse());
+      assert.deepEqual(run, [...(gateFirst ? ["gate"] : []), "recent"], "the 4 messages did not fill the window of 300: no other plan");
+      // A word they never wrote: still one plan, and nothing found.
+      assert.deepEqual((await search("owner", { q: "lightword" })).items, []);
+      const res = await app!.call("GET", "/messages/search", { key: light.apiKey, query: { q: "elsewhere" } });
+      assert.deepEqual((res.json as Json).items, []);
     });
 
     test("paging never repeats or skips a message (property)", async (t) => {

@@ -25,12 +25,15 @@ export function matchFilters(caller: Pick<Caller, "userId" | "todoScope">, query
   return Prisma.join(filters, " AND ");
 }
 
-/** The hit columns (with the snippet) of the rows of `inner` (id, todoId, role, createdAt, seq, content). */
-export function hitSql(inner: Prisma.Sql, query: Prisma.Sql): Prisma.Sql {
+/**
+ * The hit columns (with the snippet) of the rows of `inner` (id, todoId, role, createdAt, seq,
+ * content, and the columns `extra` names, e.g. Prisma.sql`, hit."matched"`).
+ */
+export function hitSql(inner: Prisma.Sql, query: Prisma.Sql, extra: Prisma.Sql = Prisma.empty): Prisma.Sql {
   return Prisma.sql`
     SELECT hit."id", hit."todoId", t."projectId", p."name" AS "projectName", left(t."content", 200) AS "todoTitle",
            t."status"::text AS "todoStatus", hit."role"::text AS "role", hit."createdAt", hit."seq",
-           ${headlineSql(Prisma.sql`hit."content"`, query)} AS "headline"
+           ${headlineSql(Prisma.sql`hit."content"`, query)} AS "headline"${extra}
     FROM (${inner}) hit
     JOIN "Todo" t ON t."id" = hit."todoId"
     JOIN "Project" p ON p."id" = t."projectId"
@@ -102,12 +105,21 @@ function todoIdsSql(caller: Pick<Caller, "userId" | "todoScope">, o: Partial<Sea
 }
 
 /** Message-only filters: the caller's todos in scope, the role, the cursor. */
-function messageFilters(caller: Pick<Caller, "userId" | "todoScope">, o: Partial<SearchOptions>): Prisma.Sql {
-  const filters: Prisma.Sql[] = [Prisma.sql`m."todoId" = ANY(${todoIdsSql(caller, o)})`];
+function messageFilters(caller: Pick<Caller, "userId" | "todoScope">, o: Partial<SearchOptions>, todo?: Prisma.Sql): Prisma.Sql {
+  const filters: Prisma.Sql[] = [todo ? Prisma.sql`m."todoId" = ${todo}` : Prisma.sql`m."todoId" = ANY(${todoIdsSql(caller, o)})`];
   if (o.role) filters.push(Prisma.sql`m."role" = ${o.role}::"MessageRole"`);
   if (o.cursor) filters.push(Prisma.sql`m."seq" < ${BigInt(o.cursor)}`);
   return Prisma.join(filters, " AND ");
 }
+
+/**
+ * Plan 1 walks the newest messages of every todo at once down the seq index when the caller has
+ * more todos in scope than this; with this many or fewer, each todo's newest down its own
+ * (todoId, seq) index. The walk down the seq index stops after the window's messages of the
+ * caller, which for a light user on a large database are spread over all of it (0.4 s at 1M
+ * messages for a user with 8); per todo it reads at most the window per todo.
+ */
+export const PER_TODO_MAX = 16;
 
 /** The GIN lookup of plans 2 and 3 and the check of the full query (see above), over "Message" `m`. */
 function indexedMatch(words: string[], query: Prisma.Sql): Prisma.Sql {
@@ -116,24 +128,48 @@ function indexedMatch(words: string[], query: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`m."searchVector" @@ (${whole}) AND ts_match_vq(m."searchVector", ${query})`;
 }
 
-/** The hits of the message ids `ids` returns (at most limit + 1 rows). */
-function hitsOf(ids: Prisma.Sql, query: Prisma.Sql): Prisma.Sql {
-  return hitSql(Prisma.sql`SELECT m."id", m."todoId", m."role", m."createdAt", m."seq", m."content" FROM (${ids}) found JOIN "Message" m ON m."id" = found."id"`, query);
+/** The hits of the message ids `ids` returns (at most limit + 2 rows); `flags`: also its columns "matched" and "last". */
+function hitsOf(ids: Prisma.Sql, query: Prisma.Sql, flags = false): Prisma.Sql {
+  const extra = flags ? Prisma.sql`, found."matched", found."last"` : Prisma.empty;
+  return hitSql(
+    Prisma.sql`SELECT m."id", m."todoId", m."role", m."createdAt", m."seq", m."content"${extra} FROM (${ids}) found JOIN "Message" m ON m."id" = found."id"`,
+    query,
+    flags ? Prisma.sql`, hit."matched", hit."last"` : Prisma.empty,
+  );
 }
 
-/** Plan 1; `gated`: the gate already ran as its own statement (else it is a one-time filter here). */
-export function recentSearchSql(caller: Pick<Caller, "userId" | "todoScope">, o: SearchOptions, windows = WINDOWS, gated = false): Prisma.Sql {
+/**
+ * Plan 1; `gated`: the gate already ran as its own statement (else it is a one-time filter here).
+ * Its rows are the matches ("matched") and, when the window holds all `windows.recent` messages,
+ * its oldest message ("last", a match or not), which comes after every match: so a plan 1 that
+ * found `limit` or fewer also says whether its window was full. When it was not, the window
+ * was every message in scope and the matches are all there are (a light user searching a word
+ * common elsewhere never reaches plan 3, which reads every match in the database).
+ */
+export function recentSearchSql(caller: Pick<Caller, "userId" | "todoScope">, o: SearchOptions, windows = WINDOWS, gated = false, perTodo = false): Prisma.Sql {
   const query = tsquerySql(o.words);
+  const newest = perTodo
+    ? Prisma.sql`
+          SELECT x."id", x."seq", x."searchVector" FROM unnest(${todoIdsSql(caller, o)}) AS tid("id")
+          CROSS JOIN LATERAL (
+            SELECT m."id", m."seq", m."searchVector" FROM "Message" m WHERE ${messageFilters(caller, o, Prisma.sql`tid."id"`)}
+            ORDER BY m."seq" DESC LIMIT ${windows.recent}
+          ) x
+          ORDER BY x."seq" DESC LIMIT ${windows.recent}`
+    : Prisma.sql`
+          SELECT m."id", m."seq", m."searchVector" FROM "Message" m
+          WHERE ${messageFilters(caller, o)}${gated ? Prisma.empty : Prisma.sql` AND NOT (SELECT message_search_rare(${query}, ${o.limit + 1}::int, ${windows.recent}::int))`}
+          ORDER BY m."seq" DESC LIMIT ${windows.recent}`;
   return hitsOf(
     Prisma.sql`
-      SELECT w."id" FROM (
-        SELECT m."id", m."seq", m."searchVector" FROM "Message" m
-        WHERE ${messageFilters(caller, o)}${gated ? Prisma.empty : Prisma.sql` AND NOT (SELECT message_search_rare(${query}, ${o.limit + 1}::int, ${windows.recent}::int))`}
-        ORDER BY m."seq" DESC LIMIT ${windows.recent}
+      SELECT w."id", w."matched", w."last" FROM (
+        SELECT r."id", r."seq", r."searchVector" @@ (${query}) AS "matched", row_number() OVER (ORDER BY r."seq" DESC) = ${windows.recent} AS "last"
+        FROM (${newest}) r
       ) w
-      WHERE w."searchVector" @@ (${query})
-      ORDER BY w."seq" DESC LIMIT ${o.limit + 1}`,
+      WHERE w."matched" OR w."last"
+      ORDER BY w."seq" DESC LIMIT ${o.limit + 2}`,
     query,
+    true,
   );
 }
 
@@ -157,9 +193,12 @@ export function indexedSearchSql(caller: Pick<Caller, "userId" | "todoScope">, o
     ${hitsOf(Prisma.sql`SELECT m."id" FROM matched m WHERE ${messageFilters(caller, o)} ORDER BY m."seq" DESC LIMIT ${o.limit + 1}`, query)}`;
 }
 
-/** One row, `rare`: whether plan 1 cannot fill the page by the statistics (false when never analysed). */
-export function rareGateSql(o: SearchOptions, windows = WINDOWS): Prisma.Sql {
-  return Prisma.sql`SELECT message_search_rare(${tsquerySql(o.words)}, ${o.limit + 1}::int, ${windows.recent}::int) AS "rare"`;
+/**
+ * One row: `rare`, whether plan 1 cannot fill the page by the statistics (false when never
+ * analysed), and `todos`, how many todos the caller has in scope.
+ */
+export function rareGateSql(caller: Pick<Caller, "userId" | "todoScope">, o: SearchOptions, windows = WINDOWS): Prisma.Sql {
+  return Prisma.sql`SELECT message_search_rare(${tsquerySql(o.words)}, ${o.limit + 1}::int, ${windows.recent}::int) AS "rare", cardinality(${todoIdsSql(caller, o)}) AS "todos"`;
 }
 
 /**
@@ -173,10 +212,16 @@ export async function runMessageSearch<R>(
   o: SearchOptions,
   { windows = WINDOWS, gateFirst }: { windows?: SearchWindows; gateFirst: boolean },
 ): Promise<R[]> {
-  const rare = gateFirst && ((await exec(rareGateSql(o, windows))) as { rare: boolean }[])[0]?.rare === true;
-  if (!rare) {
-    const rows = (await exec(recentSearchSql(caller, o, windows, gateFirst))) as R[];
-    if (rows.length > o.limit) return rows;
+  const gate = gateFirst ? ((await exec(rareGateSql(caller, o, windows))) as { rare: boolean; todos: number }[])[0] : undefined;
+  if (gate && Number(gate.todos) === 0) return [];
+  if (!gate?.rare) {
+    const perTodo = gate !== undefined && Number(gate.todos) <= PER_TODO_MAX;
+    const rows = (await exec(recentSearchSql(caller, o, windows, gateFirst, perTodo))) as (R & { matched: boolean; last: boolean })[];
+    const hits = rows.filter((r) => r.matched);
+    if (hits.length > o.limit) return hits;
+    // The window held fewer messages than it could: it was every message in scope. With no row at
+    // all that holds only when the gate ran first (inside plan 1 it may have emptied the window).
+    if (!rows.some((r) => r.last) && (rows.length > 0 || gateFirst)) return hits;
   }
   const rows = (await exec(windowSearchSql(caller, o, windows))) as R[];
   if (rows.length > o.limit) return rows;
