@@ -6,6 +6,7 @@ import { startTestApp, type TestApp, type TestAppUser } from "../../testing/app.
 import { unlessPostgresUnavailable } from "../../testing/runtime.ts";
 import { queryWords, splitSnippet } from "./query.ts";
 import { rareGateSql, runMessageSearch, type MessageSearchRow } from "./messages.ts";
+import type { Prisma } from "../../db/generated/client.ts";
 
 // todo_searchMessages through the real pipeline, on the embedded database and (when a server
 // answers, always in CI) on PostgreSQL: the generated tsvector column must behave the same.
@@ -19,6 +20,10 @@ test("splitSnippet: markers become plain text and offsets", () => {
   assert.deepEqual(splitSnippet("<b>x</b>"), { text: "<b>x</b>", highlights: [] });
   assert.deepEqual(splitSnippet("\u0002\u0003x"), { text: "x", highlights: [] });
 });
+
+/** Which of runMessageSearch's statements `sql` is. */
+const statementOf = (sql: Prisma.Sql) =>
+  sql.sql.trimStart().startsWith("SELECT message_search_rare") ? "gate" : sql.sql.includes("WITH matched") ? "indexed" : sql.sql.includes('max("seq")') ? "window" : "recent";
 
 for (const database of ["pglite", "postgres"] as const) {
   // As the service chooses (runMessageSearch): the rare-word gate as its own statement on PostgreSQL only.
@@ -212,9 +217,8 @@ for (const database of ["pglite", "postgres"] as const) {
         const run: string[] = [];
         const rows = await runMessageSearch<MessageSearchRow>(
           async (sql) => {
-            const kind = sql.sql.trimStart().startsWith("SELECT message_search_rare") ? "gate" : sql.sql.includes("WITH matched") ? "indexed" : sql.sql.includes('max("seq")') ? "window" : "recent";
             const out = await p.$queryRaw<unknown[]>(sql);
-            run.push(`${kind}:${out.length}`);
+            run.push(`${statementOf(sql)}:${out.length}`);
             return out;
           },
           caller,
@@ -248,7 +252,7 @@ for (const database of ["pglite", "postgres"] as const) {
       const run: string[] = [];
       const rows = await runMessageSearch<MessageSearchRow>(
         (sql) => {
-          run.push(sql.sql.trimStart().startsWith("SELECT message_search_rare") ? "gate" : sql.sql.includes("WITH matched") ? "indexed" : sql.sql.includes('max("seq")') ? "window" : "recent");
+          run.push(statementOf(sql));
           return p.$queryRaw<unknown[]>(sql);
         },
         caller,

@@ -138,27 +138,38 @@ function hitsOf(ids: Prisma.Sql, query: Prisma.Sql, flags = false): Prisma.Sql {
   );
 }
 
+/** `message_search_rare` for plan 1 (see above): true when the words cannot fill its page. */
+const rareSql = (query: Prisma.Sql, o: SearchOptions, windows: SearchWindows) =>
+  Prisma.sql`message_search_rare(${query}, ${o.limit + 1}::int, ${windows.recent}::int)`;
+
 /**
- * Plan 1; `gated`: the gate already ran as its own statement (else it is a one-time filter here).
- * Its rows are the matches ("matched") and, when the window holds all `windows.recent` messages,
- * its oldest message ("last", a match or not), which comes after every match: so a plan 1 that
- * found `limit` or fewer also says whether its window was full. When it was not, the window
+ * How plan 1 finds the window: down the seq index with the gate as a one-time filter
+ * ("inline-gate"), down the seq index after the gate ran as its own statement ("gated"), or each
+ * todo's newest down its own index, also after the gate ("per-todo", see PER_TODO_MAX).
+ */
+export type RecentWalk = "inline-gate" | "gated" | "per-todo";
+
+/**
+ * Plan 1, its window found as `walk` says. Its rows are the matches ("matched") and, when the
+ * window holds all `windows.recent` messages, its oldest message ("last", a match or not), which
+ * comes after every match: so a plan 1 that found `limit` or fewer also says whether its window was full. When it was not, the window
  * was every message in scope and the matches are all there are (a light user searching a word
  * common elsewhere never reaches plan 3, which reads every match in the database).
  */
-export function recentSearchSql(caller: Pick<Caller, "userId" | "todoScope">, o: SearchOptions, windows = WINDOWS, gated = false, perTodo = false): Prisma.Sql {
+export function recentSearchSql(caller: Pick<Caller, "userId" | "todoScope">, o: SearchOptions, windows = WINDOWS, walk: RecentWalk = "inline-gate"): Prisma.Sql {
   const query = tsquerySql(o.words);
-  const newest = perTodo
-    ? Prisma.sql`
+  const newest =
+    walk === "per-todo"
+      ? Prisma.sql`
           SELECT x."id", x."seq", x."searchVector" FROM unnest(${todoIdsSql(caller, o)}) AS tid("id")
           CROSS JOIN LATERAL (
             SELECT m."id", m."seq", m."searchVector" FROM "Message" m WHERE ${messageFilters(caller, o, Prisma.sql`tid."id"`)}
             ORDER BY m."seq" DESC LIMIT ${windows.recent}
           ) x
           ORDER BY x."seq" DESC LIMIT ${windows.recent}`
-    : Prisma.sql`
+      : Prisma.sql`
           SELECT m."id", m."seq", m."searchVector" FROM "Message" m
-          WHERE ${messageFilters(caller, o)}${gated ? Prisma.empty : Prisma.sql` AND NOT (SELECT message_search_rare(${query}, ${o.limit + 1}::int, ${windows.recent}::int))`}
+          WHERE ${messageFilters(caller, o)}${walk === "inline-gate" ? Prisma.sql` AND NOT (SELECT ${rareSql(query, o, windows)})` : Prisma.empty}
           ORDER BY m."seq" DESC LIMIT ${windows.recent}`;
   return hitsOf(
     Prisma.sql`
@@ -198,7 +209,7 @@ export function indexedSearchSql(caller: Pick<Caller, "userId" | "todoScope">, o
  * analysed), and `todos`, how many todos the caller has in scope.
  */
 export function rareGateSql(caller: Pick<Caller, "userId" | "todoScope">, o: SearchOptions, windows = WINDOWS): Prisma.Sql {
-  return Prisma.sql`SELECT message_search_rare(${tsquerySql(o.words)}, ${o.limit + 1}::int, ${windows.recent}::int) AS "rare", cardinality(${todoIdsSql(caller, o)}) AS "todos"`;
+  return Prisma.sql`SELECT ${rareSql(tsquerySql(o.words), o, windows)} AS "rare", cardinality(${todoIdsSql(caller, o)}) AS "todos"`;
 }
 
 /**
@@ -213,10 +224,11 @@ export async function runMessageSearch<R>(
   { windows = WINDOWS, gateFirst }: { windows?: SearchWindows; gateFirst: boolean },
 ): Promise<R[]> {
   const gate = gateFirst ? ((await exec(rareGateSql(caller, o, windows))) as { rare: boolean; todos: number }[])[0] : undefined;
-  if (gate && Number(gate.todos) === 0) return [];
+  const todos = gate ? Number(gate.todos) : undefined;
+  if (todos === 0) return [];
   if (!gate?.rare) {
-    const perTodo = gate !== undefined && Number(gate.todos) <= PER_TODO_MAX;
-    const rows = (await exec(recentSearchSql(caller, o, windows, gateFirst, perTodo))) as (R & { matched: boolean; last: boolean })[];
+    const walk: RecentWalk = todos === undefined ? "inline-gate" : todos <= PER_TODO_MAX ? "per-todo" : "gated";
+    const rows = (await exec(recentSearchSql(caller, o, windows, walk))) as (R & { matched: boolean; last: boolean })[];
     const hits = rows.filter((r) => r.matched);
     if (hits.length > o.limit) return hits;
     // The window held fewer messages than it could: it was every message in scope. With no row at
