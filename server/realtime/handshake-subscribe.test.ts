@@ -35,7 +35,7 @@ test("callers of one key in the same turn share one read, which starts on the ne
 
 test("callers of one key that arrive during a read share the next read, which starts after them", async () => {
   const m = manualRead();
-  const get = coalescedReads(m.read);
+  const get = coalescedReads(m.read, { burstMs: 0 });
   const first = get("k", "a1");
   await turns();
   assert.deepEqual(m.started, ["a1"]);
@@ -68,4 +68,35 @@ test("other keys read on their own, and a failed read fails exactly its callers"
   m.finish[1]!("y");
   await assert.rejects(x, /x failed/);
   assert.equal(await y, "y");
+});
+
+test("in a burst, reads of one key start at most every burstMs, each joining every caller of its wait", async () => {
+  const m = manualRead();
+  const get = coalescedReads(m.read, { burstMs: 40 });
+  const first = get("k", "a1");
+  await turns();
+  assert.deepEqual(m.started, ["a1"], "the first caller after a quiet spell is read on the next turn");
+  m.finish[0]!("one");
+  assert.equal(await first, "one");
+  // The burst goes on: callers over several turns share one read, which waits out the 40 ms.
+  const later = [get("k", "a2")];
+  await turns();
+  later.push(get("k", "a3"));
+  await turns();
+  later.push(get("k", "a4"));
+  await turns();
+  assert.deepEqual(m.started, ["a1"], "no read yet: the last one started less than 40 ms ago");
+  // Another key is not held back by this one's burst.
+  void get("other", "o1");
+  await turns();
+  assert.deepEqual(m.started, ["a1", "o1"]);
+  await new Promise((r) => setTimeout(r, 60));
+  assert.deepEqual(m.started, ["a1", "o1", "a2"], "one read for a2, a3 and a4, started after all of them");
+  m.finish[2]!("two");
+  assert.deepEqual(await Promise.all(later), ["two", "two", "two"]);
+  // Quiet for 40 ms after the last read started: the next caller is read on the next turn again.
+  await new Promise((r) => setTimeout(r, 60));
+  void get("k", "a5");
+  await turns();
+  assert.deepEqual(m.started, ["a1", "o1", "a2", "a5"]);
 });

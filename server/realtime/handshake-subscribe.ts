@@ -41,33 +41,46 @@ export function parseHandshakeSubscribe(value: unknown): SubscriptionTarget[] | 
 
 const roomOf = (t: SubscriptionTarget): Room => (t.kind === "todo" ? `todo:${t.id}` : `project:${t.id}`);
 
+/** In a burst, reads of one key start at most this often (coalescedReads). */
+export const BURST_READ_MS = 25;
+
 /**
- * Runs `read` once for all the callers of one key that arrived in the same turn of the event loop
- * or while the previous read of that key ran (with the first one's argument): handshakes come in
- * bursts (a page's or a fleet's clients reconnecting after a restart, a thousand CLI clients on
- * one todo), and a burst then costs a query or two, not one per connection. A read starts on the
- * turn after its first caller (`setImmediate`, as DataLoader batches): the embedded database
- * answers within the turn that asks, so without that wait no two handshakes ever met. Every read
- * starts after all of its callers arrived, so none gets an answer older than its own handshake.
+ * Runs `read` once for all the callers of one key that arrived before it started: handshakes come
+ * in bursts (a page's or a fleet's clients reconnecting after a restart, a thousand CLI clients on
+ * one todo), and a burst then costs a few queries, not one per connection. The first caller after
+ * a quiet spell is read on the next turn of the event loop (`setImmediate`, as DataLoader batches).
+ * In a burst, reads of one key start at most every `burstMs`: the embedded database answers within
+ * the turn that asks, so a read on every turn joined only the one or two handshakes that reached
+ * it in that turn (about one statement per two connections); paced, a read joins every handshake
+ * of its `burstMs`, each waiting at most that long. Every read starts after all of its callers
+ * arrived, so none gets an answer older than its own handshake.
  */
-export function coalescedReads<A, T>(read: (arg: A) => Promise<T>): (key: string, arg: A) => Promise<T> {
+export function coalescedReads<A, T>(read: (arg: A) => Promise<T>, opts: { burstMs?: number } = {}): (key: string, arg: A) => Promise<T> {
   type Waiter = { arg: A; resolve(v: T): void; reject(e: unknown): void };
+  const burstMs = opts.burstMs ?? BURST_READ_MS;
   const waiting = new Map<string, Waiter[]>();
-  /** Keys whose read runs or is about to start. */
-  const running = new Set<string>();
+  /** Keys whose read runs or is about to start, with when their last read started. */
+  const running = new Map<string, number>();
+  const schedule = (key: string) => {
+    const wait = (running.get(key) ?? -Infinity) + burstMs - performance.now();
+    if (wait > 0) setTimeout(start, wait, key);
+    else setImmediate(start, key);
+  };
   const start = (key: string) => {
     const waiters = waiting.get(key);
     if (!waiters) {
+      // Quiet for burstMs since the last read started: the next caller is read at once.
       running.delete(key);
       return;
     }
     waiting.delete(key);
+    running.set(key, performance.now());
     read(waiters[0]!.arg)
       .then(
         (v) => waiters.forEach((w) => w.resolve(v)),
         (e: unknown) => waiters.forEach((w) => w.reject(e)),
       )
-      .finally(() => setImmediate(start, key));
+      .finally(() => schedule(key));
   };
   return (key, arg) =>
     new Promise<T>((resolve, reject) => {
@@ -75,8 +88,8 @@ export function coalescedReads<A, T>(read: (arg: A) => Promise<T>): (key: string
       waiters.push({ arg, resolve, reject });
       waiting.set(key, waiters);
       if (!running.has(key)) {
-        running.add(key);
-        setImmediate(start, key);
+        running.set(key, -Infinity);
+        schedule(key);
       }
     });
 }
