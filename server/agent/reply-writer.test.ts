@@ -171,3 +171,22 @@ test("close (the lease was lost) writes nothing more", async () => {
   assert.equal(sink.writes.length, 0);
   assert.equal(w.content, "mine ");
 });
+
+test("writers started at different moments write on the same instants (the clock's multiples of persistMs), so their writes meet", async () => {
+  const clock = new ManualClock();
+  await clock.advance(130);
+  const a = recordingSink(clock);
+  const wa = new ReplyWriter(a, "", { publishMs: 0, persistMs: 500, clock });
+  wa.push("a0 ");
+  await clock.advance(240);
+  const b = recordingSink(clock);
+  const wb = new ReplyWriter(b, "", { publishMs: 0, persistMs: 500, clock });
+  for (let i = 1; i <= 15; i++) {
+    wa.push(`a${i} `);
+    wb.push(`b${i} `);
+    await clock.advance(100);
+  }
+  // From 130 and 370 ms on, streaming until 1870 ms: both write at 500, 1000 and 1500 ms.
+  assert.deepEqual(a.writes.map((x) => x.at), [500, 1000, 1500]);
+  assert.deepEqual(b.writes.map((x) => x.at), [500, 1000, 1500]);
+});

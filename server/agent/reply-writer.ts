@@ -1,6 +1,6 @@
 // The streamed reply of a turn, held in memory: deltas go to subscribers (message.delta) at most
-// every `publishMs`, and the text is written to the database coalesced, at most every `persistMs`
-// (and at once when asked: at a tool call, on a subscriber's flush, at the end). Text is always
+// every `publishMs`, and the text is written to the database coalesced, once per `persistMs` of
+// the clock (and at once when asked: at a tool call, on a subscriber's flush, at the end). Text is always
 // published before it is stored, so a reader never has stored text a delta has not announced,
 // and a crash loses at most what was streamed since the last write (about `persistMs`).
 
@@ -30,7 +30,7 @@ const realClock: Clock = {
 export type ReplyWriterOptions = {
   /** Deltas are published at most this often (0: at every piece). */
   publishMs: number;
-  /** The text is written at most this often between the writes asked for (flush, finish). */
+  /** The text is written once per this many ms of the clock (at its multiples), besides the writes asked for (flush, finish). */
   persistMs: number;
   clock?: Clock;
   /** Called once when a write found the todo no longer running. */
@@ -83,8 +83,20 @@ export class ReplyWriter {
     const now = this.clock.now();
     if (now - this.lastPublish >= this.opts.publishMs) this.publish();
     else this.publishTimer ??= this.clock.setTimeout(() => this.publish(), this.lastPublish + this.opts.publishMs - now);
-    if (now - this.lastPersist >= this.opts.persistMs) void this.persist();
-    else this.persistTimer ??= this.clock.setTimeout(() => void this.persist(), this.lastPersist + this.opts.persistMs - now);
+    const due = this.persistDue();
+    if (now >= due) void this.persist();
+    else this.persistTimer ??= this.clock.setTimeout(() => void this.persist(), due - now);
+  }
+
+  /**
+   * When the text is written next: the first point after the last write on the clock's grid of
+   * persistMs (its multiples), not persistMs after that write, so the writes of every turn in the
+   * process fall on the same instants and go to the database together (./reply-appends.ts). A
+   * crash still loses at most what was streamed in the last persistMs.
+   */
+  private persistDue(): number {
+    const every = this.opts.persistMs;
+    return every > 0 ? (Math.floor(this.lastPersist / every) + 1) * every : this.lastPersist;
   }
 
   /** Publishes what was not yet, as one delta. */

@@ -19,6 +19,7 @@ import { AGENT_TOOLS, buildTools, type AgentToolDef } from "./tools/index.ts";
 import { SPAWN_TOOL } from "./tools/spawn-subtodos.ts";
 import { takeLease, type LeaseHolder, type Workflow } from "./turn-lease.ts";
 import { beginTurn, finishTurn, history, interrupted, ToolSteps, type OpenedTurn } from "./turn-store.ts";
+import { replyAppends } from "./reply-appends.ts";
 import { ReplyWriter } from "./reply-writer.ts";
 import { turnSignals } from "./turn-signals.ts";
 
@@ -163,10 +164,8 @@ export async function streamTurn(ctx: StreamContext, todo: TodoRef & { userId: s
   const writer = new ReplyWriter(
     {
       publish: (delta, offset) => publishTodo("message.delta", todo, { messageId: turn.messageId, delta, offset }),
-      append: async (text) =>
-        (await db().$executeRaw`
-          UPDATE "Message" SET "content" = "content" || ${text}, "updatedAt" = (now() AT TIME ZONE 'UTC')
-          WHERE "id" = ${turn.messageId} AND EXISTS (SELECT 1 FROM "Todo" WHERE "id" = ${todoId} AND "status" = 'RUNNING')`) > 0,
+      // With the other turns' appends of the same moment, as one statement (./reply-appends.ts).
+      append: (text) => replyAppends.append(turn.messageId, todoId, text),
       appendFinal: async (text) => {
         await db().$executeRaw`
           UPDATE "Message" SET "content" = "content" || ${text}, "updatedAt" = (now() AT TIME ZONE 'UTC')
