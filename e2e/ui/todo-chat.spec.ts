@@ -21,8 +21,12 @@ import { TodoChatPage, utcInput, utcMinute } from "../support/todo-page";
 test.describe.configure({ timeout: 120_000 });
 test.use({ timezoneId: "UTC" });
 
-/** A long first line makes the built-in agent's reply long (about 20 steps), room to pause it. */
-const LONG = "Tell me how to plan a vegetable garden for a small balcony that gets only morning sun, with pots, soil, watering and the first seeds to sow";
+/**
+ * The OpenAI-compatible stand-in echoes the message two words per 20 ms: these 600 words write for
+ * about 6 s, so a page on a loaded machine still sees the todo Running and the reply being written
+ * (the built-in agent's 2 s reply could end before it did).
+ */
+const LONG = `Plan a balcony garden: ${Array.from({ length: 600 }, (_, i) => `word${i}`).join(" ")}`;
 
 /** Records, in the page, every text the newest agent reply showed while it was still being written. */
 async function recordStreaming(page: Page): Promise<void> {
@@ -47,7 +51,7 @@ const streamed = (page: Page) => page.evaluate(() => (window as unknown as { __s
 test("the agent's reply streams in while it is written, then the todo is READY", async ({ page }, info) => {
   const u = await signedInUser(page, info);
   const p = await createProject(u, "Garden");
-  const t = await createTodo(u, p.id, "Balcony garden");
+  const t = await createTodo(u, p.id, { content: "Balcony garden", agentSettings: { provider: "openai", model: "gpt-4o-mini" } });
   const chat = new TodoChatPage(page);
   await chat.open(p.id, t.id);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Balcony garden");
@@ -59,7 +63,8 @@ test("the agent's reply streams in while it is written, then the todo is READY",
   // Ctrl+Enter sends from the keyboard.
   await chat.composer.getByLabel("Message").fill(LONG);
   await chat.composer.getByLabel("Message").press("Control+Enter");
-  await expect(chat.message(LONG)).toBeVisible();
+  // (The finished reply echoes it: the user's message is the first one with this text.)
+  await expect(chat.message(LONG).first()).toBeVisible();
   await expect(chat.status).toHaveText("Running");
   await expect(page.getByTestId("writing")).toBeVisible();
   await snap(page, info, "todo-streaming");
