@@ -89,3 +89,25 @@ test("a new todo takes the project's default group and the nearest agent default
   await t.prisma.todoGroup.deleteMany({ where: { projectId } });
   assert.equal((await createTodo(caller, projectId, { content: "d", startProcessing: false })).groupSlug, null);
 });
+
+test("todo_update's todo.updated event carries the group the todo is in: kept, moved, removed", async () => {
+  const { updateTodo } = await import("./todos.ts");
+  const user = await createTestUser(t.prisma);
+  const caller: Caller = { credential: "apiKey", userId: user.id, email: user.email, name: null, isAdmin: false };
+  const project = await t.prisma.project.create({ data: { ownerId: user.id, name: "Groups" } });
+  const [a] = await Promise.all(["alpha", "beta"].map((slug) => t.prisma.todoGroup.create({ data: { projectId: project.id, slug, name: slug } })));
+  const todo = await t.prisma.todo.create({ data: { projectId: project.id, userId: user.id, content: "x", groupId: a!.id } });
+  const seen: (string | null)[] = [];
+  const stop = t.runtime.bus.subscribe((e) => {
+    if (e.type === "todo.updated" && e.todoId === todo.id) seen.push((e.data as { groupSlug: string | null }).groupSlug);
+  });
+  try {
+    await updateTodo(caller, todo.id, { content: "kept" });
+    await updateTodo(caller, todo.id, { groupSlug: "beta" });
+    await updateTodo(caller, todo.id, { groupSlug: null });
+    await updateTodo(caller, todo.id, { content: "still none" });
+    assert.deepEqual(seen, ["alpha", "beta", null, null]);
+  } finally {
+    stop();
+  }
+});

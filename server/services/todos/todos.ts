@@ -126,11 +126,22 @@ export async function updateTodo(caller: Caller, todoId: string, input: z.output
       metadata: input.metadata as Prisma.InputJsonValue | undefined,
       lastActivityAt: new Date(),
     },
-    include: withGroup,
   });
-  publishTodo("todo.updated", updated, toTodoListItem(updated));
+  // One UPDATE … RETURNING: no transaction around it to read the group back.
+  const group = await groupAfterUpdate(input.groupSlug, todo, updated.groupId);
+  publishTodo("todo.updated", updated, toTodoListItem({ ...updated, group }));
   if (input.content !== undefined) await queueEmbedding("todo", todoId, updated.content);
   return null;
+}
+
+/**
+ * The group of a todo just updated, without reading it back: the slug asked for, or the group read
+ * with the todo before the update (read again only when another write moved the todo meanwhile).
+ */
+async function groupAfterUpdate(asked: string | null | undefined, before: { groupId: string | null; group: { slug: string } | null }, groupId: string | null): Promise<{ slug: string } | null> {
+  if (asked !== undefined) return asked === null ? null : { slug: asked };
+  if (groupId === before.groupId) return before.group;
+  return groupId === null ? null : db().todoGroup.findUnique({ where: { id: groupId }, select: { slug: true } });
 }
 
 export async function deleteTodo(caller: Caller, todoId: string): Promise<null> {
