@@ -7,6 +7,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { restrictTree } from "../data-dir.ts";
 import { PrismaClient } from "./generated/client.ts";
+import { withStatementCache } from "./pglite-statements.ts";
 import { applyMigrations, describeError, migratePostgres, pgliteExecutor, redactUrl } from "./migrate.ts";
 import { countStatements, reportStatements, statementsFile, type StatementCounts } from "./statement-count.ts";
 
@@ -94,7 +95,7 @@ async function openPglite(dataDir: string, log: (msg: string) => void): Promise<
     await release().catch(() => {});
     throw new Error(`Could not migrate the embedded database ${dir}: ${describeError(e)}`, { cause: e });
   }
-  const prisma = new PrismaClient({ adapter: counted(new PrismaPGlite(db)) });
+  const prisma = new PrismaClient({ adapter: counted(new PrismaPGlite(withStatementCache(db))) });
   return {
     prisma,
     kind: "pglite",
