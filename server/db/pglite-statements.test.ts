@@ -65,3 +65,11 @@ test("at most `size` statements are kept: the one used longest ago is closed", a
   assert.equal(await prepared(raw), 3);
   await raw.close();
 });
+
+test("one SQL text with other declared parameter types is another statement", async () => {
+  const { raw, db } = await fresh();
+  assert.deepEqual((await db.query(`SELECT $1 AS v`, ["7"], { paramTypes: [23] })).rows, [{ v: 7 }]);
+  assert.deepEqual((await db.query(`SELECT $1 AS v`, ["7"], { paramTypes: [25] })).rows, [{ v: "7" }]);
+  assert.equal(await prepared(raw), 2);
+  await raw.close();
+});

@@ -34,17 +34,18 @@ const STREAM = { syncToFs: false };
 /** `db` with query() (and its transactions' query()) on prepared statements, at most `size` of them. */
 export function withStatementCache(db: PGlite, size = STATEMENT_CACHE_SIZE): PGlite {
   const pg = db as Internals;
-  /** By SQL text, the least recently used first. */
+  /** By SQL text (and the parameter types the caller declared, if any), the least recently used first. */
   const cache = new Map<string, Statement>();
   let named = 0;
 
   const stream = (message: Uint8Array) => pg.execProtocolStream(message, STREAM) as Promise<Message[]>;
 
   const prepared = async (text: string, options: QueryOptions | undefined, inTransaction: boolean): Promise<Statement> => {
-    const hit = cache.get(text);
+    const key = options?.paramTypes?.length ? `${JSON.stringify(options.paramTypes)} ${text}` : text;
+    const hit = cache.get(key);
     if (hit) {
-      cache.delete(text);
-      cache.set(text, hit);
+      cache.delete(key);
+      cache.set(key, hit);
       return hit;
     }
     // Outside a transaction only: a failed transaction refuses even a Close.
@@ -57,7 +58,7 @@ export function withStatementCache(db: PGlite, size = STATEMENT_CACHE_SIZE): PGl
     await stream(serialize.parse({ name, text, types: options?.paramTypes }));
     const described = await stream(serialize.describe({ type: "S", name }));
     const statement = { name, paramTypes: described.find((m) => m.name === "parameterDescription")?.dataTypeIDs ?? [] };
-    cache.set(text, statement);
+    cache.set(key, statement);
     return statement;
   };
 
@@ -90,24 +91,26 @@ export function withStatementCache(db: PGlite, size = STATEMENT_CACHE_SIZE): PGl
 
   type Tx = Parameters<Parameters<PGlite["transaction"]>[0]>[0];
   const inTransaction = (tx: Tx): Tx =>
-    new Proxy(tx, {
-      get(target, prop, receiver) {
-        if (prop === "query")
-          return (text: string, params: unknown[] = [], options?: QueryOptions) => {
-            if (target.closed) throw new Error("Transaction is closed");
-            return options?.blob ? target.query(text, params, options) : run(text, params, options, true);
-          };
-        const value = Reflect.get(target, prop, receiver) as unknown;
-        return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    overriding(tx, {
+      query: (text: string, params: unknown[] = [], options?: QueryOptions) => {
+        if (tx.closed) throw new Error("Transaction is closed");
+        return options?.blob ? tx.query(text, params, options) : run(text, params, options, true);
       },
     });
 
-  return new Proxy(db, {
-    get(target, prop, receiver) {
-      if (prop === "query") return query;
-      if (prop === "transaction") return <T>(fn: (tx: Tx) => Promise<T>) => target.transaction((tx) => fn(inTransaction(tx)));
-      const value = Reflect.get(target, prop, receiver) as unknown;
-      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+  return overriding(db, {
+    query,
+    transaction: <T>(fn: (tx: Tx) => Promise<T>) => db.transaction((tx) => fn(inTransaction(tx))),
+  });
+}
+
+/** `target` with `overrides` in place of its members of those names; its other methods bound to it. */
+function overriding<T extends object>(target: T, overrides: Record<string, unknown>): T {
+  return new Proxy(target, {
+    get(obj, prop, receiver) {
+      if (typeof prop === "string" && Object.hasOwn(overrides, prop)) return overrides[prop];
+      const value = Reflect.get(obj, prop, receiver) as unknown;
+      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(obj) : value;
     },
   });
 }
