@@ -1,12 +1,13 @@
 // The coalesced appends of every turn streaming in this process, written together. Each turn's
 // ReplyWriter appends its text at most every PERSIST_MS; with hundreds of turns that was hundreds
-// of one-row UPDATEs a second, each a round trip through Prisma and the driver. The appends asked
-// for within APPEND_BATCH_MS of the first go to the database as one statement instead, each row
+// of one-row UPDATEs a second, each a round trip through Prisma and the driver. The writers write
+// on the clock's multiples of PERSIST_MS (./reply-writer.ts), so their appends come in the same
+// turn of the event loop; the appends of one turn go to the database as one statement, each row
 // still written only while its todo runs (server/agent/turn-stream.ts).
 import { db } from "../runtime.ts";
 
-/** How long the first append of a batch waits for others. */
-export const APPEND_BATCH_MS = 20;
+/** How long the first append of a batch waits for others (0: the appends of the same turn of the event loop, no delay). */
+export const APPEND_BATCH_MS = 0;
 
 export type AppendRow = { messageId: string; todoId: string; text: string };
 /** Writes the rows in one statement; returns the messages it wrote (their todo was still running). */
@@ -16,7 +17,7 @@ type Pending = { todoId: string; text: string; done: { resolve(ok: boolean): voi
 
 export class AppendBatcher {
   private batch = new Map<string, Pending>();
-  private timer: NodeJS.Timeout | undefined;
+  private scheduled = false;
 
   constructor(
     private readonly write: AppendWrite,
@@ -32,12 +33,15 @@ export class AppendBatcher {
         pending.text += text;
         pending.done.push({ resolve, reject });
       } else this.batch.set(messageId, { todoId, text, done: [{ resolve, reject }] });
-      this.timer ??= setTimeout(() => this.flush(), this.batchMs);
+      if (this.scheduled) return;
+      this.scheduled = true;
+      if (this.batchMs > 0) setTimeout(() => this.flush(), this.batchMs);
+      else setImmediate(() => this.flush());
     });
   }
 
   private flush(): void {
-    this.timer = undefined;
+    this.scheduled = false;
     const rows = [...this.batch];
     this.batch = new Map();
     this.write(rows.map(([messageId, p]) => ({ messageId, todoId: p.todoId, text: p.text }))).then(
