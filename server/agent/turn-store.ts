@@ -9,6 +9,7 @@ import { publishTodo } from "../services/todos/events.ts";
 import { changeTodo, setStatus, type LockedTodo, type TodoRef } from "../services/todos/lifecycle.ts";
 import { asObject, messageWithBlocks, toBlock, toMessage } from "../services/todos/serialize.ts";
 import { linksOf } from "../services/todos/sub-todos.ts";
+import { insertBlocks } from "../services/todos/blocks.ts";
 import { unsummarised } from "./context-summary.ts";
 import { countTokens } from "./local-reply.ts";
 import type { AgentProvider, BlockDraft, ChatMessage, TurnUsage } from "./provider.ts";
@@ -127,7 +128,7 @@ export async function finishTurn(todo: TodoRef, turn: Turn | null, provider: Age
       const steps = facts && facts.steps.length > 1 ? { steps: facts.steps } : {};
       const usage = { provider: provider.name, ...(shownModel ? { model: shownModel } : {}), ...counts, ...steps, costCents: provider.costCents(counts, modelId ?? ""), durationMs: Date.now() - turn.startedAt };
       const first = facts?.toolBlocks ?? (await tx.block.count({ where: { messageId: turn.messageId } }));
-      const added = blocks.length ? await tx.block.createManyAndReturn({ data: blocks.map((b, i) => ({ todoId: todo.id, messageId: turn.messageId, position: first + i, type: b.type, actionable: b.actionable, content: b.content as Prisma.InputJsonValue })) }) : [];
+      const added = await insertBlocks(tx, blocks.map((b, i) => ({ todoId: todo.id, messageId: turn.messageId, position: first + i, type: b.type, actionable: b.actionable, content: b.content })));
       const data = { content: text, state: "DONE" as const, usage };
       // A reply without earlier blocks has just the ones added here: no read of its blocks.
       const message =

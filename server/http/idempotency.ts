@@ -59,10 +59,11 @@ export class IdempotencyStore {
     await this.sweep(now);
     for (let attempt = 0; attempt < 3; attempt++) {
       const id = randomUUID();
-      const { count } = await db.idempotencyKey.createMany({
-        data: [{ id, scope, key, fingerprint, lockedAt: new Date(now), expiresAt: new Date(now + IDEMPOTENCY_TTL_MS) }],
-        skipDuplicates: true,
-      });
+      // INSERT … ON CONFLICT DO NOTHING in raw SQL: Prisma's createMany (skipDuplicates) compiles a new query plan on every call.
+      const count = await db.$executeRaw`
+        INSERT INTO "IdempotencyKey" ("id", "scope", "key", "fingerprint", "lockedAt", "expiresAt", "createdAt")
+        VALUES (${id}, ${scope}, ${key}, ${fingerprint}, ${new Date(now)}::timestamp(3), ${new Date(now + IDEMPOTENCY_TTL_MS)}::timestamp(3), ${new Date(now)}::timestamp(3))
+        ON CONFLICT DO NOTHING`;
       if (count === 1) return { kind: "run", id };
       const row = await db.idempotencyKey.findUnique({ where: { scope_key: { scope, key } } });
       if (!row) continue;

@@ -1,5 +1,4 @@
 import type { PrismaClient } from "../db/generated/client.ts";
-import { Prisma } from "../db/generated/client.ts";
 
 /**
  * ctx.once for a job run: `key` names one effect of one job (`<job id>:<effect>`). A recorded key
@@ -11,8 +10,9 @@ export async function runOnce<T>(prisma: PrismaClient, key: string, fn: (idempot
   const done = await prisma.jobEffect.findUnique({ where: { key } });
   if (done) return (done.result ?? undefined) as T;
   const result = await fn(key);
-  const stored = result === undefined ? Prisma.DbNull : (JSON.parse(JSON.stringify(result)) as Prisma.InputJsonValue);
-  await prisma.jobEffect.createMany({ data: [{ key, result: stored }], skipDuplicates: true });
+  const stored = result === undefined ? null : JSON.stringify(result);
+  // INSERT … ON CONFLICT DO NOTHING in raw SQL: Prisma's createMany (skipDuplicates) compiles a new query plan on every call.
+  await prisma.$executeRaw`INSERT INTO "JobEffect" ("key", "result", "createdAt") VALUES (${key}, ${stored}::jsonb, ${new Date()}::timestamp(3)) ON CONFLICT DO NOTHING`;
   return result;
 }
 

@@ -7,9 +7,9 @@
 // The windows, their sums and the charge are computed in the database, by the PL/pgSQL functions of
 // prisma/migrations/20261126094500_billing_turn_functions (one statement per start check and per
 // charge, their inner plans kept per connection), with the rules of plans.ts sent as `RULES`.
-import { randomBytes } from "node:crypto";
 import type { TUsageStatus } from "../../../lib/schemas/billing.ts";
 import { Prisma } from "../../db/generated/client.ts";
+import { newRowId } from "../../db/ids.ts";
 import { ApiError } from "../../http/errors.ts";
 import { db, runtime } from "../../runtime.ts";
 import { ensureAccount, lockBilling, TX_OPTIONS } from "./ledger.ts";
@@ -165,11 +165,6 @@ export async function assertCanStartTurn(tx: Prisma.TransactionClient, userId: s
 
 export type TurnCharge = { userId: string; projectId: string; todoId: string; messageId: string; costCents: number; tokensIn: number; tokensOut: number };
 
-/** A new row id (the tables' ids are cuids made by the client; these rows are written in raw SQL). */
-function newId(): string {
-  return `c${Date.now().toString(36)}${randomBytes(10).toString("hex")}`;
-}
-
 /**
  * Charges one finished turn inside the caller's transaction (the one that marks its reply DONE) to
  * the account that pays for the user's turns (their team's pool, else their own): the allowance
@@ -185,7 +180,7 @@ export async function chargeTurn(tx: Prisma.TransactionClient, c: TurnCharge): P
   const cost = Math.max(0, Math.round(c.costCents));
   const [row] = await tx.$queryRaw<{ o_charged: boolean; o_allowance: number; o_credit: number }[]>`
     SELECT * FROM billing_charge_turn(${c.userId}, ${c.projectId}, ${c.todoId}, ${c.messageId}, ${cost}::int,
-      ${Math.max(0, Math.round(c.tokensIn))}::int, ${Math.max(0, Math.round(c.tokensOut))}::int, ${Date.now()}::bigint, ${newId()}, ${newId()}, ${RULES}::jsonb)`;
+      ${Math.max(0, Math.round(c.tokensIn))}::int, ${Math.max(0, Math.round(c.tokensOut))}::int, ${Date.now()}::bigint, ${newRowId()}, ${newRowId()}, ${RULES}::jsonb)`;
   if (!row) throw new ApiError("NOT_FOUND", "User not found");
   if (row.o_charged) return null;
   return { allowanceCents: Number(row.o_allowance), creditCents: Number(row.o_credit) };

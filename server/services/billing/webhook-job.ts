@@ -49,8 +49,9 @@ export async function applyEvent(eventId: string): Promise<"applied" | "duplicat
   }
   let result: "applied" | "ignored" | "stale" = "ignored";
   const fresh = await db().$transaction(async (tx) => {
-    const first = await tx.stripeEvent.createMany({ data: [{ id: event.id, type: event.type }], skipDuplicates: true });
-    if (first.count === 0) return false;
+    // INSERT … ON CONFLICT DO NOTHING in raw SQL: Prisma's createMany (skipDuplicates) compiles a new query plan on every call.
+    const first = await tx.$executeRaw`INSERT INTO "StripeEvent" ("id", "type", "appliedAt") VALUES (${event.id}, ${event.type}, ${new Date()}::timestamp(3)) ON CONFLICT DO NOTHING`;
+    if (first === 0) return false;
     if (event.type === "payment_intent.succeeded") {
       result = (await creditPaymentIntentIn(tx, event.data.object as Stripe.PaymentIntent)) === null ? "ignored" : "applied";
     } else if (subId && userId) {

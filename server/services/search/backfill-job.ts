@@ -4,7 +4,7 @@ import { enqueue } from "../../jobs/enqueue.ts";
 import { log } from "../../log.ts";
 import { db } from "../../runtime.ts";
 import { EMBED_CHARS } from "./embed-job.ts";
-import { embeddingProvider, sourceHash } from "./embeddings.ts";
+import { embeddingProvider, sourceHash, storeEmbedding } from "./embeddings.ts";
 
 // The related tail's vectors for what was written before embeddings existed, or under another
 // embedding model: every server start queues `search.backfill` for the configured model, which
@@ -55,9 +55,8 @@ export async function backfillBatch(cursor: BackfillCursor = BACKFILL_START, lim
   let stored = 0;
   for (const [i, m] of batch.entries()) {
     const where = cursor.kind === "todo" ? { todoId: m.id } : { noteId: m.id };
-    const data = { model: provider.model, vector: vectors[i]!, sourceHash: sourceHash(m.text) };
     try {
-      await db().searchEmbedding.upsert({ where, create: { ...where, ...data }, update: data });
+      await storeEmbedding(where, { model: provider.model, vector: vectors[i]!, sourceHash: sourceHash(m.text) });
       stored++;
     } catch {
       // Deleted since the batch was read: the foreign key refuses the row, and there is nothing to index.

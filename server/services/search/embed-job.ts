@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineJob } from "../../jobs/define.ts";
 import { db } from "../../runtime.ts";
-import { embeddingProvider, sourceHash } from "./embeddings.ts";
+import { embeddingProvider, sourceHash, storeEmbedding } from "./embeddings.ts";
 
 // The vectors of the related tail are computed here, in the background, never in the request
 // that wrote the text (docs/jobs.md). The job reads the text as it is when it runs, and skips
@@ -29,9 +29,8 @@ export async function embedNow(kind: Kind, id: string): Promise<"stored" | "unch
   const existing = await db().searchEmbedding.findUnique({ where, select: { model: true, sourceHash: true } });
   if (existing && existing.model === provider.model && existing.sourceHash === hash) return "unchanged";
   const [vector] = await provider.embed([text]);
-  const data = { model: provider.model, vector: vector!, sourceHash: hash };
   try {
-    await db().searchEmbedding.upsert({ where, create: { ...where, ...data }, update: data });
+    await storeEmbedding(where, { model: provider.model, vector: vector!, sourceHash: hash });
   } catch (err) {
     // Deleted meanwhile: the foreign key refuses the row, and there is nothing to index.
     if ((await currentText(kind, id)) === null) return "gone";

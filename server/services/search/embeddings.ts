@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import type { Config } from "../../config.ts";
-import { runtime } from "../../runtime.ts";
+import { Prisma } from "../../db/generated/client.ts";
+import { newRowId } from "../../db/ids.ts";
+import { db, runtime } from "../../runtime.ts";
 
 // Embeddings for the related tail of todo_searchUnified, behind one interface:
 //
@@ -103,6 +105,25 @@ export function embeddingProvider(config: Config = runtime().config): EmbeddingP
 
 export function sourceHash(text: string): string {
   return createHash("sha256").update(text).digest("hex");
+}
+
+/** Whose vector a SearchEmbedding row holds. */
+export type EmbeddedItem = { todoId: string } | { noteId: string };
+
+/**
+ * Stores (inserts or replaces) the vector of a todo or note in one statement. Raw SQL rather than
+ * Prisma's `upsert`: Prisma writes a scalar list such as the vector into the query itself instead
+ * of as a parameter, so every vector compiled a query plan of its own (about a millisecond of
+ * CPU) and filled the client's plan cache with plans used once, pushing out the ones in use.
+ * Throws when the todo or note is gone (its foreign key).
+ */
+export async function storeEmbedding(item: EmbeddedItem, data: { model: string; vector: readonly number[]; sourceHash: string }): Promise<void> {
+  const [column, id] = "todoId" in item ? [Prisma.raw(`"todoId"`), item.todoId] : [Prisma.raw(`"noteId"`), item.noteId];
+  const now = new Date();
+  await db().$executeRaw`
+    INSERT INTO "SearchEmbedding" ("id", ${column}, "model", "vector", "sourceHash", "updatedAt")
+    VALUES (${newRowId()}, ${id}, ${data.model}, ${[...data.vector]}::real[], ${data.sourceHash}, ${now}::timestamp(3))
+    ON CONFLICT (${column}) DO UPDATE SET "model" = EXCLUDED."model", "vector" = EXCLUDED."vector", "sourceHash" = EXCLUDED."sourceHash", "updatedAt" = EXCLUDED."updatedAt"`;
 }
 
 /** Cosine distance of two unit vectors (0 identical … 2 opposite). */

@@ -2,7 +2,8 @@ import { ZMessageUsage, type TBlock, type TMessage, type TMessageUsage, type TPu
 import type { TAgentSettings } from "../../../lib/schemas/agent.ts";
 import { epochMs, epochMsOrNull } from "../../../lib/schemas/common.ts";
 
-type BlockRow = {
+/** A Block row as stored (what toBlock serialises). */
+export type BlockRow = {
   id: string;
   todoId: string;
   messageId: string;
