@@ -6,7 +6,10 @@ import { publishTodo } from "./events.ts";
 import { toBlock, type BlockRow } from "./serialize.ts";
 import { lockRow } from "../../db/lock.ts";
 import { newRowId } from "../../db/ids.ts";
-import type { Prisma } from "../../db/generated/client.ts";
+import { Prisma } from "../../db/generated/client.ts";
+
+/** Every column of Block, as raw statements return it (BlockRow). */
+const BLOCK_COLUMNS = Prisma.sql`"id", "todoId", "messageId", "position", "type", "content", "actionable", "checked", "subTodoIds", "createdAt", "updatedAt"`;
 
 /** A block to add to a reply (no sub-todos linked yet, not checked). */
 export type NewBlock = { todoId: string; messageId: string; position: number; type: string; actionable: boolean; content: unknown };
@@ -27,7 +30,7 @@ export async function insertBlocks(tx: Prisma.TransactionClient, blocks: readonl
     FROM unnest(${blocks.map(() => newRowId())}::text[], ${col("todoId")}::text[], ${col("messageId")}::text[], ${col("position")}::int[], ${col("type")}::text[],
                 ${blocks.map((b) => JSON.stringify(b.content ?? {}))}::text[], ${col("actionable")}::boolean[])
       AS v("id", "todoId", "messageId", "position", "type", "content", "actionable")
-    RETURNING "id", "todoId", "messageId", "position", "type", "content", "actionable", "checked", "subTodoIds", "createdAt", "updatedAt"`;
+    RETURNING ${BLOCK_COLUMNS}`;
 }
 
 async function blockOf(todoId: string, blockId: string) {
@@ -47,7 +50,10 @@ export async function linkSubTodos(caller: Caller, todoId: string, blockId: stri
     await lockRow(tx, "Block", blockId);
     const current = await tx.block.findUniqueOrThrow({ where: { id: blockId }, select: { subTodoIds: true } });
     const merged = [...current.subTodoIds, ...wanted.filter((id) => !current.subTodoIds.includes(id))];
-    return tx.block.update({ where: { id: blockId }, data: { subTodoIds: merged } });
+    // Raw SQL: Prisma writes a list column's new value into the query itself, a new query plan for every list.
+    const [row] = await tx.$queryRaw<BlockRow[]>`
+      UPDATE "Block" SET "subTodoIds" = ${merged}::text[], "updatedAt" = ${new Date()}::timestamp(3) WHERE "id" = ${blockId} RETURNING ${BLOCK_COLUMNS}`;
+    return row!;
   });
   publishTodo("block.updated", todo, toBlock(block));
   return null;
