@@ -1,4 +1,5 @@
 import { parse, protocol, type PGlite } from "@electric-sql/pglite";
+import { overriding } from "./overriding.ts";
 
 // PGlite's query() parses and plans every statement anew: it sends an unnamed Parse, Describe,
 // Bind, Describe, Execute and Sync each time, and on the embedded database (PostgreSQL compiled to
@@ -101,16 +102,5 @@ export function withStatementCache(db: PGlite, size = STATEMENT_CACHE_SIZE): PGl
   return overriding(db, {
     query,
     transaction: <T>(fn: (tx: Tx) => Promise<T>) => db.transaction((tx) => fn(inTransaction(tx))),
-  });
-}
-
-/** `target` with `overrides` in place of its members of those names; its other methods bound to it. */
-function overriding<T extends object>(target: T, overrides: Record<string, unknown>): T {
-  return new Proxy(target, {
-    get(obj, prop, receiver) {
-      if (typeof prop === "string" && Object.hasOwn(overrides, prop)) return overrides[prop];
-      const value = Reflect.get(obj, prop, receiver) as unknown;
-      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(obj) : value;
-    },
   });
 }

@@ -1,5 +1,6 @@
 import { renameSync, writeFileSync } from "node:fs";
 import { log } from "../log.ts";
+import { overriding } from "./overriding.ts";
 
 // SQL statements this process sent (bench-only). With BENCH_STATEMENTS_FILE=<file> the database's
 // driver adapter is wrapped so every statement Prisma sends is counted, and the counts are written
@@ -18,35 +19,29 @@ const TX_CONTROL = /^\s*(BEGIN|COMMIT|ROLLBACK)\b/i;
 
 /** Counts every statement sent through `target`'s queryRaw/executeRaw (transaction control excluded: counted per transaction). */
 function counting<T extends Queryable>(target: T, counts: StatementCounts): T {
-  return new Proxy(target, {
-    get(obj, prop, receiver) {
-      const value = Reflect.get(obj, prop, receiver) as unknown;
-      if ((prop === "queryRaw" || prop === "executeRaw") && typeof value === "function")
-        return (q: { sql: string }) => {
-          if (!TX_CONTROL.test(q.sql)) counts.statements++;
-          return (value as (q: unknown) => Promise<unknown>).call(obj, q);
-        };
-      if (prop === "startTransaction" && typeof value === "function")
-        return async (...args: unknown[]) => {
-          counts.transactions++;
-          counts.statements += 2; // BEGIN and its COMMIT (or ROLLBACK)
-          return counting(await (value as (...a: unknown[]) => Promise<Queryable>).apply(obj, args), counts);
-        };
-      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(obj) : value;
-    },
-  });
+  const counted =
+    (send: (q: { sql: string }) => Promise<unknown>) =>
+    (q: { sql: string }) => {
+      if (!TX_CONTROL.test(q.sql)) counts.statements++;
+      return send(q);
+    };
+  const overrides: Record<string, unknown> = { queryRaw: counted(target.queryRaw.bind(target)), executeRaw: counted(target.executeRaw.bind(target)) };
+  const adapter = target as Partial<Adapter>;
+  if (typeof adapter.startTransaction === "function") {
+    const start = adapter.startTransaction.bind(target);
+    overrides.startTransaction = async (...args: unknown[]) => {
+      counts.transactions++;
+      counts.statements += 2; // BEGIN and its COMMIT (or ROLLBACK)
+      return counting(await start(...args), counts);
+    };
+  }
+  return overriding(target, overrides);
 }
 
 /** Wraps a Prisma driver adapter factory so its connections count their statements into `counts`. */
 export function countStatements<F>(factory: F, counts: StatementCounts): F {
   const f = factory as unknown as Factory;
-  return new Proxy(f, {
-    get(obj, prop, receiver) {
-      if (prop === "connect") return async () => counting(await obj.connect(), counts);
-      const value = Reflect.get(obj, prop, receiver) as unknown;
-      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(obj) : value;
-    },
-  }) as unknown as F;
+  return overriding(f, { connect: async () => counting(await f.connect(), counts) }) as unknown as F;
 }
 
 let latest: StatementCounts | undefined;
