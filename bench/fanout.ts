@@ -1,4 +1,4 @@
-// npx tsx bench/fanout.ts [--clients 1000] [--events 50] [--rate 10] [--subscribe handshake|http] [--pg] [--redis-url redis://127.0.0.1:6379] [--cpu-prof]
+// npx tsx bench/fanout.ts [--clients 1000] [--events 50] [--rate 10] [--rounds 5] [--subscribe handshake|http] [--pg] [--redis-url redis://127.0.0.1:6379] [--cpu-prof]
 //
 // Real-time fan-out (issue 18): N Socket.IO clients, each subscribed to one todo (in the
 // handshake, `auth.subscribe`, as the browser and the CLI do; `--subscribe http`: connect, then
@@ -11,6 +11,10 @@
 // phase splits the clients over two server processes on one PostgreSQL and Redis (the Redis
 // adapter carries the events across); the requests go to the first process. Server CPU (from
 // /proc, every server process of the phase together) is given per connection and per event.
+// Every server is started and its clients connected once; then `rounds` rounds each drive
+// `events` events through every server in turn (bare, product, split), so each product phase has
+// a bare phase of the same minute to compare with. Per round: p99 ÷ bare p99 of that round; the
+// summary gives the median of the rounds (one round alone moves with the machine).
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -27,6 +31,7 @@ const { values: args } = parseArgs({
     clients: { type: "string", default: "1000" },
     events: { type: "string", default: "50" },
     rate: { type: "string", default: "10" },
+    rounds: { type: "string", default: "5" },
     subscribe: { type: "string", default: "handshake" },
     pg: { type: "boolean", default: false },
     "pg-url": { type: "string", default: process.env.BENCH_PG_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres" },
@@ -38,7 +43,8 @@ const { values: args } = parseArgs({
 const CLIENTS = Number(args.clients);
 const EVENTS = Number(args.events);
 const RATE = Number(args.rate);
-for (const [k, v] of [["clients", CLIENTS], ["events", EVENTS], ["rate", RATE]] as const)
+const ROUNDS = Number(args.rounds);
+for (const [k, v] of [["clients", CLIENTS], ["events", EVENTS], ["rate", RATE], ["rounds", ROUNDS]] as const)
   if (!Number.isInteger(v) || v < 1) {
     console.error(`--${k} must be a positive integer`);
     process.exit(2);
@@ -90,14 +96,14 @@ async function connectAll(urls: string[], n: number, auth: object, onEvent: (soc
   return { sockets, ms: now() - t0 };
 }
 
-/** Sends `EVENTS` events at `RATE`/s with `send(seq)`, and waits for deliveries to settle. */
-async function drive(name: string, connectMs: number, send: (seq: number) => Promise<void>, received: Map<number, number[]>, sentAt: Map<number, number>): Promise<Phase> {
+/** Sends `EVENTS` events at `RATE`/s with `send(seq)` (seq from `first` on), and waits for deliveries to settle. */
+async function drive(name: string, connectMs: number, send: (seq: number) => Promise<void>, received: Map<number, number[]>, sentAt: Map<number, number>, first: number): Promise<Phase> {
   const responses: number[] = [];
   const interval = 1000 / RATE;
   const start0 = now();
   const inflight: Promise<void>[] = [];
-  for (let seq = 0; seq < EVENTS; seq++) {
-    const due = start0 + seq * interval;
+  for (let seq = first; seq < first + EVENTS; seq++) {
+    const due = start0 + (seq - first) * interval;
     const wait = due - now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     sentAt.set(seq, now());
@@ -126,7 +132,18 @@ function seqOf(data: unknown): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
-async function bare(): Promise<Phase> {
+/** A server under test with its clients connected; `phase(first)` drives EVENTS events through it, seqs from `first`. */
+type Target = { name: string; connectMs: number; cpuPerConnect: number; phase(first: number): Promise<Phase>; close(): Promise<void> };
+
+/** Counts a receipt of the event numbered in `data` into `received` (by seq). */
+function receipt(received: () => Map<number, number[]>) {
+  return (_socket: number, data: unknown) => {
+    const seq = seqOf(data);
+    if (seq !== undefined) (received().get(seq) ?? received().set(seq, []).get(seq)!).push(now());
+  };
+}
+
+async function startBare(): Promise<Target> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let child!: ReturnType<typeof start>;
@@ -134,34 +151,42 @@ async function bare(): Promise<Phase> {
     child = start("bare", process.execPath, [...profArgs("bare"), "--import", "tsx", "bench/fanout-bare.ts"], { cwd: ROOT, env: { ...process.env, PORT: String(port) }, onLine: (line) => line === "ready" && resolve() });
     void child.exited.then((code) => reject(new Error(`the bare server exited (${code}) before it was ready:\n${child.tail()}`)));
   });
-  const received = new Map<number, number[]>();
-  const sentAt = new Map<number, number>();
-  const cpu0 = cpuOf([child.proc.pid]);
-  const { sockets, ms } = await connectAll([url], CLIENTS, {}, (_i, data) => {
-    const seq = seqOf(data);
-    if (seq !== undefined) (received.get(seq) ?? received.set(seq, []).get(seq)!).push(now());
+  exit.cleanups.push(async () => {
+    child.proc.kill("SIGTERM");
+    await child.exited;
   });
-  const cpu1 = cpuOf([child.proc.pid]);
+  let received = new Map<number, number[]>();
+  const cpu0 = cpuOf([child.proc.pid]);
+  const { sockets, ms } = await connectAll([url], CLIENTS, {}, receipt(() => received));
+  const cpuPerConnect = (cpuOf([child.proc.pid]) - cpu0) / CLIENTS;
   // An envelope of the product's size (about 600 bytes): same fields, same kind of content.
   const envelope = (seq: number) => ({ type: "todo.updated", id: crypto.randomUUID(), at: Date.now(), projectId: "c".repeat(25), todoId: "c".repeat(25), data: { id: "c".repeat(25), projectId: "c".repeat(25), content: `fanout ${seq} ${"x".repeat(60)}`, status: "TODO", groupSlug: null, assignedAgent: null, isPublic: false, scheduledAt: null, createdAt: Date.now(), updatedAt: Date.now(), lastActivityAt: Date.now(), authorId: "c".repeat(25), agentState: null, hasUnread: false, messageCount: 1, padding: "p".repeat(180) } });
-  const phase = await drive("bare Socket.IO", ms, async (seq) => {
-    const res = await fetch(`${url}/emit`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(envelope(seq)) });
-    await res.arrayBuffer();
-  }, received, sentAt);
-  const cpu2 = cpuOf([child.proc.pid]);
-  for (const s of sockets) s.close();
-  child.proc.kill("SIGTERM");
-  await child.exited;
-  return { ...phase, cpuPerConnect: (cpu1 - cpu0) / CLIENTS, cpuPerEvent: (cpu2 - cpu1) / EVENTS };
+  const name = "bare Socket.IO";
+  return {
+    name,
+    connectMs: ms,
+    cpuPerConnect,
+    async phase(first) {
+      received = new Map();
+      const cpu1 = cpuOf([child.proc.pid]);
+      const phase = await drive(name, ms, async (seq) => {
+        const res = await fetch(`${url}/emit`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(envelope(seq)) });
+        await res.arrayBuffer();
+      }, received, new Map(), first);
+      return { ...phase, cpuPerConnect, cpuPerEvent: (cpuOf([child.proc.pid]) - cpu1) / EVENTS };
+    },
+    async close() {
+      for (const s of sockets) s.close();
+    },
+  };
 }
 
-async function product(name: string, apps: BenchApp[]): Promise<Phase> {
+async function startProduct(name: string, apps: BenchApp[]): Promise<Target> {
   const [first] = apps as [BenchApp];
   const h = { "x-api-key": first.apiKey, "content-type": "application/json" };
   const project = (await (await fetch(`${first.base}/api/v1/projects`, { method: "POST", headers: h, body: JSON.stringify({ name: `Fan-out ${name}` }) })).json()) as { id: string };
   const todo = (await (await fetch(`${first.base}/api/v1/projects/${project.id}/todos`, { method: "POST", headers: h, body: JSON.stringify({ content: "fanout start" }) })).json()) as { id: string };
-  const received = new Map<number, number[]>();
-  const sentAt = new Map<number, number>();
+  let received = new Map<number, number[]>();
   const keyOf = new Map(apps.map((a) => [a.base, a.apiKey]));
   const viaHandshake = args.subscribe === "handshake";
   const pids = apps.map((a) => a.child.proc.pid);
@@ -170,10 +195,7 @@ async function product(name: string, apps: BenchApp[]): Promise<Phase> {
     apps.map((a) => a.base),
     CLIENTS,
     viaHandshake ? { token: first.apiKey, subscribe: [{ kind: "todo", id: todo.id }] } : { token: first.apiKey },
-    (_i, data) => {
-      const seq = seqOf(data);
-      if (seq !== undefined) (received.get(seq) ?? received.set(seq, []).get(seq)!).push(now());
-    },
+    receipt(() => received),
     viaHandshake
       ? undefined
       : async (url, socketId) => {
@@ -182,35 +204,47 @@ async function product(name: string, apps: BenchApp[]): Promise<Phase> {
         },
     viaHandshake ? todo.id : undefined,
   );
-  const cpu1 = cpuOf(pids);
-  const phase = await drive(name, ms, async (seq) => {
-    const res = await fetch(`${first.base}/api/v1/todos/${todo.id}`, { method: "PUT", headers: h, body: JSON.stringify({ content: `fanout ${seq} ${"x".repeat(60)}` }) });
-    if (res.status !== 200) throw new Error(`todo_update: ${res.status} ${await res.text()}`);
-    await res.arrayBuffer();
-  }, received, sentAt);
-  const cpu2 = cpuOf(pids);
-  for (const s of sockets) s.close();
-  return { ...phase, cpuPerConnect: (cpu1 - cpu0) / CLIENTS, cpuPerEvent: (cpu2 - cpu1) / EVENTS };
+  const cpuPerConnect = (cpuOf(pids) - cpu0) / CLIENTS;
+  return {
+    name,
+    connectMs: ms,
+    cpuPerConnect,
+    async phase(firstSeq) {
+      received = new Map();
+      const cpu1 = cpuOf(pids);
+      const phase = await drive(name, ms, async (seq) => {
+        const res = await fetch(`${first.base}/api/v1/todos/${todo.id}`, { method: "PUT", headers: h, body: JSON.stringify({ content: `fanout ${seq} ${"x".repeat(60)}` }) });
+        if (res.status !== 200) throw new Error(`todo_update: ${res.status} ${await res.text()}`);
+        await res.arrayBuffer();
+      }, received, new Map(), firstSeq);
+      return { ...phase, cpuPerConnect, cpuPerEvent: (cpuOf(pids) - cpu1) / EVENTS };
+    },
+    async close() {
+      for (const s of sockets) s.close();
+    },
+  };
 }
 
 const fmt = (n: number) => n.toFixed(1);
-function report(p: Phase, base?: Phase) {
-  const p50 = percentile(p.latencies, 50);
-  const p99 = percentile(p.latencies, 99);
-  const r50 = percentile(p.responses, 50);
-  const ratio = base ? ` · p99 ${fmt(p99 / percentile(base.latencies, 99))}× bare` : "";
-  const cratio = base ? ` (${fmt(p.connectMs / base.connectMs)}× bare)` : "";
-  const cpu = ` · server CPU ${(p.cpuPerConnect ?? NaN).toFixed(2)} ms/connection, ${fmt(p.cpuPerEvent ?? NaN)} ms/event`;
+const p99 = (p: Phase) => percentile(p.latencies, 99);
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+function report(round: number, p: Phase, base?: Phase) {
+  const ratio = base ? ` · p99 ${fmt(p99(p) / p99(base))}× bare` : "";
   console.log(
-    `${p.name.padEnd(30)} delivery ${((100 * p.delivered) / p.expected).toFixed(2)}% · latency p50 ${fmt(p50)} ms p99 ${fmt(p99)} ms${ratio} · response p50 ${fmt(r50)} ms · connect+subscribe ${fmt(p.connectMs / 1000)} s${cratio}${cpu}`,
+    `  round ${round} ${p.name.padEnd(33)} delivery ${((100 * p.delivered) / p.expected).toFixed(2)}% · latency p50 ${fmt(percentile(p.latencies, 50))} ms p99 ${fmt(p99(p))} ms${ratio} · response p50 ${fmt(percentile(p.responses, 50))} ms · server CPU ${fmt(p.cpuPerEvent ?? NaN)} ms/event`,
   );
 }
 
 try {
   await ensureBuild(ROOT);
-  console.log(`fan-out: ${CLIENTS} clients subscribed ${args.subscribe === "handshake" ? "in the handshake" : "with todo_subscribe"}, ${EVENTS} events at ${RATE}/s (load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}, ${os.cpus().length} cores)`);
-  const baseline = await bare();
-  report(baseline);
+  console.log(`fan-out: ${CLIENTS} clients per server subscribed ${args.subscribe === "handshake" ? "in the handshake" : "with todo_subscribe"}, ${ROUNDS} rounds of ${EVENTS} events at ${RATE}/s through every server in turn (load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}, ${os.cpus().length} cores)`);
+  const targets: Target[] = [];
+  const bareTarget = await startBare();
+  targets.push(bareTarget);
+  exit.cleanups.push(() => bareTarget.close());
 
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "todo-bench-fanout-"));
   exit.cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -218,15 +252,42 @@ try {
   const email = `fanout-${Date.now()}@bench.test`;
   const redisEnv = { REDIS_URL: args["redis-url"], REDIS_PREFIX: `bench-fanout-${Date.now()}` };
   const one = await startBenchApp({ root: ROOT, dataDir, databaseUrl, email, env: args.pg ? redisEnv : {}, nodeArgs: profArgs("app1") });
-  const single = await product(args.pg ? "product (PostgreSQL, 1 process)" : "product (embedded, 1 process)", [one]);
-  report(single, baseline);
+  const single = await startProduct(args.pg ? "product (PostgreSQL, 1 process)" : "product (embedded, 1 process)", [one]);
+  targets.push(single);
+  exit.cleanups.push(() => single.close());
   if (args.pg) {
     const two = await startBenchApp({ root: ROOT, dataDir, databaseUrl, email, env: redisEnv, nodeArgs: profArgs("app2") });
-    const split = await product("product (PostgreSQL, 2 processes)", [one, two]);
-    report(split, baseline);
-    console.log(`cross-process p99 − single-process p99: ${fmt(percentile(split.latencies, 99) - percentile(single.latencies, 99))} ms (target ≤ 3 ms)`);
+    const split = await startProduct("product (PostgreSQL, 2 processes)", [one, two]);
+    targets.push(split);
+    exit.cleanups.push(() => split.close());
   }
-  console.log("targets: product p99 ≤ 1.2× bare; connect+subscribe ≤ 2× bare; response not waiting for the fan-out (product response p50 near bare's); 100% delivery");
+  for (const t of targets) {
+    const cratio = t === bareTarget ? "" : ` (${fmt(t.connectMs / bareTarget.connectMs)}× bare)`;
+    console.log(`${t.name.padEnd(35)} connect+subscribe ${fmt(t.connectMs / 1000)} s${cratio} · server CPU ${t.cpuPerConnect.toFixed(2)} ms/connection`);
+  }
+  const phases: Phase[][] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    const row: Phase[] = [];
+    for (const t of targets) {
+      row.push(await t.phase(round * 1_000_000));
+      report(round, row.at(-1)!, t === bareTarget ? undefined : row[0]);
+    }
+    phases.push(row);
+  }
+  console.log(`\nmedians of ${ROUNDS} rounds (load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}):`);
+  const delivered = phases.flat().reduce((n, p) => n + p.delivered, 0);
+  const expected = phases.flat().reduce((n, p) => n + p.expected, 0);
+  targets.forEach((t, i) => {
+    const col = phases.map((row) => row[i]!);
+    const ratios = col.map((p, r) => p99(p) / p99(phases[r]![0]!));
+    const vs = i === 0 ? "" : ` · p99 ÷ bare ${fmt(median(ratios))}× (rounds: ${ratios.map((x) => x.toFixed(2)).join(", ")}; target ≤ 1.2×)`;
+    console.log(`${t.name.padEnd(35)} p99 ${fmt(median(col.map(p99)))} ms${vs} · response p50 ${fmt(median(col.map((p) => percentile(p.responses, 50))))} ms · ${fmt(median(col.map((p) => p.cpuPerEvent ?? NaN)))} ms CPU/event`);
+  });
+  if (targets.length === 3) {
+    const diffs = phases.map((row) => p99(row[2]!) - p99(row[1]!));
+    console.log(`cross-process p99 − single-process p99: median ${fmt(median(diffs))} ms (rounds: ${diffs.map(fmt).join(", ")}; target ≤ 3 ms)`);
+  }
+  console.log(`connect+subscribe ÷ bare: ${targets.slice(1).map((t) => `${fmt(t.connectMs / bareTarget.connectMs)}×`).join(", ")} (target ≤ 2×) · delivery ${((100 * delivered) / expected).toFixed(2)}% of ${expected} (target 100%)`);
 } finally {
   await exit.cleanup();
 }
