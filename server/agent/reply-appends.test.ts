@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import { setLogLevel } from "../log.ts";
-import { createTestUser, startTestRuntime, unlessPostgresUnavailable, type TestRuntime } from "../testing/runtime.ts";
+import { test } from "node:test";
+import { eachDatabase } from "../testing/each-database.ts";
+import { createTestUser } from "../testing/runtime.ts";
 import { AppendBatcher, writeAppends, type AppendRow } from "./reply-appends.ts";
 
 // Every streaming turn's coalesced appends of one moment are one statement; each row is still
@@ -39,35 +39,22 @@ test("a failed write fails every append of its batch, and the next batch is writ
   assert.equal(await batcher.append("m1", "t1", "a"), true);
 });
 
-for (const database of ["pglite", "postgres"] as const) {
-  describe(`writeAppends on ${database}`, () => {
-    let rt: TestRuntime | undefined;
-    let skip = "";
-    before(async () => {
-      setLogLevel("silent");
-      const start = await unlessPostgresUnavailable(() => startTestRuntime({ database }));
-      if (start.skip !== undefined) skip = start.skip;
-      else rt = start.started;
-    });
-    after(async () => {
-      await rt?.close();
-    });
-
-    test("one statement appends to the replies of running todos and leaves a paused one's as it was", async (t) => {
-      if (skip) return t.skip(skip);
-      const p = rt!.prisma;
-      const user = await createTestUser(p);
-      const project = await p.project.create({ data: { ownerId: user.id, name: "Appends" } });
-      const todos = await Promise.all(["RUNNING", "RUNNING", "PAUSED"].map((status) => p.todo.create({ data: { projectId: project.id, userId: user.id, content: "x", status: status as "RUNNING" | "PAUSED" } })));
-      const replies = await Promise.all(todos.map((todo) => p.message.create({ data: { todoId: todo.id, role: "assistant", content: "Hello", state: "PROCESSING" } })));
-      const texts = [", world", " — ünïcode 'quoted' \\ text", " never"];
-      const written = await writeAppends(replies.map((m, i) => ({ messageId: m.id, todoId: todos[i]!.id, text: texts[i]! })));
-      assert.deepEqual([...written].sort(), [replies[0]!.id, replies[1]!.id].sort());
-      const after = await p.message.findMany({ where: { id: { in: replies.map((m) => m.id) } }, select: { id: true, content: true } });
-      const content = new Map(after.map((m) => [m.id, m.content]));
-      assert.equal(content.get(replies[0]!.id), "Hello, world");
-      assert.equal(content.get(replies[1]!.id), "Hello — ünïcode 'quoted' \\ text");
-      assert.equal(content.get(replies[2]!.id), "Hello", "the paused todo's reply is not written");
-    });
+eachDatabase("writeAppends", (runtime) => {
+  test("one statement appends to the replies of running todos and leaves a paused one's as it was", async (t) => {
+    const rt = runtime(t);
+    if (!rt) return;
+    const p = rt.prisma;
+    const user = await createTestUser(p);
+    const project = await p.project.create({ data: { ownerId: user.id, name: "Appends" } });
+    const todos = await Promise.all(["RUNNING", "RUNNING", "PAUSED"].map((status) => p.todo.create({ data: { projectId: project.id, userId: user.id, content: "x", status: status as "RUNNING" | "PAUSED" } })));
+    const replies = await Promise.all(todos.map((todo) => p.message.create({ data: { todoId: todo.id, role: "assistant", content: "Hello", state: "PROCESSING" } })));
+    const texts = [", world", " — ünïcode 'quoted' \\ text", " never"];
+    const written = await writeAppends(replies.map((m, i) => ({ messageId: m.id, todoId: todos[i]!.id, text: texts[i]! })));
+    assert.deepEqual([...written].sort(), [replies[0]!.id, replies[1]!.id].sort());
+    const after = await p.message.findMany({ where: { id: { in: replies.map((m) => m.id) } }, select: { id: true, content: true } });
+    const content = new Map(after.map((m) => [m.id, m.content]));
+    assert.equal(content.get(replies[0]!.id), "Hello, world");
+    assert.equal(content.get(replies[1]!.id), "Hello — ünïcode 'quoted' \\ text");
+    assert.equal(content.get(replies[2]!.id), "Hello", "the paused todo's reply is not written");
   });
-}
+});

@@ -1,49 +1,36 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import { setLogLevel } from "../../log.ts";
-import { createTestUser, startTestRuntime, unlessPostgresUnavailable, type TestRuntime } from "../../testing/runtime.ts";
+import { test } from "node:test";
+import { eachDatabase } from "../../testing/each-database.ts";
+import { createTestUser } from "../../testing/runtime.ts";
 import { insertBlocks } from "./blocks.ts";
 
-for (const database of ["pglite", "postgres"] as const) {
-  describe(`insertBlocks on ${database}`, () => {
-    let rt: TestRuntime | undefined;
-    let skip = "";
-    before(async () => {
-      setLogLevel("silent");
-      const start = await unlessPostgresUnavailable(() => startTestRuntime({ database }));
-      if (start.skip !== undefined) skip = start.skip;
-      else rt = start.started;
-    });
-    after(async () => {
-      await rt?.close();
-    });
-
-    test("one statement stores the blocks and returns them exactly as Prisma reads them back", async (t) => {
-      if (skip) return t.skip(skip);
-      const p = rt!.prisma;
-      const user = await createTestUser(p);
-      const project = await p.project.create({ data: { ownerId: user.id, name: "Blocks" } });
-      const todo = await p.todo.create({ data: { projectId: project.id, userId: user.id, content: "x" } });
-      const reply = await p.message.create({ data: { todoId: todo.id, role: "assistant", content: "", state: "PROCESSING" } });
-      const before = Date.now();
-      const drafts = [
-        { type: "checklist_item", actionable: true, content: { text: "ünïcode 'quoted' \\ \"text\"", nested: { n: 1, list: [true, null] } } },
-        { type: "note", actionable: false, content: {} },
-        { type: "checklist_item", actionable: true, content: { text: "third" } },
-      ];
-      const rows = await p.$transaction((tx) => insertBlocks(tx, drafts.map((d, i) => ({ todoId: todo.id, messageId: reply.id, position: 4 + i, ...d }))));
-      const stored = await p.block.findMany({ where: { messageId: reply.id }, orderBy: { position: "asc" } });
-      assert.deepEqual([...rows].sort((a, b) => a.position - b.position), stored, "the returned rows are the stored rows, with Prisma's types");
-      assert.deepEqual(
-        stored.map((b) => [b.position, b.type, b.actionable, b.checked, b.subTodoIds, b.content]),
-        drafts.map((d, i) => [4 + i, d.type, d.actionable, false, [], d.content]),
-      );
-      assert.equal(new Set(stored.map((b) => b.id)).size, 3, "each block has its own id");
-      for (const b of stored) {
-        assert.ok(b.createdAt.getTime() >= before - 5 && b.createdAt.getTime() <= Date.now() + 5, `createdAt is now, in UTC (${b.createdAt.toISOString()})`);
-        assert.equal(b.updatedAt.getTime(), b.createdAt.getTime());
-      }
-      assert.deepEqual(await p.$transaction((tx) => insertBlocks(tx, [])), [], "no blocks: no statement, nothing returned");
-    });
+eachDatabase("insertBlocks", (runtime) => {
+  test("one statement stores the blocks and returns them exactly as Prisma reads them back", async (t) => {
+    const rt = runtime(t);
+    if (!rt) return;
+    const p = rt.prisma;
+    const user = await createTestUser(p);
+    const project = await p.project.create({ data: { ownerId: user.id, name: "Blocks" } });
+    const todo = await p.todo.create({ data: { projectId: project.id, userId: user.id, content: "x" } });
+    const reply = await p.message.create({ data: { todoId: todo.id, role: "assistant", content: "", state: "PROCESSING" } });
+    const before = Date.now();
+    const drafts = [
+      { type: "checklist_item", actionable: true, content: { text: "ünïcode 'quoted' \\ \"text\"", nested: { n: 1, list: [true, null] } } },
+      { type: "note", actionable: false, content: {} },
+      { type: "checklist_item", actionable: true, content: { text: "third" } },
+    ];
+    const rows = await p.$transaction((tx) => insertBlocks(tx, drafts.map((d, i) => ({ todoId: todo.id, messageId: reply.id, position: 4 + i, ...d }))));
+    const stored = await p.block.findMany({ where: { messageId: reply.id }, orderBy: { position: "asc" } });
+    assert.deepEqual([...rows].sort((a, b) => a.position - b.position), stored, "the returned rows are the stored rows, with Prisma's types");
+    assert.deepEqual(
+      stored.map((b) => [b.position, b.type, b.actionable, b.checked, b.subTodoIds, b.content]),
+      drafts.map((d, i) => [4 + i, d.type, d.actionable, false, [], d.content]),
+    );
+    assert.equal(new Set(stored.map((b) => b.id)).size, 3, "each block has its own id");
+    for (const b of stored) {
+      assert.ok(b.createdAt.getTime() >= before - 5 && b.createdAt.getTime() <= Date.now() + 5, `createdAt is now, in UTC (${b.createdAt.toISOString()})`);
+      assert.equal(b.updatedAt.getTime(), b.createdAt.getTime());
+    }
+    assert.deepEqual(await p.$transaction((tx) => insertBlocks(tx, [])), [], "no blocks: no statement, nothing returned");
   });
-}
+});
