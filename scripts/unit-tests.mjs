@@ -29,7 +29,15 @@ if (chosen.length === 0) {
   console.error("no unit test files found");
   process.exit(1);
 }
-// --test-force-exit: a test file that leaves a handle open (a server, a timer) ends when its tests
-// have, instead of holding the whole run forever.
-const r = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=2", "--test-force-exit", ...chosen.sort()], { stdio: "inherit" });
+// No --test-force-exit: it ends a file's process as soon as the tests it knows of have finished,
+// and a test that is lost that way is not a failure. (A CI run with it counted 677 tests where
+// there are 685: the last two suites of server/http/pipeline.test.ts never reported, and nothing
+// failed; not reproduced locally.) A file that leaves a handle open (a server, a timer) would
+// instead hold the run: the whole run is stopped after RUN_LIMIT_MS and fails, saying so.
+const RUN_LIMIT_MS = 30 * 60_000;
+const r = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=2", ...chosen.sort()], { stdio: "inherit", timeout: RUN_LIMIT_MS, killSignal: "SIGKILL" });
+if (r.error || r.signal) {
+  console.error(`unit tests: the run did not finish within ${RUN_LIMIT_MS / 60_000} minutes (${r.error?.message ?? r.signal}); a test file probably left a handle open`);
+  process.exit(1);
+}
 process.exit(r.status ?? 1);
