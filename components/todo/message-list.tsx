@@ -25,6 +25,11 @@ const STICK_PX = 48;
 export function MessageList({ messages, hasOlder, loadingOlder, olderError, onLoadOlder, agentName, projectId, onCheck, onChanged, paused }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
+  /** The list's height when it last rendered: was the reader at its bottom before this update? */
+  const lastHeight = useRef(0);
+  /** A jump to the latest is scrolling (smoothly) down: new text on the way follows it. */
+  const jumping = useRef(false);
+  const lastTop = useRef(0);
   /** The reader scrolled up while something new came in below: offer to jump to it. */
   const [behind, setBehind] = useState(false);
   /**
@@ -59,16 +64,23 @@ export function MessageList({ messages, hasOlder, loadingOlder, olderError, onLo
   useLayoutEffect(() => {
     const el = scroller.current;
     if (!el) return;
+    // Where the reader is now, against the content as it was: a scroll whose event has not been
+    // handled yet (it comes with the next frame) counts, so a message that arrives just after the
+    // reader scrolled up does not pull them back down.
+    const wasAtBottom = lastHeight.current - el.scrollTop - el.clientHeight < STICK_PX;
     if (anchor.current !== null) {
-      if (messages[0]?.id === anchor.current.firstId) return;
-      // Older messages went in above: keep what the reader was looking at in place.
-      el.scrollTop = el.scrollHeight - anchor.current.fromBottom;
-      anchor.current = null;
-    } else if (atBottom.current) {
+      if (messages[0]?.id !== anchor.current.firstId) {
+        // Older messages went in above: keep what the reader was looking at in place.
+        el.scrollTop = el.scrollHeight - anchor.current.fromBottom;
+        anchor.current = null;
+      }
+    } else if (atBottom.current && (wasAtBottom || jumping.current)) {
       el.scrollTop = el.scrollHeight;
     } else if (el.scrollHeight - el.scrollTop - el.clientHeight >= STICK_PX) {
+      atBottom.current = false;
       setBehind(true);
     }
+    lastHeight.current = el.scrollHeight;
   }, [messages]);
 
   function jumpToLatest() {
@@ -76,6 +88,7 @@ export function MessageList({ messages, hasOlder, loadingOlder, olderError, onLo
     if (!el) return;
     el.scrollTo({ top: el.scrollHeight, behavior: "smooth" });
     atBottom.current = true;
+    jumping.current = true;
     setBehind(false);
   }
 
@@ -102,8 +115,12 @@ export function MessageList({ messages, hasOlder, loadingOlder, olderError, onLo
         data-testid="messages"
         onScroll={(e) => {
           const el = e.currentTarget;
-          atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX;
-          if (atBottom.current && behind) setBehind(false);
+          const bottom = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX;
+          // A jump is over once it arrives, or when the reader scrolls back up during it.
+          if (jumping.current && (bottom || el.scrollTop < lastTop.current)) jumping.current = false;
+          lastTop.current = el.scrollTop;
+          atBottom.current = bottom || jumping.current;
+          if (bottom && behind) setBehind(false);
         }}
       >
         {hasOlder ? (
