@@ -57,7 +57,7 @@ if (args.subscribe !== "handshake" && args.subscribe !== "http") {
 const exit = exitCleanup("the servers");
 const now = () => performance.now();
 
-type Phase = { name: string; connectMs: number; latencies: number[]; responses: number[]; delivered: number; expected: number; cpuPerConnect?: number; cpuPerEvent?: number };
+type Phase = { name: string; latencies: number[]; responses: number[]; delivered: number; expected: number; cpuPerEvent: number };
 
 /** CPU time (ms) the processes `pids` used so far, together. */
 const cpuOf = (pids: (number | undefined)[]) => pids.reduce<number>((sum, pid) => sum + (cpuMs(pid) ?? NaN), 0);
@@ -96,8 +96,14 @@ async function connectAll(urls: string[], n: number, auth: object, onEvent: (soc
   return { sockets, ms: now() - t0 };
 }
 
-/** Sends `EVENTS` events at `RATE`/s with `send(seq)` (seq from `first` on), and waits for deliveries to settle. */
-async function drive(name: string, connectMs: number, send: (seq: number) => Promise<void>, received: Map<number, number[]>, sentAt: Map<number, number>, first: number): Promise<Phase> {
+/**
+ * Sends `EVENTS` events at `RATE`/s with `send(seq)` (seq from `first` on), and waits for
+ * deliveries to settle; `received` (filled by the clients' handlers) starts empty. CPU of `pids`.
+ */
+async function drive(name: string, pids: (number | undefined)[], send: (seq: number) => Promise<void>, received: Map<number, number[]>, first: number): Promise<Phase> {
+  received.clear();
+  const sentAt = new Map<number, number>();
+  const cpu0 = cpuOf(pids);
   const responses: number[] = [];
   const interval = 1000 / RATE;
   const start0 = now();
@@ -121,9 +127,10 @@ async function drive(name: string, connectMs: number, send: (seq: number) => Pro
     for (const at of times) latencies.push(at - sent);
     delivered += times.length;
   }
+  const cpuPerEvent = (cpuOf(pids) - cpu0) / EVENTS;
   latencies.sort((a, b) => a - b);
   responses.sort((a, b) => a - b);
-  return { name, connectMs, latencies, responses, delivered, expected: EVENTS * CLIENTS };
+  return { name, latencies, responses, delivered, expected: EVENTS * CLIENTS, cpuPerEvent };
 }
 
 function seqOf(data: unknown): number | undefined {
@@ -135,11 +142,26 @@ function seqOf(data: unknown): number | undefined {
 /** A server under test with its clients connected; `phase(first)` drives EVENTS events through it, seqs from `first`. */
 type Target = { name: string; connectMs: number; cpuPerConnect: number; phase(first: number): Promise<Phase>; close(): Promise<void> };
 
-/** Counts a receipt of the event numbered in `data` into `received` (by seq). */
-function receipt(received: () => Map<number, number[]>) {
-  return (_socket: number, data: unknown) => {
+/**
+ * Connects CLIENTS clients to `urls` (see connectAll) of the server processes `pids`; each phase
+ * of the target sends its events with `send`.
+ */
+async function connectTarget(name: string, pids: (number | undefined)[], urls: string[], auth: object, send: (seq: number) => Promise<void>, subscribe?: (url: string, socketId: string) => Promise<void>, handshakeTodo?: string): Promise<Target> {
+  /** Receipt times by event seq, for the phase under way. */
+  const received = new Map<number, number[]>();
+  const cpu0 = cpuOf(pids);
+  const { sockets, ms } = await connectAll(urls, CLIENTS, auth, (_socket, data) => {
     const seq = seqOf(data);
-    if (seq !== undefined) (received().get(seq) ?? received().set(seq, []).get(seq)!).push(now());
+    if (seq !== undefined) (received.get(seq) ?? received.set(seq, []).get(seq)!).push(now());
+  }, subscribe, handshakeTodo);
+  return {
+    name,
+    connectMs: ms,
+    cpuPerConnect: (cpuOf(pids) - cpu0) / CLIENTS,
+    phase: (first) => drive(name, pids, send, received, first),
+    async close() {
+      for (const s of sockets) s.close();
+    },
   };
 }
 
@@ -155,30 +177,12 @@ async function startBare(): Promise<Target> {
     child.proc.kill("SIGTERM");
     await child.exited;
   });
-  let received = new Map<number, number[]>();
-  const cpu0 = cpuOf([child.proc.pid]);
-  const { sockets, ms } = await connectAll([url], CLIENTS, {}, receipt(() => received));
-  const cpuPerConnect = (cpuOf([child.proc.pid]) - cpu0) / CLIENTS;
   // An envelope of the product's size (about 600 bytes): same fields, same kind of content.
   const envelope = (seq: number) => ({ type: "todo.updated", id: crypto.randomUUID(), at: Date.now(), projectId: "c".repeat(25), todoId: "c".repeat(25), data: { id: "c".repeat(25), projectId: "c".repeat(25), content: `fanout ${seq} ${"x".repeat(60)}`, status: "TODO", groupSlug: null, assignedAgent: null, isPublic: false, scheduledAt: null, createdAt: Date.now(), updatedAt: Date.now(), lastActivityAt: Date.now(), authorId: "c".repeat(25), agentState: null, hasUnread: false, messageCount: 1, padding: "p".repeat(180) } });
-  const name = "bare Socket.IO";
-  return {
-    name,
-    connectMs: ms,
-    cpuPerConnect,
-    async phase(first) {
-      received = new Map();
-      const cpu1 = cpuOf([child.proc.pid]);
-      const phase = await drive(name, ms, async (seq) => {
-        const res = await fetch(`${url}/emit`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(envelope(seq)) });
-        await res.arrayBuffer();
-      }, received, new Map(), first);
-      return { ...phase, cpuPerConnect, cpuPerEvent: (cpuOf([child.proc.pid]) - cpu1) / EVENTS };
-    },
-    async close() {
-      for (const s of sockets) s.close();
-    },
-  };
+  return connectTarget("bare Socket.IO", [child.proc.pid], [url], {}, async (seq) => {
+    const res = await fetch(`${url}/emit`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(envelope(seq)) });
+    await res.arrayBuffer();
+  });
 }
 
 async function startProduct(name: string, apps: BenchApp[]): Promise<Target> {
@@ -186,16 +190,18 @@ async function startProduct(name: string, apps: BenchApp[]): Promise<Target> {
   const h = { "x-api-key": first.apiKey, "content-type": "application/json" };
   const project = (await (await fetch(`${first.base}/api/v1/projects`, { method: "POST", headers: h, body: JSON.stringify({ name: `Fan-out ${name}` }) })).json()) as { id: string };
   const todo = (await (await fetch(`${first.base}/api/v1/projects/${project.id}/todos`, { method: "POST", headers: h, body: JSON.stringify({ content: "fanout start" }) })).json()) as { id: string };
-  let received = new Map<number, number[]>();
   const keyOf = new Map(apps.map((a) => [a.base, a.apiKey]));
   const viaHandshake = args.subscribe === "handshake";
-  const pids = apps.map((a) => a.child.proc.pid);
-  const cpu0 = cpuOf(pids);
-  const { sockets, ms } = await connectAll(
+  return connectTarget(
+    name,
+    apps.map((a) => a.child.proc.pid),
     apps.map((a) => a.base),
-    CLIENTS,
     viaHandshake ? { token: first.apiKey, subscribe: [{ kind: "todo", id: todo.id }] } : { token: first.apiKey },
-    receipt(() => received),
+    async (seq) => {
+      const res = await fetch(`${first.base}/api/v1/todos/${todo.id}`, { method: "PUT", headers: h, body: JSON.stringify({ content: `fanout ${seq} ${"x".repeat(60)}` }) });
+      if (res.status !== 200) throw new Error(`todo_update: ${res.status} ${await res.text()}`);
+      await res.arrayBuffer();
+    },
     viaHandshake
       ? undefined
       : async (url, socketId) => {
@@ -204,25 +210,6 @@ async function startProduct(name: string, apps: BenchApp[]): Promise<Target> {
         },
     viaHandshake ? todo.id : undefined,
   );
-  const cpuPerConnect = (cpuOf(pids) - cpu0) / CLIENTS;
-  return {
-    name,
-    connectMs: ms,
-    cpuPerConnect,
-    async phase(firstSeq) {
-      received = new Map();
-      const cpu1 = cpuOf(pids);
-      const phase = await drive(name, ms, async (seq) => {
-        const res = await fetch(`${first.base}/api/v1/todos/${todo.id}`, { method: "PUT", headers: h, body: JSON.stringify({ content: `fanout ${seq} ${"x".repeat(60)}` }) });
-        if (res.status !== 200) throw new Error(`todo_update: ${res.status} ${await res.text()}`);
-        await res.arrayBuffer();
-      }, received, new Map(), firstSeq);
-      return { ...phase, cpuPerConnect, cpuPerEvent: (cpuOf(pids) - cpu1) / EVENTS };
-    },
-    async close() {
-      for (const s of sockets) s.close();
-    },
-  };
 }
 
 const fmt = (n: number) => n.toFixed(1);
@@ -234,7 +221,7 @@ const median = (xs: number[]) => {
 function report(round: number, p: Phase, base?: Phase) {
   const ratio = base ? ` · p99 ${fmt(p99(p) / p99(base))}× bare` : "";
   console.log(
-    `  round ${round} ${p.name.padEnd(33)} delivery ${((100 * p.delivered) / p.expected).toFixed(2)}% · latency p50 ${fmt(percentile(p.latencies, 50))} ms p99 ${fmt(p99(p))} ms${ratio} · response p50 ${fmt(percentile(p.responses, 50))} ms · server CPU ${fmt(p.cpuPerEvent ?? NaN)} ms/event`,
+    `  round ${round} ${p.name.padEnd(33)} delivery ${((100 * p.delivered) / p.expected).toFixed(2)}% · latency p50 ${fmt(percentile(p.latencies, 50))} ms p99 ${fmt(p99(p))} ms${ratio} · response p50 ${fmt(percentile(p.responses, 50))} ms · server CPU ${fmt(p.cpuPerEvent)} ms/event`,
   );
 }
 
@@ -281,7 +268,7 @@ try {
     const col = phases.map((row) => row[i]!);
     const ratios = col.map((p, r) => p99(p) / p99(phases[r]![0]!));
     const vs = i === 0 ? "" : ` · p99 ÷ bare ${fmt(median(ratios))}× (rounds: ${ratios.map((x) => x.toFixed(2)).join(", ")}; target ≤ 1.2×)`;
-    console.log(`${t.name.padEnd(35)} p99 ${fmt(median(col.map(p99)))} ms${vs} · response p50 ${fmt(median(col.map((p) => percentile(p.responses, 50))))} ms · ${fmt(median(col.map((p) => p.cpuPerEvent ?? NaN)))} ms CPU/event`);
+    console.log(`${t.name.padEnd(35)} p99 ${fmt(median(col.map(p99)))} ms${vs} · response p50 ${fmt(median(col.map((p) => percentile(p.responses, 50))))} ms · ${fmt(median(col.map((p) => p.cpuPerEvent)))} ms CPU/event`);
   });
   if (targets.length === 3) {
     const diffs = phases.map((row) => p99(row[2]!) - p99(row[1]!));
