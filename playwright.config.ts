@@ -1,5 +1,6 @@
 import { defineConfig } from "@playwright/test";
 import path from "node:path";
+import { serverNodeArgs } from "./scripts/server-node.mjs";
 
 // One run starts three real servers (production build), on ports counted from E2E_PORT_BASE
 // (default 3100, so two checkouts can run their suites side by side):
@@ -50,7 +51,7 @@ const common = {
 
 function server(port: number, env: Record<string, string>) {
   return {
-    command: `node --import tsx scripts/test-server.ts`,
+    command: `node ${serverNodeArgs("scripts/test-server.ts").join(" ")}`,
     url: `http://localhost:${port}/api/v1/openapi.json`,
     reuseExistingServer: false,
     timeout: 120_000,

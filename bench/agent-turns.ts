@@ -689,7 +689,8 @@ async function main() {
   const { over: firstOver, sustained } = answerFor(idle.p99Ms);
   const atEnd = answerFor(idleEnd.p99Ms);
   const laterWithin = firstOver ? steps.filter((s) => s.turns > firstOver.turns && s.withinLimit) : [];
-  const x = (r: number) => `${r.toFixed(1)}×`;
+  // Two places: 2.04 is over a 2× limit, and one place would print it as 2.0.
+  const x = (r: number) => `${r.toFixed(2)}×`;
   const mode = `[${opts.mode}, AGENT_STEP_MS ${opts.stepMs}, todo_get concurrency ${opts.concurrency}]`;
   let summary: string;
   if (!sustained) summary = `agent turns: sustains 0 concurrent turns: 1 turn already has todo_get p99 ${x(firstOver!.p99Ratio)} idle (idle p99 ${f1(idle.p99Ms)} ms)`;

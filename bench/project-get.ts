@@ -14,6 +14,7 @@ import { parseArgs } from "node:util";
 import { keepAliveAgent, median, runLoad, summarize, type Reply, type Stats } from "./lib/load.ts";
 import { createPgDatabase, ensureBuild, startBenchApp } from "./lib/setup.ts";
 import { cpuMs, exitCleanup, run, start, type Child } from "./lib/processes.ts";
+import { SERVER_NODE_OPTIONS } from "../scripts/server-node.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const NEXT_BARE = path.join(ROOT, "bench", "next-bare");
@@ -99,10 +100,13 @@ function checkConstant(r: Reply): string | null {
 }
 
 // One directory per server: node writes a profile per thread (tsx's loader runs in its own), the largest is the main one.
-const nodeArgs = (name: string) => (profDir ? ["--cpu-prof", `--cpu-prof-dir=${path.join(profDir, name)}`] : []);
+const profArgs = (name: string) => (profDir ? ["--cpu-prof", `--cpu-prof-dir=${path.join(profDir, name)}`] : []);
+// The baselines get the Node options the product runs with (scripts/server-node.mjs; startBenchApp
+// adds them to the app), so the ratios compare code, not garbage-collector settings.
+const nodeArgs = (name: string) => [...SERVER_NODE_OPTIONS, ...profArgs(name)];
 
 async function startApp(dataDir: string, databaseUrl: string | undefined): Promise<Server> {
-  const { base: url, apiKey, child } = await startBenchApp({ root: ROOT, dataDir, databaseUrl, email: "bench@bench.invalid", nodeArgs: nodeArgs("app") });
+  const { base: url, apiKey, child } = await startBenchApp({ root: ROOT, dataDir, databaseUrl, email: "bench@bench.invalid", nodeArgs: profArgs("app") });
 
   const res = await fetch(`${url}/api/v1/projects`, {
     method: "POST",

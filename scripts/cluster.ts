@@ -14,6 +14,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { Command, InvalidArgumentError } from "commander";
 import { Balancer } from "../server/cluster/balancer.ts";
+import { serverNodeArgs } from "./server-node.mjs";
 import { ensureAuthSecret } from "../server/auth/secret.ts";
 import { ConfigError, loadConfig } from "../server/config.ts";
 
@@ -107,7 +108,7 @@ if (!config.stripe.secretKey && !config.stripe.standinUrl) {
 const targets: string[] = [];
 function worker(i: number) {
   const port = opts.port + i;
-  run(`w${i}`, ["--import", "tsx", "server/main.ts"], { PORT: String(port), HOSTNAME: "127.0.0.1", ...(env.E2E_RECORD_STATUSES ? { E2E_RECORD_STATUSES: env.E2E_RECORD_STATUSES.replace(/\.jsonl$/, `-w${i}.jsonl`) } : {}) }, (code) => {
+  run(`w${i}`, serverNodeArgs(), { PORT: String(port), HOSTNAME: "127.0.0.1", ...(env.E2E_RECORD_STATUSES ? { E2E_RECORD_STATUSES: env.E2E_RECORD_STATUSES.replace(/\.jsonl$/, `-w${i}.jsonl`) } : {}) }, (code) => {
     if (stopping) return;
     console.error(`[cluster] process w${i} exited (${code}); starting it again in 1 s`);
     setTimeout(() => worker(i), 1000);

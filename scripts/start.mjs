@@ -5,6 +5,7 @@ import { spawnSync, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { serverNodeArgs } from "./server-node.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const stampFile = path.join(root, ".next", "source-fingerprint");
@@ -39,7 +40,7 @@ if (!built) {
 // `--build-only`: build when needed and stop (npm run cluster builds once for all its processes).
 if (process.argv.includes("--build-only")) process.exit(0);
 
-const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "server/main.ts")], {
+const child = spawn(process.execPath, serverNodeArgs(path.join(root, "server/main.ts")), {
   cwd: root,
   stdio: "inherit",
   env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },

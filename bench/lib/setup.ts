@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { freePort, run, start, waitForHttp, type Child } from "./processes.ts";
+import { SERVER_NODE_OPTIONS } from "../../scripts/server-node.mjs";
 
 export type Cleanups = (() => Promise<void> | void)[];
 
@@ -57,6 +58,8 @@ export async function startBenchApp(o: {
   /** Extra environment of this bench (agent provider, limits). */
   env?: Record<string, string>;
   nodeArgs?: string[];
+  /** Node's options for the server (default the product's own, scripts/server-node.mjs); bench/node-options.ts compares. */
+  serverNodeOptions?: readonly string[];
   echoRepeats?: number;
   /** The port (default: a free one), e.g. to restart a server where its clients reconnect. */
   port?: number;
@@ -81,7 +84,7 @@ export async function startBenchApp(o: {
     RATE_LIMIT_SCALE: "1000000",
     ...o.env,
   };
-  const child = start("app", process.execPath, [...(o.nodeArgs ?? []), "--import", "tsx", "server/main.ts"], {
+  const child = start("app", process.execPath, [...(o.nodeArgs ?? []), ...(o.serverNodeOptions ?? SERVER_NODE_OPTIONS), "--import", "tsx", "server/main.ts"], {
     cwd: o.root,
     env,
     echoStderr: true,

@@ -7,6 +7,7 @@ import { expect, test, type TestInfo } from "@playwright/test";
 import { bearer, randomEmail } from "../support/users";
 import { connect, nextEvent } from "../support/sockets";
 import { connectRestartClients, type RestartClients } from "../../server/testing/restart-clients";
+import { serverNodeArgs } from "../../scripts/server-node.mjs";
 
 // Issue 18, faults, each on a server process of the test's own (so it may be killed):
 //   - kill -9 in the middle of 64 concurrent writers: after a restart every write that was
@@ -24,7 +25,7 @@ test.describe.configure({ timeout: 240_000 });
 type Server = { child: ChildProcess; url: string; log: string[] };
 
 function startServer(port: number, env: Record<string, string>): Server {
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+  const child = spawn(process.execPath, serverNodeArgs(), {
     env: { ...process.env, NODE_ENV: "production", PORT: String(port), APP_URL: `http://localhost:${port}`, LOG_LEVEL: "warn", AUTH_SECRET: "faults-test-secret-0123456789abcdef", AGENT_STEP_MS: "20", E2E_RECORD_STATUSES: "", ...env },
     stdio: ["ignore", "ignore", "pipe"],
   });

@@ -5,6 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { expect, test } from "@playwright/test";
 import { randomEmail, readOutbox } from "../support/users";
+import { serverNodeArgs } from "../../scripts/server-node.mjs";
 
 // Background jobs in a real server of this test's own (embedded database, docs/jobs.md): jobs a
 // killed process left waiting or running are run by the next one at its start, and SIGTERM stops
@@ -28,7 +29,7 @@ async function withDatabase(dataDir: string, body: string): Promise<unknown> {
 }
 
 function startServer(dataDir: string): ChildProcess {
-  return spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+  return spawn(process.execPath, serverNodeArgs(), {
     env: { ...process.env, NODE_ENV: "production", PORT: String(PORT), DATA_DIR: dataDir, LOG_LEVEL: "warn", AUTH_SECRET: "jobs-test-secret-0123456789abcdef", DATABASE_URL: "", REDIS_URL: "" },
     stdio: "ignore",
   });

@@ -1,6 +1,7 @@
 import { spawn, execFile, type ChildProcess } from "node:child_process";
 import { promisify } from "node:util";
 import { expect, request as pwRequest, test } from "@playwright/test";
+import { serverNodeArgs } from "../../scripts/server-node.mjs";
 
 // A server of this test's own (embedded database), killed hard and started again on the same data.
 const run = promisify(execFile);
@@ -10,7 +11,7 @@ const BASE = `http://localhost:${PORT}`;
 test.describe.configure({ mode: "serial", timeout: 180_000 });
 
 function startServer(dataDir: string): ChildProcess {
-  return spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+  return spawn(process.execPath, serverNodeArgs(), {
     env: { ...process.env, NODE_ENV: "production", PORT: String(PORT), DATA_DIR: dataDir, AGENT_STEP_MS: "150", LOG_LEVEL: "warn", AUTH_SECRET: "restart-test-secret-0123456789", DATABASE_URL: "", REDIS_URL: "" },
     stdio: "ignore",
   });

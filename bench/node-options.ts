@@ -1,0 +1,80 @@
+// npx tsx bench/node-options.ts [--pg] [--concurrency 8,50] [--requests 3000] [--rounds 6]
+//
+// What the server's Node options (scripts/server-node.mjs, SERVER_NODE_OPTIONS) do to the CPU of a
+// point read: two production servers on the same database, one started with the options and one
+// without, serve project_get (GET /api/v1/projects/{projectId}, API key) in interleaved rounds
+// (A B, B A, …), so both share the machine's drift. Server CPU per request from /proc. Prints
+// the per-round ratio with ÷ without and their median, per concurrency. See bench/README.md "GC".
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { keepAliveAgent, median, runLoad } from "./lib/load.ts";
+import { createPgDatabase, ensureBuild, startBenchApp } from "./lib/setup.ts";
+import { cpuMs, exitCleanup } from "./lib/processes.ts";
+import { SERVER_NODE_OPTIONS } from "../scripts/server-node.mjs";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const { values: args } = parseArgs({
+  options: {
+    pg: { type: "boolean", default: false },
+    "pg-url": { type: "string", default: process.env.BENCH_PG_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres" },
+    concurrency: { type: "string", default: "8,50" },
+    requests: { type: "string", default: "3000" },
+    warmup: { type: "string", default: "3000" },
+    rounds: { type: "string", default: "6" },
+  },
+  strict: true,
+});
+const positive = (name: string, v: string) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) {
+    console.error(`--${name} must be a positive integer (got ${v})`);
+    process.exit(2);
+  }
+  return n;
+};
+const levels = args.concurrency.split(",").map((c) => positive("concurrency", c.trim()));
+const REQUESTS = positive("requests", args.requests);
+const WARMUP = positive("warmup", args.warmup);
+const ROUNDS = positive("rounds", args.rounds);
+const exit = exitCleanup("the servers");
+
+type Server = { name: string; url: string; apiKey: string; pid: number | undefined };
+
+async function server(name: string, options: readonly string[], databaseUrl: string | undefined): Promise<Server> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), `todo-bench-node-options-${name}-`));
+  exit.cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const app = await startBenchApp({ root: ROOT, dataDir, databaseUrl, email: `node-options-${name}-${Date.now()}@bench.invalid`, serverNodeOptions: options });
+  const res = await fetch(`${app.base}/api/v1/projects`, { method: "POST", headers: { "x-api-key": app.apiKey, "content-type": "application/json" }, body: JSON.stringify({ name: "Bench project" }) });
+  const { id } = (await res.json()) as { id: string };
+  return { name, url: `${app.base}/api/v1/projects/${id}`, apiKey: app.apiKey, pid: app.child.proc.pid };
+}
+
+try {
+  await ensureBuild(ROOT);
+  const databaseUrl = args.pg ? await createPgDatabase(args["pg-url"], "todo_bench_node_options", exit.cleanups) : undefined;
+  const withOptions = await server("with", SERVER_NODE_OPTIONS, databaseUrl);
+  const without = await server("without", [], databaseUrl);
+  console.log(`project_get CPU per request, with \`${SERVER_NODE_OPTIONS.join(" ") || "(none)"}\` against without, ${ROUNDS} interleaved rounds of ${REQUESTS} requests (${args.pg ? "postgres" : "embedded"}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}, ${os.cpus().length} cores)`);
+  for (const concurrency of levels) {
+    const agents = new Map([withOptions, without].map((s) => [s, keepAliveAgent(concurrency)]));
+    const load = (s: Server, requests: number) =>
+      runLoad({ url: s.url, headers: { "x-api-key": s.apiKey }, concurrency, requests, maxSeconds: 60, agent: agents.get(s)!, check: (r) => (r.status === 200 ? null : "expected status 200") });
+    for (const s of [withOptions, without]) await load(s, WARMUP);
+    const cpu: Record<string, number[]> = { with: [], without: [] };
+    for (let round = 0; round < ROUNDS; round++)
+      for (const s of round % 2 ? [without, withOptions] : [withOptions, without]) {
+        const before = cpuMs(s.pid)!;
+        const out = await load(s, REQUESTS);
+        cpu[s.name]!.push((cpuMs(s.pid)! - before) / out.latenciesMs.length);
+      }
+    const ratios = cpu.with!.map((w, i) => w / cpu.without![i]!);
+    console.log(
+      `@${concurrency}: with ${median(cpu.with!).toFixed(3)} ms, without ${median(cpu.without!).toFixed(3)} ms per request (medians); with ÷ without by round ${ratios.map((r) => r.toFixed(2)).join(", ")}: median ${median(ratios).toFixed(2)}`,
+    );
+  }
+} finally {
+  await exit.cleanup();
+}
