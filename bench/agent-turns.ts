@@ -16,6 +16,7 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { io as connectSocket, type Socket } from "socket.io-client";
 import { keepAliveAgent, runLoad, summarize, type Reply, type Stats } from "./lib/load.ts";
+import { databaseOptions } from "./lib/args.ts";
 import { createPgDatabase, ensureBuild, startBenchApp } from "./lib/setup.ts";
 import { cpuMs, exitCleanup, type Child } from "./lib/processes.ts";
 import { REPORT_MS } from "../server/db/statement-count.ts";
@@ -24,8 +25,7 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
 const { values: args } = parseArgs({
   options: {
-    pg: { type: "boolean", default: false },
-    "pg-url": { type: "string", default: process.env.BENCH_PG_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres" },
+    ...databaseOptions,
     "step-ms": { type: "string", default: "100" },
     max: { type: "string", default: "256" },
     concurrency: { type: "string", default: "4" },

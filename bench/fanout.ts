@@ -22,6 +22,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { io, type Socket } from "socket.io-client";
 import { percentile } from "./lib/load.ts";
+import { databaseOptions } from "./lib/args.ts";
 import { createPgDatabase, ensureBuild, startBenchApp, type BenchApp } from "./lib/setup.ts";
 import { cpuMs, exitCleanup, freePort, start } from "./lib/processes.ts";
 // The bare server gets the Node options the product runs with, so the ratios compare code, not GC settings.
@@ -36,8 +37,7 @@ const { values: args } = parseArgs({
     rounds: { type: "string", default: "5" },
     warmup: { type: "string", default: "300" },
     subscribe: { type: "string", default: "handshake" },
-    pg: { type: "boolean", default: false },
-    "pg-url": { type: "string", default: process.env.BENCH_PG_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres" },
+    ...databaseOptions,
     "redis-url": { type: "string", default: process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379" },
     "cpu-prof": { type: "boolean", default: false },
   },

@@ -14,6 +14,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { connectRestartClients } from "../server/testing/restart-clients.ts";
+import { databaseOptions } from "./lib/args.ts";
 import { createPgDatabase, ensureBuild, startBenchApp, type BenchApp } from "./lib/setup.ts";
 import { exitCleanup, freePort } from "./lib/processes.ts";
 
@@ -22,8 +23,7 @@ const { values: args } = parseArgs({
   options: {
     clients: { type: "string", default: "1000" },
     events: { type: "string", default: "20" },
-    pg: { type: "boolean", default: false },
-    "pg-url": { type: "string", default: process.env.BENCH_PG_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres" },
+    ...databaseOptions,
   },
   strict: true,
 });

@@ -11,6 +11,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { keepAliveAgent, median, runLoad } from "./lib/load.ts";
+import { databaseOptions, positiveInt } from "./lib/args.ts";
 import { createPgDatabase, ensureBuild, startBenchApp } from "./lib/setup.ts";
 import { cpuMs, exitCleanup } from "./lib/processes.ts";
 import { SERVER_NODE_OPTIONS } from "../scripts/server-node.mjs";
@@ -18,8 +19,7 @@ import { SERVER_NODE_OPTIONS } from "../scripts/server-node.mjs";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const { values: args } = parseArgs({
   options: {
-    pg: { type: "boolean", default: false },
-    "pg-url": { type: "string", default: process.env.BENCH_PG_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres" },
+    ...databaseOptions,
     concurrency: { type: "string", default: "8,50" },
     requests: { type: "string", default: "3000" },
     warmup: { type: "string", default: "3000" },
@@ -27,18 +27,10 @@ const { values: args } = parseArgs({
   },
   strict: true,
 });
-const positive = (name: string, v: string) => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) {
-    console.error(`--${name} must be a positive integer (got ${v})`);
-    process.exit(2);
-  }
-  return n;
-};
-const levels = args.concurrency.split(",").map((c) => positive("concurrency", c.trim()));
-const REQUESTS = positive("requests", args.requests);
-const WARMUP = positive("warmup", args.warmup);
-const ROUNDS = positive("rounds", args.rounds);
+const levels = args.concurrency.split(",").map((c) => positiveInt("concurrency", c.trim()));
+const REQUESTS = positiveInt("requests", args.requests);
+const WARMUP = positiveInt("warmup", args.warmup);
+const ROUNDS = positiveInt("rounds", args.rounds);
 const exit = exitCleanup("the servers");
 
 type Server = { name: string; url: string; apiKey: string; pid: number | undefined };

@@ -12,6 +12,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { keepAliveAgent, median, runLoad, summarize, type Reply, type Stats } from "./lib/load.ts";
+import { databaseOptions, positiveInt as positive } from "./lib/args.ts";
 import { createPgDatabase, ensureBuild, startBenchApp } from "./lib/setup.ts";
 import { cpuMs, exitCleanup, run, start, type Child } from "./lib/processes.ts";
 import { SERVER_NODE_OPTIONS } from "../scripts/server-node.mjs";
@@ -23,8 +24,7 @@ const TARGET_CPU_RATIO = 1.2;
 
 const { values: args } = parseArgs({
   options: {
-    pg: { type: "boolean", default: false },
-    "pg-url": { type: "string", default: process.env.BENCH_PG_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres" },
+    ...databaseOptions,
     concurrency: { type: "string", default: "8,50" },
     requests: { type: "string", default: "3000" },
     warmup: { type: "string", default: "300" },
@@ -39,14 +39,6 @@ const { values: args } = parseArgs({
 if (args.help) {
   console.log("npm run bench -- [--pg] [--pg-url postgresql://…/postgres] [--concurrency 8,50] [--requests 3000] [--warmup 300] [--initial-warmup 2000] [--rounds 2] [--max-seconds 30] [--cpu-prof]");
   process.exit(0);
-}
-function positive(name: string, value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) {
-    console.error(`--${name} must be a positive integer (got ${value})`);
-    process.exit(2);
-  }
-  return n;
 }
 const opts = {
   mode: args.pg ? ("postgres" as const) : ("embedded" as const),
