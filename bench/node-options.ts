@@ -4,7 +4,9 @@
 // point read: two production servers on the same database, one started with the options and one
 // without, serve project_get (GET /api/v1/projects/{projectId}, API key) in interleaved rounds
 // (A B, B A, …), so both share the machine's drift. Server CPU per request from /proc. Prints
-// the per-round ratio with ÷ without and their median, per concurrency. See bench/README.md "GC".
+// the per-round ratio with ÷ without and their median, per concurrency, and (both servers run
+// with --trace-gc) the collections of the measured requests: their pause time per request, how
+// many, and the median and longest pause. See bench/README.md "GC".
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -33,15 +35,28 @@ const WARMUP = positiveInt("warmup", args.warmup);
 const ROUNDS = positiveInt("rounds", args.rounds);
 const exit = exitCleanup("the servers");
 
-type Server = { name: string; url: string; apiKey: string; pid: number | undefined };
+type Server = { name: string; url: string; apiKey: string; pid: number | undefined; measuring: boolean; pauses: number[]; requests: number };
+
+/** A --trace-gc line's pause: `[pid:0x…]  1234 ms: Scavenge 40.1 (50.2) -> 30.3 (52.2) MB, 3.21 / 0.00 ms  (…)`. */
+const GC_LINE = /\b(?:Scavenge|Mark-Compact|Mark-Sweep)\b.*?, ([\d.]+) \/ [\d.]+ ms/i;
 
 async function server(name: string, options: readonly string[], databaseUrl: string | undefined): Promise<Server> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `todo-bench-node-options-${name}-`));
   exit.cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  const app = await startBenchApp({ root: ROOT, dataDir, databaseUrl, email: `node-options-${name}-${Date.now()}@bench.invalid`, serverNodeOptions: options });
+  const app = await startBenchApp({ root: ROOT, dataDir, databaseUrl, email: `node-options-${name}-${Date.now()}@bench.invalid`, serverNodeOptions: [...options, "--trace-gc"] });
   const res = await fetch(`${app.base}/api/v1/projects`, { method: "POST", headers: { "x-api-key": app.apiKey, "content-type": "application/json" }, body: JSON.stringify({ name: "Bench project" }) });
   const { id } = (await res.json()) as { id: string };
-  return { name, url: `${app.base}/api/v1/projects/${id}`, apiKey: app.apiKey, pid: app.child.proc.pid };
+  const s: Server = { name, url: `${app.base}/api/v1/projects/${id}`, apiKey: app.apiKey, pid: app.child.proc.pid, measuring: false, pauses: [], requests: 0 };
+  let rest = "";
+  app.child.proc.stdout!.on("data", (chunk: Buffer) => {
+    const lines = (rest + chunk.toString("utf8")).split("\n");
+    rest = lines.pop() ?? "";
+    for (const line of lines) {
+      const m = s.measuring ? GC_LINE.exec(line) : null;
+      if (m) s.pauses.push(Number(m[1]));
+    }
+  });
+  return s;
 }
 
 try {
@@ -56,16 +71,23 @@ try {
       runLoad({ url: s.url, headers: { "x-api-key": s.apiKey }, concurrency, requests, maxSeconds: 60, agent: agents.get(s)!, check: (r) => (r.status === 200 ? null : "expected status 200") });
     for (const s of [withOptions, without]) await load(s, WARMUP);
     const cpu: Record<string, number[]> = { with: [], without: [] };
+    for (const s of [withOptions, without]) Object.assign(s, { pauses: [], requests: 0 });
     for (let round = 0; round < ROUNDS; round++)
       for (const s of round % 2 ? [without, withOptions] : [withOptions, without]) {
         const before = cpuMs(s.pid)!;
+        s.measuring = true;
         const out = await load(s, REQUESTS);
+        s.measuring = false;
+        s.requests += out.latenciesMs.length;
         cpu[s.name]!.push((cpuMs(s.pid)! - before) / out.latenciesMs.length);
       }
     const ratios = cpu.with!.map((w, i) => w / cpu.without![i]!);
     console.log(
       `@${concurrency}: with ${median(cpu.with!).toFixed(3)} ms, without ${median(cpu.without!).toFixed(3)} ms per request (medians); with ÷ without by round ${ratios.map((r) => r.toFixed(2)).join(", ")}: median ${median(ratios).toFixed(2)}`,
     );
+    const gc = (s: Server) =>
+      `${s.name} ${((s.pauses.reduce((a, b) => a + b, 0) / s.requests) * 1000).toFixed(0)} µs per request in ${s.pauses.length} pauses (median ${median(s.pauses).toFixed(1)} ms, longest ${Math.max(0, ...s.pauses).toFixed(1)} ms)`;
+    console.log(`     GC: ${gc(withOptions)}; ${gc(without)}`);
   }
 } finally {
   await exit.cleanup();
