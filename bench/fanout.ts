@@ -21,12 +21,12 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { io, type Socket } from "socket.io-client";
-import { percentile } from "./lib/load.ts";
+import { median, percentile } from "./lib/load.ts";
 import { databaseOptions } from "./lib/args.ts";
 import { createPgDatabase, ensureBuild, startBenchApp, type BenchApp } from "./lib/setup.ts";
 import { cpuMs, exitCleanup, freePort, start } from "./lib/processes.ts";
 // The bare server gets the Node options the product runs with, so the ratios compare code, not GC settings.
-import { SERVER_NODE_OPTIONS } from "../scripts/server-node.mjs";
+import { serverNodeArgs } from "../scripts/server-node.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const { values: args } = parseArgs({
@@ -48,11 +48,15 @@ const EVENTS = Number(args.events);
 const RATE = Number(args.rate);
 const ROUNDS = Number(args.rounds);
 const WARMUP = Number(args.warmup);
-for (const [k, v] of [["clients", CLIENTS], ["events", EVENTS], ["rate", RATE], ["rounds", ROUNDS], ["warmup", WARMUP + 1]] as const)
+for (const [k, v] of [["clients", CLIENTS], ["events", EVENTS], ["rate", RATE], ["rounds", ROUNDS]] as const)
   if (!Number.isInteger(v) || v < 1) {
-    console.error(`--${k} must be a positive integer${k === "warmup" ? " or 0" : ""}`);
+    console.error(`--${k} must be a positive integer`);
     process.exit(2);
   }
+if (!Number.isInteger(WARMUP) || WARMUP < 0) {
+  console.error("--warmup must be 0 or a positive integer");
+  process.exit(2);
+}
 
 if (args.subscribe !== "handshake" && args.subscribe !== "http") {
   console.error("--subscribe must be handshake or http");
@@ -174,7 +178,7 @@ async function startBare(): Promise<Target> {
   const url = `http://127.0.0.1:${port}`;
   let child!: ReturnType<typeof start>;
   await new Promise<void>((resolve, reject) => {
-    child = start("bare", process.execPath, [...SERVER_NODE_OPTIONS, ...profArgs("bare"), "--import", "tsx", "bench/fanout-bare.ts"], { cwd: ROOT, env: { ...process.env, PORT: String(port) }, onLine: (line) => line === "ready" && resolve() });
+    child = start("bare", process.execPath, [...profArgs("bare"), ...serverNodeArgs("bench/fanout-bare.ts")], { cwd: ROOT, env: { ...process.env, PORT: String(port) }, onLine: (line) => line === "ready" && resolve() });
     void child.exited.then((code) => reject(new Error(`the bare server exited (${code}) before it was ready:\n${child.tail()}`)));
   });
   exit.cleanups.push(async () => {
@@ -220,10 +224,6 @@ const fmt = (n: number) => n.toFixed(1);
 /** Ratios to two places: 1.23 is over a 1.2 target, and one place would print it as 1.2. */
 const fmtRatio = (n: number) => n.toFixed(2);
 const p99 = (p: Phase) => percentile(p.latencies, 99);
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 function report(round: number, p: Phase, base?: Phase) {
   const ratio = base ? ` · p99 ${fmtRatio(p99(p) / p99(base))}× bare` : "";
   console.log(

@@ -35,7 +35,8 @@ const WARMUP = positiveInt("warmup", args.warmup);
 const ROUNDS = positiveInt("rounds", args.rounds);
 const exit = exitCleanup("the servers");
 
-type Server = { name: string; url: string; apiKey: string; pid: number | undefined; measuring: boolean; pauses: number[]; requests: number };
+/** A server under test; `gc` collects the pauses of its --trace-gc lines while `measuring`. */
+type Server = { name: string; url: string; apiKey: string; pid: number | undefined; gc: { measuring: boolean; pauses: number[] }; requests: number };
 
 /** A --trace-gc line's pause: `[pid:0x…]  1234 ms: Scavenge 40.1 (50.2) -> 30.3 (52.2) MB, 3.21 / 0.00 ms  (…)`. */
 const GC_LINE = /\b(?:Scavenge|Mark-Compact|Mark-Sweep)\b.*?, ([\d.]+) \/ [\d.]+ ms/i;
@@ -43,20 +44,15 @@ const GC_LINE = /\b(?:Scavenge|Mark-Compact|Mark-Sweep)\b.*?, ([\d.]+) \/ [\d.]+
 async function server(name: string, options: readonly string[], databaseUrl: string | undefined): Promise<Server> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `todo-bench-node-options-${name}-`));
   exit.cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  const app = await startBenchApp({ root: ROOT, dataDir, databaseUrl, email: `node-options-${name}-${Date.now()}@bench.invalid`, serverNodeOptions: [...options, "--trace-gc"] });
+  const gc = { measuring: false, pauses: [] as number[] };
+  const onLine = (line: string) => {
+    const m = gc.measuring ? GC_LINE.exec(line) : null;
+    if (m) gc.pauses.push(Number(m[1]));
+  };
+  const app = await startBenchApp({ root: ROOT, dataDir, databaseUrl, email: `node-options-${name}-${Date.now()}@bench.invalid`, serverNodeOptions: [...options, "--trace-gc"], onLine });
   const res = await fetch(`${app.base}/api/v1/projects`, { method: "POST", headers: { "x-api-key": app.apiKey, "content-type": "application/json" }, body: JSON.stringify({ name: "Bench project" }) });
   const { id } = (await res.json()) as { id: string };
-  const s: Server = { name, url: `${app.base}/api/v1/projects/${id}`, apiKey: app.apiKey, pid: app.child.proc.pid, measuring: false, pauses: [], requests: 0 };
-  let rest = "";
-  app.child.proc.stdout!.on("data", (chunk: Buffer) => {
-    const lines = (rest + chunk.toString("utf8")).split("\n");
-    rest = lines.pop() ?? "";
-    for (const line of lines) {
-      const m = s.measuring ? GC_LINE.exec(line) : null;
-      if (m) s.pauses.push(Number(m[1]));
-    }
-  });
-  return s;
+  return { name, url: `${app.base}/api/v1/projects/${id}`, apiKey: app.apiKey, pid: app.child.proc.pid, gc, requests: 0 };
 }
 
 try {
@@ -71,13 +67,16 @@ try {
       runLoad({ url: s.url, headers: { "x-api-key": s.apiKey }, concurrency, requests, maxSeconds: 60, agent: agents.get(s)!, check: (r) => (r.status === 200 ? null : "expected status 200") });
     for (const s of [withOptions, without]) await load(s, WARMUP);
     const cpu: Record<string, number[]> = { with: [], without: [] };
-    for (const s of [withOptions, without]) Object.assign(s, { pauses: [], requests: 0 });
+    for (const s of [withOptions, without]) {
+      s.gc.pauses = [];
+      s.requests = 0;
+    }
     for (let round = 0; round < ROUNDS; round++)
       for (const s of round % 2 ? [without, withOptions] : [withOptions, without]) {
         const before = cpuMs(s.pid)!;
-        s.measuring = true;
+        s.gc.measuring = true;
         const out = await load(s, REQUESTS);
-        s.measuring = false;
+        s.gc.measuring = false;
         s.requests += out.latenciesMs.length;
         cpu[s.name]!.push((cpuMs(s.pid)! - before) / out.latenciesMs.length);
       }
@@ -86,7 +85,7 @@ try {
       `@${concurrency}: with ${median(cpu.with!).toFixed(3)} ms, without ${median(cpu.without!).toFixed(3)} ms per request (medians); with ÷ without by round ${ratios.map((r) => r.toFixed(2)).join(", ")}: median ${median(ratios).toFixed(2)}`,
     );
     const gc = (s: Server) =>
-      `${s.name} ${((s.pauses.reduce((a, b) => a + b, 0) / s.requests) * 1000).toFixed(0)} µs per request in ${s.pauses.length} pauses (median ${median(s.pauses).toFixed(1)} ms, longest ${Math.max(0, ...s.pauses).toFixed(1)} ms)`;
+      `${s.name} ${((s.gc.pauses.reduce((a, b) => a + b, 0) / s.requests) * 1000).toFixed(0)} µs per request in ${s.gc.pauses.length} pauses (median ${median(s.gc.pauses).toFixed(1)} ms, longest ${Math.max(0, ...s.gc.pauses).toFixed(1)} ms)`;
     console.log(`     GC: ${gc(withOptions)}; ${gc(without)}`);
   }
 } finally {

@@ -15,7 +15,7 @@ import { keepAliveAgent, median, runLoad, summarize, type Reply, type Stats } fr
 import { databaseOptions, positiveInt as positive } from "./lib/args.ts";
 import { createPgDatabase, ensureBuild, startBenchApp } from "./lib/setup.ts";
 import { cpuMs, exitCleanup, run, start, type Child } from "./lib/processes.ts";
-import { SERVER_NODE_OPTIONS } from "../scripts/server-node.mjs";
+import { SERVER_NODE_OPTIONS, serverNodeArgs } from "../scripts/server-node.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const NEXT_BARE = path.join(ROOT, "bench", "next-bare");
@@ -93,9 +93,8 @@ function checkConstant(r: Reply): string | null {
 
 // One directory per server: node writes a profile per thread (tsx's loader runs in its own), the largest is the main one.
 const profArgs = (name: string) => (profDir ? ["--cpu-prof", `--cpu-prof-dir=${path.join(profDir, name)}`] : []);
-// The baselines get the Node options the product runs with (scripts/server-node.mjs; startBenchApp
-// adds them to the app), so the ratios compare code, not garbage-collector settings.
-const nodeArgs = (name: string) => [...SERVER_NODE_OPTIONS, ...profArgs(name)];
+// The baselines below run with the Node options the product runs with (scripts/server-node.mjs;
+// startBenchApp adds them to the app), so the ratios compare code, not garbage-collector settings.
 
 async function startApp(dataDir: string, databaseUrl: string | undefined): Promise<Server> {
   const { base: url, apiKey, child } = await startBenchApp({ root: ROOT, dataDir, databaseUrl, email: "bench@bench.invalid", nodeArgs: profArgs("app") });
@@ -132,7 +131,7 @@ async function announced<T>(name: string, args: string[], env: Record<string, st
 }
 
 async function startRaw(pgliteDir: string, databaseUrl: string | undefined): Promise<[Server, Server]> {
-  const { info, child } = await announced<{ port: number; apiKey: string; projectId: string }>("raw", [...nodeArgs("raw"), "--import", "tsx", "bench/raw-server.ts"], {
+  const { info, child } = await announced<{ port: number; apiKey: string; projectId: string }>("raw", [...profArgs("raw"), ...serverNodeArgs("bench/raw-server.ts")], {
     BENCH_DATABASE_URL: databaseUrl ?? "",
     BENCH_PGLITE_DIR: pgliteDir,
   });
@@ -149,7 +148,7 @@ async function startNextBare(): Promise<Server> {
     console.log("building the bare Next app (bench/next-bare)…");
     await run("next build (bench/next-bare)", "npx", ["next", "build", NEXT_BARE], { cwd: ROOT, env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" }, echoStderr: true });
   }
-  const { info, child } = await announced<{ port: number }>("next-bare", [...nodeArgs("next-bare"), path.join(NEXT_BARE, "server.mjs")], {});
+  const { info, child } = await announced<{ port: number }>("next-bare", [...SERVER_NODE_OPTIONS, ...profArgs("next-bare"), path.join(NEXT_BARE, "server.mjs")], {});
   return { name: "next-const", url: `http://127.0.0.1:${info.port}/constant`, headers: {}, check: checkConstant, child };
 }
 

@@ -17,8 +17,9 @@ export const SERVER_NODE_OPTIONS = ["--max-semi-space-size=64"];
 /**
  * The arguments of `node` for a server process: the options, tsx, the entry.
  * @param {string} [entry] default server/main.ts (relative to the repository, or absolute)
+ * @param {readonly string[]} [options] default SERVER_NODE_OPTIONS (bench/node-options.ts compares others)
  * @returns {string[]}
  */
-export function serverNodeArgs(entry = "server/main.ts") {
-  return [...SERVER_NODE_OPTIONS, "--import", "tsx", entry];
+export function serverNodeArgs(entry = "server/main.ts", options = SERVER_NODE_OPTIONS) {
+  return [...options, "--import", "tsx", entry];
 }

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { freePort, run, start, waitForHttp, type Child } from "./processes.ts";
-import { SERVER_NODE_OPTIONS } from "../../scripts/server-node.mjs";
+import { serverNodeArgs } from "../../scripts/server-node.mjs";
 
 export type Cleanups = (() => Promise<void> | void)[];
 
@@ -61,6 +61,8 @@ export async function startBenchApp(o: {
   /** Node's options for the server (default the product's own, scripts/server-node.mjs); bench/node-options.ts compares. */
   serverNodeOptions?: readonly string[];
   echoRepeats?: number;
+  /** Called with each line the server writes to stdout. */
+  onLine?: (line: string) => void;
   /** The port (default: a free one), e.g. to restart a server where its clients reconnect. */
   port?: number;
   /** false: the user exists already (a restart); apiKey is then "". */
@@ -84,11 +86,12 @@ export async function startBenchApp(o: {
     RATE_LIMIT_SCALE: "1000000",
     ...o.env,
   };
-  const child = start("app", process.execPath, [...(o.nodeArgs ?? []), ...(o.serverNodeOptions ?? SERVER_NODE_OPTIONS), "--import", "tsx", "server/main.ts"], {
+  const child = start("app", process.execPath, [...(o.nodeArgs ?? []), ...serverNodeArgs("server/main.ts", o.serverNodeOptions)], {
     cwd: o.root,
     env,
     echoStderr: true,
     ...(o.echoRepeats !== undefined ? { echoRepeats: o.echoRepeats } : {}),
+    ...(o.onLine ? { onLine: o.onLine } : {}),
   });
   const base = `http://127.0.0.1:${port}`;
   await waitForHttp(`${base}/api/v1/openapi.json`, child, 180_000);
