@@ -2,12 +2,13 @@
 // (through the lifecycle, the one writer of Todo.status).
 import type { TAgentSettings } from "../../lib/schemas/agent.ts";
 import { afterTurn } from "../../lib/todo-lifecycle.ts";
-import type { Prisma } from "../db/generated/client.ts";
+import { Prisma } from "../db/generated/client.ts";
+import { newRowId } from "../db/ids.ts";
 import { db } from "../runtime.ts";
 import { chargeTurn } from "../services/billing/usage.ts";
 import { publishTodo } from "../services/todos/events.ts";
 import { changeTodo, setStatus, type LockedTodo, type TodoRef } from "../services/todos/lifecycle.ts";
-import { asObject, messageWithBlocks, toBlock, toMessage } from "../services/todos/serialize.ts";
+import { asObject, messageWithBlocks, toBlock, toMessage, type MessageRow } from "../services/todos/serialize.ts";
 import { linksOf } from "../services/todos/sub-todos.ts";
 import { insertBlocks } from "../services/todos/blocks.ts";
 import { unsummarised } from "./context-summary.ts";
@@ -26,6 +27,16 @@ export async function history(todoId: string, replyId: string, workflow?: Workfl
   const summary = w.contextSummary && (through !== null || !w.contextSummaryUsed) ? [{ role: "system" as const, content: `Summary of the conversation so far:\n${w.contextSummary}` }] : [];
   return [...summary, ...rows.map((r) => ({ role: r.role as ChatMessage["role"], content: r.content }))];
 }
+
+/** Message's columns as raw statements return them (MessageRow: its enums as text). */
+const MESSAGE_COLUMNS = Prisma.sql`"id", "todoId", "role"::text AS "role", "content", "state"::text AS "state", "scheduledAt", "usage", "createdAt", "updatedAt"`;
+
+/** What a todo has waiting once its turn ends: input for a next turn, and scheduled messages. */
+type Waiting = { pending: number; scheduled: number };
+/** The query that counts them (one row). */
+const waitingInput = (todoId: string) => Prisma.sql`
+  SELECT (count(*) FILTER (WHERE "state" = 'PENDING'))::int AS "pending", (count(*) FILTER (WHERE "state" = 'SCHEDULED'))::int AS "scheduled"
+  FROM "Message" WHERE "todoId" = ${todoId} AND (("role" IN ('user', 'system') AND "state" = 'PENDING') OR "state" = 'SCHEDULED')`;
 
 /** A turn as beginTurn hands it out: `created` when its reply was created just now (empty, no blocks). */
 export type OpenedTurn = Turn & { created?: boolean };
@@ -58,20 +69,26 @@ export async function beginTurn(holder: LeaseHolder, todoId: string): Promise<Be
           return { todo: current, workflow: w, turn: w.currentTurn };
         }
       }
-      // The user's messages, and results the system hands the agent (its sub-todos').
-      // Taken (DONE) and read in one statement; RETURNING has no order, seq gives the chat's.
-      const waiting = (
-        await tx.$queryRaw<{ id: string; content: string; seq: bigint }[]>`
-          UPDATE "Message" SET "state" = 'DONE', "updatedAt" = (now() AT TIME ZONE 'UTC')
+      // The user's messages, and results the system hands the agent (its sub-todos'), taken (DONE),
+      // and the reply over them created, in one statement; no row when nothing waits.
+      const now = new Date();
+      const [opened] = await tx.$queryRaw<(MessageRow & { userMessages: string[] })[]>`
+        WITH "taken" AS (
+          UPDATE "Message" SET "state" = 'DONE', "updatedAt" = ${now}::timestamp(3)
           WHERE "todoId" = ${todoId} AND "role" IN ('user', 'system') AND "state" = 'PENDING'
-          RETURNING "id", "content", "seq"`
-      ).sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0));
-      if (waiting.length === 0) {
+          RETURNING "content", "seq"),
+        "reply" AS (
+          INSERT INTO "Message" ("id", "todoId", "role", "content", "state", "createdAt", "updatedAt")
+          SELECT ${newRowId()}, ${todoId}, 'assistant'::"MessageRole", '', 'PROCESSING'::"MessageState", ${now}::timestamp(3), ${now}::timestamp(3)
+          WHERE EXISTS (SELECT 1 FROM "taken")
+          RETURNING ${MESSAGE_COLUMNS})
+        SELECT "reply".*, (SELECT array_agg("content" ORDER BY "seq") FROM "taken") AS "userMessages" FROM "reply"`;
+      if (!opened) {
         await hold();
         return { todo: current, workflow: w, turn: null };
       }
-      const message = await tx.message.create({ data: { todoId, role: "assistant", content: "", state: "PROCESSING" } });
-      const turn: Turn = { messageId: message.id, startedAt: Date.now(), userMessages: waiting.map((m) => m.content) };
+      const { userMessages, ...message } = opened;
+      const turn: Turn = { messageId: message.id, startedAt: Date.now(), userMessages };
       const workflow = { ...w, currentTurn: turn, state: "running", turn: Number(w.turn ?? 0) + 1 };
       // The lease and the turn in one write.
       await hold(workflow as Prisma.InputJsonValue);
@@ -121,6 +138,7 @@ export async function finishTurn(todo: TodoRef, turn: Turn | null, provider: Age
   const blocks = turn && !usedChecklistTool ? await provider.blocksFor(text, turn.userMessages) : [];
   const next = await changeTodo(todo.id, async (tx, current, fx) => {
     const w = asObject(current.workflow) as Workflow;
+    let waiting: Waiting | undefined;
     if (turn) {
       const counts = reported ?? { tokensIn: countTokens(turn.userMessages.join("\n")), tokensOut: countTokens(text) };
       const modelId = facts?.modelId ?? settings.model;
@@ -129,34 +147,38 @@ export async function finishTurn(todo: TodoRef, turn: Turn | null, provider: Age
       const usage = { provider: provider.name, ...(shownModel ? { model: shownModel } : {}), ...counts, ...steps, costCents: provider.costCents(counts, modelId ?? ""), durationMs: Date.now() - turn.startedAt };
       const first = facts?.toolBlocks ?? (await tx.block.count({ where: { messageId: turn.messageId } }));
       const added = await insertBlocks(tx, blocks.map((b, i) => ({ todoId: todo.id, messageId: turn.messageId, position: first + i, type: b.type, actionable: b.actionable, content: b.content })));
-      const data = { content: text, state: "DONE" as const, usage };
+      // The reply DONE and the input that waits, in one statement (under the row lock, so no message
+      // of this todo can come in between).
+      const [done] = await tx.$queryRaw<(MessageRow & Waiting)[]>`
+        WITH "reply" AS (
+          UPDATE "Message" SET "content" = ${text}, "state" = 'DONE', "usage" = ${JSON.stringify(usage)}::jsonb, "updatedAt" = ${new Date()}::timestamp(3)
+          WHERE "id" = ${turn.messageId}
+          RETURNING ${MESSAGE_COLUMNS})
+        SELECT "reply".*, "waiting".* FROM "reply", (${waitingInput(todo.id)}) AS "waiting"`;
+      if (!done) throw new Error(`The reply ${turn.messageId} of this turn no longer exists`);
+      const { pending, scheduled, ...reply } = done;
+      waiting = { pending, scheduled };
       // A reply without earlier blocks has just the ones added here: no read of its blocks.
-      const message =
-        first === 0
-          ? { ...(await tx.message.update({ where: { id: turn.messageId }, data })), blocks: added.sort((a, b) => a.position - b.position) }
-          : await tx.message.update({ where: { id: turn.messageId }, data, include: messageWithBlocks });
+      const message = {
+        ...reply,
+        blocks: first === 0 ? added.sort((a, b) => a.position - b.position) : await tx.block.findMany({ where: { messageId: turn.messageId }, orderBy: messageWithBlocks.blocks.orderBy }),
+      };
       // Charged in the transaction that ends the turn: the reply and its charge commit together, once.
       await chargeTurn(tx, { userId: current.userId, projectId: current.projectId, todoId: todo.id, messageId: turn.messageId, costCents: usage.costCents, tokensIn: counts.tokensIn, tokensOut: counts.tokensOut });
       fx.emit("message.updated", toMessage(message));
       for (const block of message.blocks.slice(first)) fx.emit("block.updated", toBlock(block));
     }
-    // Input that waits (a next turn) and scheduled messages, in one query.
-    const waitingBy = await tx.message.groupBy({
-      by: ["state"],
-      where: { todoId: todo.id, OR: [{ role: { in: ["user", "system"] }, state: "PENDING" }, { state: "SCHEDULED" }] },
-      _count: { _all: true },
-    });
-    const pending = waitingBy.find((g) => g.state === "PENDING")?._count._all ?? 0;
-    const scheduled = waitingBy.find((g) => g.state === "SCHEDULED")?._count._all ?? 0;
+    // Input that waits (a next turn) and scheduled messages.
+    const { pending, scheduled } = waiting ?? (await tx.$queryRaw<Waiting[]>(waitingInput(todo.id)))[0]!;
     const { currentTurn: _t, ...rest } = w;
     const usedSummary = turn && w.contextSummary && !w.contextSummaryUsed ? { contextSummaryUsed: true } : {};
     // Waiting for sub-todos it started: it stays RUNNING, holding no turn, until the last settles.
-    const waiting = (linksOf(w).waitingFor?.length ?? 0) > 0;
+    const waitsForLinks = (linksOf(w).waitingFor?.length ?? 0) > 0;
     // Only a turn that is still RUNNING moves on; a pause or cancel that came in first stands.
-    const next = current.status !== "RUNNING" ? current.status : waiting ? "RUNNING" : afterTurn({ pendingInput: pending > 0, hasScheduled: scheduled > 0 });
+    const next = current.status !== "RUNNING" ? current.status : waitsForLinks ? "RUNNING" : afterTurn({ pendingInput: pending > 0, hasScheduled: scheduled > 0 });
     // A next turn is run by this runner's loop, not started again.
-    await setStatus(tx, current, fx, next, { ...NO_LEASE, workflow: { ...rest, ...usedSummary, state: waiting ? "waiting" : "idle" } as Prisma.InputJsonValue }, { continued: true });
-    return waiting ? "waiting" : next;
+    await setStatus(tx, current, fx, next, { ...NO_LEASE, workflow: { ...rest, ...usedSummary, state: waitsForLinks ? "waiting" : "idle" } as Prisma.InputJsonValue }, { continued: true });
+    return waitsForLinks ? "waiting" : next;
   });
   return next === "RUNNING";
 }

@@ -17,7 +17,7 @@ export type BlockRow = {
   updatedAt: Date;
 };
 
-type MessageRow = {
+export type MessageRow = {
   id: string;
   todoId: string;
   role: "user" | "assistant" | "system" | "tool";
