@@ -1,7 +1,7 @@
 // The turn's lease: which process works on a RUNNING todo, until when. It lives in the todo's
 // typed columns `leaseOwner` and `leaseUntil` (null: nobody); the turn in progress (`currentTurn`,
 // with its recoveries) stays in the workflow JSON, whose one declaration is `Workflow` here.
-import type { Prisma } from "../db/generated/client.ts";
+import { Prisma } from "../db/generated/client.ts";
 import { lockRow } from "../db/lock.ts";
 import { db } from "../runtime.ts";
 import { asObject } from "../services/todos/serialize.ts";
@@ -105,9 +105,16 @@ export async function holdLease(tx: Prisma.TransactionClient, holder: LeaseHolde
     await tx.todo.update({ where: { id: row.id }, data: { ...lease.data, ...(written === undefined ? {} : { workflow: written }) } });
     return true;
   }
-  const [claimed] = await tx.$queryRaw<{ ok: boolean }[]>`
-    SELECT agent_claim_turn(${row.id}, ${row.userId}, ${holder.maxPerUser}::int, ${new Date()}::timestamp(3), ${lease.data.leaseOwner}, ${lease.data.leaseUntil}::timestamp(3), ${written === undefined ? null : JSON.stringify(written)}::jsonb) AS "ok"`;
+  const [claimed] = await tx.$queryRaw<{ ok: boolean }[]>`SELECT ${claimSql(holder, row, lease, Prisma.sql`${written === undefined ? null : JSON.stringify(written)}::jsonb`)} AS "ok"`;
   return claimed?.ok === true;
+}
+
+/**
+ * holdLease's claim as an SQL expression (true: claimed and written), for a statement that does
+ * more in the same round trip (beginTurn's); `workflow` is a jsonb expression (NULL: unchanged).
+ */
+export function claimSql(holder: LeaseHolder, row: { id: string; userId: string }, lease: Extract<LeaseDecision, { result: "ok" }>, workflow: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`agent_claim_turn(${row.id}, ${row.userId}, ${holder.maxPerUser}::int, ${new Date()}::timestamp(3), ${lease.data.leaseOwner}, ${lease.data.leaseUntil}::timestamp(3), ${workflow})`;
 }
 
 /** Gives the lease up (the turn stopped here), changing the workflow with it, under the row lock. */

@@ -10,11 +10,11 @@ import { publishTodo } from "../services/todos/events.ts";
 import { changeTodo, setStatus, type LockedTodo, type TodoRef } from "../services/todos/lifecycle.ts";
 import { asObject, messageWithBlocks, toBlock, toMessage, type MessageRow } from "../services/todos/serialize.ts";
 import { linksOf } from "../services/todos/sub-todos.ts";
-import { insertBlocks } from "../services/todos/blocks.ts";
+import { blockInsert } from "../services/todos/blocks.ts";
 import { unsummarised } from "./context-summary.ts";
 import { countTokens } from "./local-reply.ts";
 import type { AgentProvider, BlockDraft, ChatMessage, TurnUsage } from "./provider.ts";
-import { dropLease, holdLease, leaseFor, NO_LEASE, type LeaseHolder, type Turn, type Workflow } from "./turn-lease.ts";
+import { claimSql, dropLease, holdLease, leaseFor, NO_LEASE, type LeaseHolder, type Turn, type Workflow } from "./turn-lease.ts";
 import type { ReplyWriter } from "./reply-writer.ts";
 
 /**
@@ -70,30 +70,37 @@ export async function beginTurn(holder: LeaseHolder, todoId: string): Promise<Be
         }
       }
       // The user's messages, and results the system hands the agent (its sub-todos'), taken (DONE),
-      // and the reply over them created, in one statement; no row when nothing waits.
+      // the reply over them created and (taking the lease) the user's slot claimed with the turn in
+      // the workflow, in one statement; no row when nothing waits.
       const now = new Date();
-      const [opened] = await tx.$queryRaw<(MessageRow & { userMessages: string[] })[]>`
+      const messageId = newRowId();
+      const turnRecord: Turn = { messageId, startedAt: now.getTime(), userMessages: [] };
+      const workflow = { ...w, currentTurn: turnRecord, state: "running", turn: Number(w.turn ?? 0) + 1 };
+      const written = Prisma.sql`jsonb_set(${JSON.stringify(workflow)}::jsonb, '{currentTurn,userMessages}', (SELECT to_jsonb(array_agg("content" ORDER BY "seq")) FROM "taken"))`;
+      const [opened] = await tx.$queryRaw<(MessageRow & { userMessages: string[]; claimed: boolean | null })[]>`
         WITH "taken" AS (
           UPDATE "Message" SET "state" = 'DONE', "updatedAt" = ${now}::timestamp(3)
           WHERE "todoId" = ${todoId} AND "role" IN ('user', 'system') AND "state" = 'PENDING'
           RETURNING "content", "seq"),
         "reply" AS (
           INSERT INTO "Message" ("id", "todoId", "role", "content", "state", "createdAt", "updatedAt")
-          SELECT ${newRowId()}, ${todoId}, 'assistant'::"MessageRole", '', 'PROCESSING'::"MessageState", ${now}::timestamp(3), ${now}::timestamp(3)
+          SELECT ${messageId}, ${todoId}, 'assistant'::"MessageRole", '', 'PROCESSING'::"MessageState", ${now}::timestamp(3), ${now}::timestamp(3)
           WHERE EXISTS (SELECT 1 FROM "taken")
           RETURNING ${MESSAGE_COLUMNS})
-        SELECT "reply".*, (SELECT array_agg("content" ORDER BY "seq") FROM "taken") AS "userMessages" FROM "reply"`;
+        SELECT "reply".*, (SELECT array_agg("content" ORDER BY "seq") FROM "taken") AS "userMessages",
+          ${lease.claim ? claimSql(holder, current, lease, written) : Prisma.sql`NULL::boolean`} AS "claimed"
+        FROM "reply"`;
       if (!opened) {
         await hold();
         return { todo: current, workflow: w, turn: null };
       }
-      const { userMessages, ...message } = opened;
-      const turn: Turn = { messageId: message.id, startedAt: Date.now(), userMessages };
-      const workflow = { ...w, currentTurn: turn, state: "running", turn: Number(w.turn ?? 0) + 1 };
-      // The lease and the turn in one write.
-      await hold(workflow as Prisma.InputJsonValue);
+      const { userMessages, claimed, ...message } = opened;
+      const turn: Turn = { ...turnRecord, userMessages };
+      // The lease and the turn in one write: claimed above, or (a lease this process holds) here.
+      if (claimed === false) throw new UserBusy();
+      if (claimed === null) await hold({ ...workflow, currentTurn: turn } as Prisma.InputJsonValue);
       fx.emit("message.created", toMessage({ ...message, blocks: [] }));
-      return { todo: current, workflow, turn: { ...turn, created: true } };
+      return { todo: current, workflow: { ...workflow, currentTurn: turn }, turn: { ...turn, created: true } };
     });
   } catch (err) {
     // The user's turns fill their limit: nothing of this transaction stays.
@@ -146,12 +153,14 @@ export async function finishTurn(todo: TodoRef, turn: Turn | null, provider: Age
       const steps = facts && facts.steps.length > 1 ? { steps: facts.steps } : {};
       const usage = { provider: provider.name, ...(shownModel ? { model: shownModel } : {}), ...counts, ...steps, costCents: provider.costCents(counts, modelId ?? ""), durationMs: Date.now() - turn.startedAt };
       const first = facts?.toolBlocks ?? (await tx.block.count({ where: { messageId: turn.messageId } }));
-      const added = await insertBlocks(tx, blocks.map((b, i) => ({ todoId: todo.id, messageId: turn.messageId, position: first + i, type: b.type, actionable: b.actionable, content: b.content })));
-      // The reply DONE and the input that waits, in one statement (under the row lock, so no message
-      // of this todo can come in between).
+      const now = new Date();
+      const added = blockInsert(blocks.map((b, i) => ({ todoId: todo.id, messageId: turn.messageId, position: first + i, type: b.type, actionable: b.actionable, content: b.content })), now);
+      // The blocks added, the reply DONE and the input that waits, in one statement (under the row
+      // lock, so no message of this todo can come in between).
       const [done] = await tx.$queryRaw<(MessageRow & Waiting)[]>`
-        WITH "reply" AS (
-          UPDATE "Message" SET "content" = ${text}, "state" = 'DONE', "usage" = ${JSON.stringify(usage)}::jsonb, "updatedAt" = ${new Date()}::timestamp(3)
+        WITH ${added ? Prisma.sql`"added" AS (${added.sql}),` : Prisma.empty}
+        "reply" AS (
+          UPDATE "Message" SET "content" = ${text}, "state" = 'DONE', "usage" = ${JSON.stringify(usage)}::jsonb, "updatedAt" = ${now}::timestamp(3)
           WHERE "id" = ${turn.messageId}
           RETURNING ${MESSAGE_COLUMNS})
         SELECT "reply".*, "waiting".* FROM "reply", (${waitingInput(todo.id)}) AS "waiting"`;
@@ -161,7 +170,7 @@ export async function finishTurn(todo: TodoRef, turn: Turn | null, provider: Age
       // A reply without earlier blocks has just the ones added here: no read of its blocks.
       const message = {
         ...reply,
-        blocks: first === 0 ? added.sort((a, b) => a.position - b.position) : await tx.block.findMany({ where: { messageId: turn.messageId }, orderBy: messageWithBlocks.blocks.orderBy }),
+        blocks: first === 0 ? (added?.rows ?? []) : await tx.block.findMany({ where: { messageId: turn.messageId }, orderBy: messageWithBlocks.blocks.orderBy }),
       };
       // Charged in the transaction that ends the turn: the reply and its charge commit together, once.
       await chargeTurn(tx, { userId: current.userId, projectId: current.projectId, todoId: todo.id, messageId: turn.messageId, costCents: usage.costCents, tokensIn: counts.tokensIn, tokensOut: counts.tokensOut });

@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { eachDatabase } from "../../testing/each-database.ts";
 import { createTestUser } from "../../testing/runtime.ts";
-import { insertBlocks } from "./blocks.ts";
+import { blockInsert } from "./blocks.ts";
 
-eachDatabase("insertBlocks", (runtime) => {
-  test("one statement stores the blocks and returns them exactly as Prisma reads them back", async (t) => {
+eachDatabase("blockInsert", (runtime) => {
+  test("one statement stores the blocks, and the rows it gives are what Prisma reads back", async (t) => {
     const rt = runtime(t);
     if (!rt) return;
     const p = rt.prisma;
@@ -19,9 +19,12 @@ eachDatabase("insertBlocks", (runtime) => {
       { type: "note", actionable: false, content: {} },
       { type: "checklist_item", actionable: true, content: { text: "third" } },
     ];
-    const rows = await p.$transaction((tx) => insertBlocks(tx, drafts.map((d, i) => ({ todoId: todo.id, messageId: reply.id, position: 4 + i, ...d }))));
+    const insert = blockInsert(drafts.map((d, i) => ({ todoId: todo.id, messageId: reply.id, position: 4 + i, ...d })));
+    assert.ok(insert);
+    assert.equal(await p.$executeRaw(insert.sql), 3);
+    const rows = insert.rows;
     const stored = await p.block.findMany({ where: { messageId: reply.id }, orderBy: { position: "asc" } });
-    assert.deepEqual([...rows].sort((a, b) => a.position - b.position), stored, "the returned rows are the stored rows, with Prisma's types");
+    assert.deepEqual([...rows].sort((a, b) => a.position - b.position), stored, "the rows given are the stored rows, with Prisma's types");
     assert.deepEqual(
       stored.map((b) => [b.position, b.type, b.actionable, b.checked, b.subTodoIds, b.content]),
       drafts.map((d, i) => [4 + i, d.type, d.actionable, false, [], d.content]),
@@ -31,6 +34,6 @@ eachDatabase("insertBlocks", (runtime) => {
       assert.ok(b.createdAt.getTime() >= before - 5 && b.createdAt.getTime() <= Date.now() + 5, `createdAt is now, in UTC (${b.createdAt.toISOString()})`);
       assert.equal(b.updatedAt.getTime(), b.createdAt.getTime());
     }
-    assert.deepEqual(await p.$transaction((tx) => insertBlocks(tx, [])), [], "no blocks: no statement, nothing returned");
+    assert.equal(blockInsert([]), null, "no blocks: no statement");
   });
 });

@@ -15,22 +15,25 @@ const BLOCK_COLUMNS = Prisma.sql`"id", "todoId", "messageId", "position", "type"
 export type NewBlock = { todoId: string; messageId: string; position: number; type: string; actionable: boolean; content: unknown };
 
 /**
- * Inserts blocks in one statement and returns them as stored (in no particular order). Raw SQL
- * rather than `createManyAndReturn`: Prisma never caches the query plan of a createMany and
- * compiles a new one on every call (about 1.3 ms of CPU), and this runs at the end of every agent
- * turn that adds blocks. Timestamps are written as Prisma writes them: UTC, milliseconds.
+ * The statement that inserts `blocks` (on its own, or in a WITH clause: the end of an agent turn
+ * sends it with the reply's own write), and the rows it writes. Ids, timestamps and defaults are
+ * set here, so nothing has to be read back; jsonb may order an object's keys differently when the
+ * content is read again. Raw SQL rather than `createManyAndReturn`: Prisma never caches the query
+ * plan of a createMany and compiles a new one on every call (about 1.3 ms of CPU), and this runs
+ * at the end of every agent turn that adds blocks. Timestamps are written as Prisma writes them:
+ * UTC, milliseconds. Null when there are no blocks.
  */
-export async function insertBlocks(tx: Prisma.TransactionClient, blocks: readonly NewBlock[]): Promise<BlockRow[]> {
-  if (!blocks.length) return [];
-  const now = new Date();
-  const col = <K extends keyof NewBlock>(key: K) => blocks.map((b) => b[key]);
-  return tx.$queryRaw<BlockRow[]>`
+export function blockInsert(blocks: readonly NewBlock[], now = new Date()): { sql: Prisma.Sql; rows: BlockRow[] } | null {
+  if (!blocks.length) return null;
+  const rows: BlockRow[] = blocks.map((b) => ({ ...b, id: newRowId(), content: b.content ?? {}, checked: false, subTodoIds: [], createdAt: now, updatedAt: now }));
+  const col = <K extends keyof BlockRow>(key: K) => rows.map((b) => b[key]);
+  const sql = Prisma.sql`
     INSERT INTO "Block" ("id", "todoId", "messageId", "position", "type", "content", "actionable", "checked", "subTodoIds", "createdAt", "updatedAt")
     SELECT v."id", v."todoId", v."messageId", v."position", v."type", v."content"::jsonb, v."actionable", false, '{}'::text[], ${now}::timestamp(3), ${now}::timestamp(3)
-    FROM unnest(${blocks.map(() => newRowId())}::text[], ${col("todoId")}::text[], ${col("messageId")}::text[], ${col("position")}::int[], ${col("type")}::text[],
-                ${blocks.map((b) => JSON.stringify(b.content ?? {}))}::text[], ${col("actionable")}::boolean[])
-      AS v("id", "todoId", "messageId", "position", "type", "content", "actionable")
-    RETURNING ${BLOCK_COLUMNS}`;
+    FROM unnest(${col("id")}::text[], ${col("todoId")}::text[], ${col("messageId")}::text[], ${col("position")}::int[], ${col("type")}::text[],
+                ${rows.map((b) => JSON.stringify(b.content))}::text[], ${col("actionable")}::boolean[])
+      AS v("id", "todoId", "messageId", "position", "type", "content", "actionable")`;
+  return { sql, rows };
 }
 
 async function blockOf(todoId: string, blockId: string) {
