@@ -10,7 +10,7 @@ import { publishTodo } from "../services/todos/events.ts";
 import { changeTodo, setStatus, type LockedTodo, type TodoRef } from "../services/todos/lifecycle.ts";
 import { asObject, messageWithBlocks, toBlock, toMessage, type MessageRow } from "../services/todos/serialize.ts";
 import { linksOf } from "../services/todos/sub-todos.ts";
-import { blockInsert } from "../services/todos/blocks.ts";
+import { blockInsert, mergeBlockContent } from "../services/todos/blocks.ts";
 import { unsummarised } from "./context-summary.ts";
 import { countTokens } from "./local-reply.ts";
 import type { AgentProvider, BlockDraft, ChatMessage, TurnUsage } from "./provider.ts";
@@ -248,11 +248,9 @@ export class ToolSteps {
   async ended(toolCallId: string, state: "done" | "error", output: unknown): Promise<void> {
     const id = await this.stepBlocks.get(toolCallId)?.catch(() => undefined);
     if (!id) return;
-    const row = await db().block.findUnique({ where: { id }, select: { content: true } });
-    if (!row) return;
-    const content = { ...asObject(row.content), state, output: jsonOf(output) };
-    const block = await db().block.update({ where: { id }, data: { content: content as Prisma.InputJsonValue } });
-    publishTodo("block.updated", this.todo, toBlock(block));
+    // The result merged into the step's content in one statement.
+    const block = await mergeBlockContent(id, { state, output: jsonOf(output) });
+    if (block) publishTodo("block.updated", this.todo, toBlock(block));
   }
 }
 

@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { eachDatabase } from "../../testing/each-database.ts";
 import { createTestUser } from "../../testing/runtime.ts";
-import { blockInsert } from "./blocks.ts";
+import { blockInsert, mergeBlockContent } from "./blocks.ts";
 
-eachDatabase("blockInsert", (runtime) => {
+eachDatabase("blocks written in raw SQL", (runtime) => {
   test("one statement stores the blocks, and the rows it gives are what Prisma reads back", async (t) => {
     const rt = runtime(t);
     if (!rt) return;
@@ -35,5 +35,24 @@ eachDatabase("blockInsert", (runtime) => {
       assert.equal(b.updatedAt.getTime(), b.createdAt.getTime());
     }
     assert.equal(blockInsert([]), null, "no blocks: no statement");
+  });
+
+  test("mergeBlockContent replaces the top-level keys it is given, keeps the others, and returns the stored row", async (t) => {
+    const rt = runtime(t);
+    if (!rt) return;
+    const p = rt.prisma;
+    const user = await createTestUser(p);
+    const project = await p.project.create({ data: { ownerId: user.id, name: "Merge" } });
+    const todo = await p.todo.create({ data: { projectId: project.id, userId: user.id, content: "x" } });
+    const reply = await p.message.create({ data: { todoId: todo.id, role: "assistant", content: "", state: "PROCESSING" } });
+    const step = await p.block.create({ data: { todoId: todo.id, messageId: reply.id, type: "tool_call", content: { tool: "checklist", state: "running", input: { add: ["a"] } } } });
+    const merged = await mergeBlockContent(step.id, { state: "done", output: { added: 1, note: "ünïcode 'q'" } });
+    const stored = await p.block.findUniqueOrThrow({ where: { id: step.id } });
+    assert.deepEqual(merged, stored, "the returned row is the stored row, with Prisma's types");
+    assert.deepEqual(stored.content, { tool: "checklist", state: "done", input: { add: ["a"] }, output: { added: 1, note: "ünïcode 'q'" } });
+    assert.ok(stored.updatedAt.getTime() >= step.updatedAt.getTime());
+    const odd = await p.block.create({ data: { todoId: todo.id, messageId: reply.id, type: "tool_call", content: ["not", "an", "object"] } });
+    assert.deepEqual((await mergeBlockContent(odd.id, { state: "error", output: null }))?.content, { state: "error", output: null }, "content that is not an object is replaced");
+    assert.equal(await mergeBlockContent("no-such-block", { state: "done" }), null);
   });
 });

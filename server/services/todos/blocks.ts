@@ -36,6 +36,18 @@ export function blockInsert(blocks: readonly NewBlock[], now = new Date()): { sq
   return { sql, rows };
 }
 
+/**
+ * Merges `patch` into a block's content (its top-level keys replace the stored ones) in one
+ * statement: an agent's tool step taking its result. The row as stored, or null when there is none.
+ */
+export async function mergeBlockContent(blockId: string, patch: Record<string, unknown>): Promise<BlockRow | null> {
+  const [row] = await db().$queryRaw<BlockRow[]>`
+    UPDATE "Block" SET "content" = (CASE WHEN jsonb_typeof("content") = 'object' THEN "content" ELSE '{}'::jsonb END) || ${JSON.stringify(patch)}::jsonb,
+      "updatedAt" = ${new Date()}::timestamp(3)
+    WHERE "id" = ${blockId} RETURNING ${BLOCK_COLUMNS}`;
+  return row ?? null;
+}
+
 async function blockOf(todoId: string, blockId: string) {
   const block = await db().block.findFirst({ where: { id: blockId, todoId } });
   if (!block) throw notFound("Block");
