@@ -13,11 +13,10 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import pg from "pg";
 import { io as connectSocket, type Socket } from "socket.io-client";
 import { keepAliveAgent, runLoad, summarize, type Reply, type Stats } from "./lib/load.ts";
 import { databaseOptions } from "./lib/args.ts";
-import { createPgDatabase, ensureBuild, startBenchApp } from "./lib/setup.ts";
+import { apiJson, createPgDatabase, ensureBuild, openDbCpu, startBenchApp } from "./lib/setup.ts";
 import { cpuMs, exitCleanup, type Child } from "./lib/processes.ts";
 import { REPORT_MS } from "../server/db/statement-count.ts";
 
@@ -121,23 +120,7 @@ const orFail = <T>(p: Promise<T>): Promise<T> => Promise.race([p, failure]);
 type App = { base: string; apiKey: string; projectId: string; child: Child; statementsFile: string };
 
 /** With --pg: the server's backends of the bench database, for their CPU time (same machine). */
-let dbStats: { client: pg.Client; name: string } | undefined;
-async function openDbStats(adminUrl: string, databaseUrl: string) {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  cleanups.push(() => client.end()); // runs before the DROP DATABASE pushed earlier
-  dbStats = { client, name: new URL(databaseUrl).pathname.slice(1) };
-}
-async function dbCpu(): Promise<Map<number, number> | undefined> {
-  if (!dbStats) return undefined;
-  const { rows } = await dbStats.client.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = $1", [dbStats.name]);
-  const out = new Map<number, number>();
-  for (const { pid } of rows) {
-    const ms = cpuMs(pid);
-    if (ms !== undefined) out.set(pid, ms);
-  }
-  return out;
-}
+let dbCpu: Awaited<ReturnType<typeof openDbCpu>> | undefined;
 
 async function startApp(dataDir: string, databaseUrl: string | undefined, statementsFile: string): Promise<App> {
   const { base, apiKey, child } = await startBenchApp({
@@ -161,21 +144,8 @@ async function startApp(dataDir: string, databaseUrl: string | undefined, statem
   });
   void child.exited.then((code) => fail(`the server exited (${code}) during the run:\n${child.tail()}`));
 
-  const project = await api<{ id: string }>({ base, apiKey }, "POST", "/projects", { name: "Bench project", description: "agent turns benchmark" });
+  const project = await apiJson<{ id: string }>({ base, apiKey }, "POST", "/projects", { name: "Bench project", description: "agent turns benchmark" });
   return { base, apiKey, projectId: project.id, child, statementsFile };
-}
-
-/** A JSON request to /api/v1 that must answer 200. */
-async function api<T>(app: { base: string; apiKey: string }, method: string, route: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
-  const res = await fetch(`${app.base}/api/v1${route}`, {
-    method,
-    headers: { "x-api-key": app.apiKey, ...(body !== undefined ? { "content-type": "application/json" } : {}), ...headers },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-    signal: AbortSignal.timeout(30_000),
-  });
-  const text = await res.text();
-  if (res.status !== 200) throw new Error(`${method} /api/v1${route} answered ${res.status}: ${text.slice(0, 300)}`);
-  return JSON.parse(text) as T;
 }
 
 // ── Turns, driven by todo.status events ──
@@ -241,7 +211,7 @@ async function startTurn(app: App, slot: Slot, todoNo: number) {
   slot.turnsStarted++;
   setInFlight(+1);
   try {
-    await api(app, "POST", `/todos/${slot.todoId}/messages`, { content: turnMessage(todoNo, slot.turnsStarted), startProcessing: true });
+    await apiJson(app, "POST", `/todos/${slot.todoId}/messages`, { content: turnMessage(todoNo, slot.turnsStarted), startProcessing: true });
   } catch (e) {
     fail(`starting turn ${slot.turnsStarted} of todo ${slot.todoId}: ${e instanceof Error ? e.message : String(e)}`);
   }
@@ -250,7 +220,7 @@ async function startTurn(app: App, slot: Slot, todoNo: number) {
 async function createTodo(app: App, todoNo: number, active: boolean): Promise<Slot> {
   const startedAt = performance.now();
   setInFlight(+1);
-  const todo = await api<{ id: string; status: string }>(app, "POST", `/projects/${app.projectId}/todos`, { content: turnMessage(todoNo, 1), startProcessing: true });
+  const todo = await apiJson<{ id: string; status: string }>(app, "POST", `/projects/${app.projectId}/todos`, { content: turnMessage(todoNo, 1), startProcessing: true });
   if (todo.status !== "RUNNING") throw new Error(`a todo created with startProcessing is ${todo.status}, expected RUNNING`);
   const slot: Slot = { todoId: todo.id, active, inFlight: true, replyStarted: false, startedAt, turnsStarted: 1, turnsDone: 0 };
   // Events of this todo that arrived before the POST answered (a very fast turn) are replayed.
@@ -286,7 +256,7 @@ function onEvent(app: App, e: AppEvent) {
   if (e.type !== "todo.status") return;
   const { status } = e.data as { status: string; previous: string };
   if (status === "ERROR") {
-    void api<{ metadata?: { error?: string } }>(app, "GET", `/todos/${slot.todoId}?messageLimit=1`)
+    void apiJson<{ metadata?: { error?: string } }>(app, "GET", `/todos/${slot.todoId}?messageLimit=1`)
       .then((t) => fail(`todo ${slot.todoId} went to ERROR: ${t.metadata?.error ?? "(no reason)"}`))
       .catch(() => fail(`todo ${slot.todoId} went to ERROR`));
     return;
@@ -321,7 +291,7 @@ async function connect(app: App): Promise<Socket> {
   });
   socket.on("disconnect", (reason) => fail(`the Socket.IO connection dropped: ${reason}`));
   socket.onAny((type: string, event: AppEvent) => onEvent(app, { ...event, type }));
-  await api(app, "POST", `/projects/${app.projectId}/subscribe`, {}, { "x-socket-id": socket.id! });
+  await apiJson(app, "POST", `/projects/${app.projectId}/subscribe`, {}, { "x-socket-id": socket.id! });
   return socket;
 }
 
@@ -331,7 +301,7 @@ async function allMessages(app: App, todoId: string): Promise<Msg[]> {
   let before: string | null = null;
   for (;;) {
     const q: string = `/todos/${todoId}/messages?limit=200${before ? `&before=${before}` : ""}`;
-    const page = await api<{ items: Msg[]; nextCursor: string | null }>(app, "GET", q);
+    const page = await apiJson<{ items: Msg[]; nextCursor: string | null }>(app, "GET", q);
     out.unshift(...page.items);
     if (!page.nextCursor) return out;
     before = page.nextCursor;
@@ -370,7 +340,7 @@ const STATEMENT_TURNS = 5;
 /** After a drain: the database holds exactly one DONE assistant reply per completed turn. */
 async function verify(app: App, phaseSlots: Slot[]) {
   for (const slot of phaseSlots) {
-    const todo = await api<{ status: string }>(app, "GET", `/todos/${slot.todoId}?messageLimit=1`);
+    const todo = await apiJson<{ status: string }>(app, "GET", `/todos/${slot.todoId}?messageLimit=1`);
     if (todo.status !== "READY") throw new Error(`todo ${slot.todoId} is ${todo.status} after its turns ended, expected READY`);
     const messages = await allMessages(app, slot.todoId);
     const user = messages.filter((m) => m.role === "user");
@@ -433,7 +403,7 @@ async function measure(app: App, url: string, check: (r: Reply) => string | null
   const common = { url, headers: { "x-api-key": app.apiKey }, concurrency: opts.concurrency, check, agent };
   try {
     if (warmup) await orFail(runLoad({ ...common, requests: warmup, maxSeconds: warmupMaxS }));
-    const db0 = await dbCpu();
+    const db0 = await dbCpu?.sample();
     const cpu0 = cpuMs(app.child.proc.pid);
     const m0 = machineTicks();
     const gen0 = process.cpuUsage();
@@ -443,13 +413,13 @@ async function measure(app: App, url: string, check: (r: Reply) => string | null
     const gen = process.cpuUsage(gen0);
     const m1 = machineTicks();
     const cpu1 = cpuMs(app.child.proc.pid);
-    const db1 = await dbCpu();
+    const db1 = await dbCpu?.sample();
     if (result.timedOut) console.log(`  (stopped at ${opts.phaseSeconds} s after ${result.latenciesMs.length} requests)`);
     const serverCpuPercent = cpu0 !== undefined && cpu1 !== undefined ? (100 * (cpu1 - cpu0)) / result.elapsedMs : null;
     const machineCpuPercent = m0 && m1 && m1.total > m0.total ? (100 * (m1.busy - m0.busy)) / (m1.total - m0.total) : null;
     const benchCpuPercent = (100 * (gen.user + gen.system)) / 1000 / result.elapsedMs;
     // A backend that appeared during the run counts whole; one that ended during it is lost (rare: the pool keeps them).
-    const dbCpuPercent = db0 && db1 ? (100 * [...db1].reduce((a, [pid, ms]) => a + ms - (db0.get(pid) ?? 0), 0)) / result.elapsedMs : null;
+    const dbCpuPercent = dbCpu && db0 && db1 ? (100 * dbCpu.since(db0, db1)) / result.elapsedMs : null;
     const otherCpuPercent =
       machineCpuPercent !== null && serverCpuPercent !== null ? Math.max(0, machineCpuPercent * os.cpus().length - serverCpuPercent - benchCpuPercent - (dbCpuPercent ?? 0)) : null;
     return { ...summarize(result), serverCpuPercent, machineCpuPercent, benchCpuPercent, dbCpuPercent, otherCpuPercent };
@@ -609,7 +579,7 @@ async function main() {
   const tmp = mkdtempSync(path.join(os.tmpdir(), "todo-bench-agent-"));
   cleanups.push(() => rmSync(tmp, { recursive: true, force: true }));
   const databaseUrl = opts.mode === "postgres" ? await createPgDatabase(args["pg-url"], "todo_bench_agent", cleanups) : undefined;
-  if (databaseUrl) await openDbStats(args["pg-url"], databaseUrl);
+  if (databaseUrl) dbCpu = await openDbCpu(args["pg-url"], databaseUrl, cleanups);
 
   console.log("starting the app (production server)…");
   const app = await startApp(path.join(tmp, "app-data"), databaseUrl, path.join(tmp, "statements.json"));

@@ -14,13 +14,12 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import pg from "pg";
 import { streamText } from "ai";
 import { io as connectSocket } from "socket.io-client";
 import { databaseOptions, positiveInt } from "./lib/args.ts";
 import { median } from "./lib/load.ts";
 import { cpuMs, exitCleanup } from "./lib/processes.ts";
-import { createPgDatabase, ensureBuild, startBenchApp } from "./lib/setup.ts";
+import { apiJson, createPgDatabase, ensureBuild, openDbCpu, startBenchApp } from "./lib/setup.ts";
 import { LocalLanguageModel } from "../server/agent/providers/local-model.ts";
 import { REPORT_MS } from "../server/db/statement-count.ts";
 
@@ -76,30 +75,11 @@ async function main() {
   const pid = app.child.proc.pid;
 
   // The database's backends of this bench (same machine), for their CPU time.
-  let dbCpu = async () => 0;
-  if (databaseUrl) {
-    const admin = new pg.Client({ connectionString: args["pg-url"] });
-    await admin.connect();
-    exit.cleanups.push(() => admin.end());
-    const name = new URL(databaseUrl).pathname.slice(1);
-    dbCpu = async () => {
-      const { rows } = await admin.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = $1", [name]);
-      return rows.reduce((sum, r) => sum + (cpuMs(r.pid) ?? 0), 0);
-    };
-  }
+  const dbCpu = databaseUrl ? await openDbCpu(args["pg-url"], databaseUrl, exit.cleanups) : undefined;
+  const dbSample = async () => (await dbCpu?.sample()) ?? new Map<number, number>();
   const statements = () => (JSON.parse(readFileSync(statementsFile, "utf8")) as { statements: number }).statements;
 
-  const api = async <T>(method: string, route: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> => {
-    const res = await fetch(`${app.base}/api/v1${route}`, {
-      method,
-      headers: { "x-api-key": app.apiKey, "content-type": "application/json", ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(30_000),
-    });
-    const text = await res.text();
-    if (res.status !== 200) throw new Error(`${method} /api/v1${route} answered ${res.status}: ${text.slice(0, 300)}`);
-    return JSON.parse(text) as T;
-  };
+  const api = <T>(method: string, route: string, body?: unknown, headers?: Record<string, string>) => apiJson<T>(app, method, route, body, headers);
   const project = await api<{ id: string }>("POST", "/projects", { name: "Turn cost" });
   const socket = connectSocket(app.base, { path: "/socket.io", transports: ["websocket"], auth: { token: app.apiKey }, reconnection: false });
   exit.cleanups.push(() => void socket.disconnect());
@@ -134,16 +114,16 @@ async function main() {
     await Promise.all(idle);
     await sleep(2_000); // the starts spread out over a turn's length
     const t0 = performance.now();
-    const [c0, d0, s0, e0] = [cpuMs(pid) ?? 0, await dbCpu(), statements(), ended];
+    const [c0, d0, s0, e0] = [cpuMs(pid) ?? 0, await dbSample(), statements(), ended];
     await sleep(ms);
-    const [c1, d1, s1, e1] = [cpuMs(pid) ?? 0, await dbCpu(), statements(), ended];
+    const [c1, d1, s1, e1] = [cpuMs(pid) ?? 0, await dbSample(), statements(), ended];
     const secs = (performance.now() - t0) / 1000;
     running = false;
     // Every turn ends before the baseline runs (a turn alone takes about 1.5 s at 100 ms steps).
     const deadline = Date.now() + 60_000;
     while (Date.now() < deadline && !(await allReady())) await sleep(250);
     if (failure) throw failure;
-    return { turns: e1 - e0, serverMs: c1 - c0, dbMs: d1 - d0, statements: s1 - s0, seconds: secs };
+    return { turns: e1 - e0, serverMs: c1 - c0, dbMs: dbCpu?.since(d0, d1) ?? 0, statements: s1 - s0, seconds: secs };
   };
   const allReady = async () => {
     const page = await api<{ items: { status: string }[] }>("GET", `/projects/${project.id}/todos?limit=200`);

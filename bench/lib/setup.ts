@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
-import { freePort, run, start, waitForHttp, type Child } from "./processes.ts";
+import { cpuMs, freePort, run, start, waitForHttp, type Child } from "./processes.ts";
 import { serverNodeArgs } from "../../scripts/server-node.mjs";
 
 export type Cleanups = (() => Promise<void> | void)[];
@@ -102,4 +102,44 @@ export async function startBenchApp(o: {
   const created = line ? (JSON.parse(line) as { apiKey?: string }) : {};
   if (!created.apiKey) throw new Error(`user:create printed no API key:\n${out}`);
   return { base, apiKey: created.apiKey, child };
+}
+
+/** A JSON request to the app's /api/v1 with its API key that must answer 200; its parsed body. */
+export async function apiJson<T>(app: { base: string; apiKey: string }, method: string, route: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+  const res = await fetch(`${app.base}/api/v1${route}`, {
+    method,
+    headers: { "x-api-key": app.apiKey, ...(body !== undefined ? { "content-type": "application/json" } : {}), ...headers },
+    body: body !== undefined ? JSON.stringify(body) : undefined,
+    signal: AbortSignal.timeout(30_000),
+  });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`${method} /api/v1${route} answered ${res.status}: ${text.slice(0, 300)}`);
+  return JSON.parse(text) as T;
+}
+
+/**
+ * The CPU time of the PostgreSQL backends serving `databaseUrl` (same machine, from /proc), by
+ * backend pid: `sample()` now, `since(before, after)` the ms they used in between (a backend that
+ * started in between counts from zero). The admin connection it reads them through is closed by
+ * one of `cleanups` (pushed after the database's DROP, so it runs before it).
+ */
+export async function openDbCpu(adminUrl: string, databaseUrl: string, cleanups: Cleanups) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  cleanups.push(() => client.end());
+  const name = new URL(databaseUrl).pathname.slice(1);
+  return {
+    async sample(): Promise<Map<number, number>> {
+      const { rows } = await client.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = $1", [name]);
+      const out = new Map<number, number>();
+      for (const { pid } of rows) {
+        const ms = cpuMs(pid);
+        if (ms !== undefined) out.set(pid, ms);
+      }
+      return out;
+    },
+    since(before: Map<number, number>, after: Map<number, number>): number {
+      return [...after].reduce((sum, [pid, ms]) => sum + ms - (before.get(pid) ?? 0), 0);
+    },
+  };
 }
