@@ -2,11 +2,15 @@
 //
 // Server CPU per request and latency of GET /api/v1/projects/{projectId} (operation project_get,
 // API key in x-api-key) served by the real production server, against three servers in the same
-// run: a bare Next.js app returning constant JSON (bench/next-bare), plain node:http returning the
-// same constant, and plain node:http doing project_get's Prisma statements (bench/raw-server.ts).
+// run: a bare Next.js app returning constant JSON (bench/next-bare) and, in the same app, a
+// catch-all route doing project_get's Prisma statements; plain node:http returning the same
+// constant, and plain node:http doing project_get's Prisma statements (bench/raw-server.ts).
 // Target: app CPU/request <= 1.2 x (bare Next constant + raw Prisma read) at every concurrency.
-// Phases alternate the four servers per round; the median of the rounds is reported. See bench/README.md.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+// The bare Next route with the statements separates what Next and Prisma cost together from what
+// the product adds. Phases alternate the five targets per round; the median of the rounds is
+// reported. See bench/README.md.
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,7 +19,7 @@ import { keepAliveAgent, median, runLoad, summarize, type Reply, type Stats } fr
 import { databaseOptions, positiveInt as positive } from "./lib/args.ts";
 import { createPgDatabase, ensureBuild, startBenchApp } from "./lib/setup.ts";
 import { cpuMs, exitCleanup, run, start, type Child } from "./lib/processes.ts";
-import { SERVER_NODE_OPTIONS, serverNodeArgs } from "../scripts/server-node.mjs";
+import { serverNodeArgs } from "../scripts/server-node.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const NEXT_BARE = path.join(ROOT, "bench", "next-bare");
@@ -57,12 +61,13 @@ const profDir = args["cpu-prof"] ? path.join(resultsDir, `cpu-prof-${stamp}`) : 
 const exit = exitCleanup("the servers");
 const { cleanups, cleanup } = exit;
 
-type Name = "next-const" | "raw-const" | "raw-prisma" | "app";
+type Name = "next-const" | "next-prisma" | "raw-const" | "raw-prisma" | "app";
 type Target = { name: Name; url: string; headers: Record<string, string>; check: (r: Reply) => string | null };
 type Server = Target & { child: Child };
-const ORDER: Name[] = ["next-const", "raw-const", "raw-prisma", "app"];
+const ORDER: Name[] = ["next-const", "next-prisma", "raw-const", "raw-prisma", "app"];
 const WHAT: Record<Name, string> = {
   "next-const": "bare Next.js route, constant JSON (bench/next-bare)",
+  "next-prisma": "bare Next.js catch-all route, project_get's Prisma statements (bench/next-bare, bench/lib/project-read.ts)",
   "raw-const": "node:http, the same constant JSON",
   "raw-prisma": "node:http, project_get's Prisma statements (bench/raw-server.ts)",
   app: "the product's project_get (production server)",
@@ -142,14 +147,43 @@ async function startRaw(pgliteDir: string, databaseUrl: string | undefined): Pro
   ];
 }
 
-/** The bare Next app, built on first use (bench/next-bare/.next is gitignored). */
-async function startNextBare(): Promise<Server> {
-  if (!existsSync(path.join(NEXT_BARE, ".next", "BUILD_ID"))) {
+/** A digest of the bare Next app's sources (its routes and config), to know when its build is stale. */
+function nextBareSources(): string {
+  const hash = createHash("sha256");
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else hash.update(path.relative(NEXT_BARE, p)).update("\0").update(readFileSync(p)).update("\0");
+    }
+  };
+  walk(path.join(NEXT_BARE, "app"));
+  hash.update(readFileSync(path.join(NEXT_BARE, "next.config.mjs")));
+  return hash.digest("hex");
+}
+
+/**
+ * The bare Next app (bench/next-bare/.next is gitignored), built on first use and again when its
+ * sources changed; with its own database (the same PostgreSQL database, or its own PGlite
+ * directory) for its project_get route.
+ */
+async function startNextBare(pgliteDir: string, databaseUrl: string | undefined): Promise<[Server, Server]> {
+  const stamp = path.join(NEXT_BARE, ".next", "bench-sources.sha256");
+  const sources = nextBareSources();
+  if (!existsSync(path.join(NEXT_BARE, ".next", "BUILD_ID")) || !existsSync(stamp) || readFileSync(stamp, "utf8") !== sources) {
     console.log("building the bare Next app (bench/next-bare)…");
     await run("next build (bench/next-bare)", "npx", ["next", "build", NEXT_BARE], { cwd: ROOT, env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" }, echoStderr: true });
+    writeFileSync(stamp, sources);
   }
-  const { info, child } = await announced<{ port: number }>("next-bare", [...SERVER_NODE_OPTIONS, ...profArgs("next-bare"), path.join(NEXT_BARE, "server.mjs")], {});
-  return { name: "next-const", url: `http://127.0.0.1:${info.port}/constant`, headers: {}, check: checkConstant, child };
+  const { info, child } = await announced<{ port: number; apiKey: string; projectId: string }>("next-bare", [...profArgs("next-bare"), ...serverNodeArgs(path.join(NEXT_BARE, "server.mjs"))], {
+    BENCH_DATABASE_URL: databaseUrl ?? "",
+    BENCH_PGLITE_DIR: pgliteDir,
+  });
+  const base = `http://127.0.0.1:${info.port}`;
+  return [
+    { name: "next-const", url: `${base}/constant`, headers: {}, check: checkConstant, child },
+    { name: "next-prisma", url: `${base}/api/v1/projects/${encodeURIComponent(info.projectId)}`, headers: { "x-api-key": info.apiKey }, check: checkProject(info.projectId), child },
+  ];
 }
 
 type PhaseStats = Stats & {
@@ -197,6 +231,10 @@ type Level = {
   median: Record<Name, { rps: number; p99Ms: number; serverCpuMsPerRequest: number }>;
   /** app CPU / (bare Next constant + raw Prisma read). */
   cpuRatio: number;
+  /** app CPU / bare Next route doing the same statements: what the product adds to Next and Prisma together. */
+  productRatio: number;
+  /** bare Next route with the statements − (bare Next constant + raw Prisma read): what Next and Prisma cost more together than apart, ms. */
+  togetherExtraMs: number;
   summary: string;
 };
 
@@ -214,8 +252,8 @@ async function main() {
   console.log("starting the raw node:http server (bench/raw-server.ts)…");
   const [rawPrisma, rawConst] = await startRaw(path.join(tmp, "raw-pglite"), databaseUrl);
   console.log("starting the bare Next app (bench/next-bare)…");
-  const nextConst = await startNextBare();
-  const servers: Record<Name, Server> = { "next-const": nextConst, "raw-const": rawConst, "raw-prisma": rawPrisma, app };
+  const [nextConst, nextPrisma] = await startNextBare(path.join(tmp, "next-bare-pglite"), databaseUrl);
+  const servers: Record<Name, Server> = { "next-const": nextConst, "next-prisma": nextPrisma, "raw-const": rawConst, "raw-prisma": rawPrisma, app };
   for (const n of ORDER) console.log(`  ${n.padEnd(10)} ${WHAT[n]}`);
 
   // One checked request each before anything is timed.
@@ -245,11 +283,14 @@ async function main() {
     ) as Level["median"];
     const cpu = (n: Name) => med[n].serverCpuMsPerRequest;
     const cpuRatio = cpu("app") / (cpu("next-const") + cpu("raw-prisma"));
+    const productRatio = cpu("app") / cpu("next-prisma");
+    const togetherExtraMs = cpu("next-prisma") - cpu("next-const") - cpu("raw-prisma");
     const summary =
       `project_get @${concurrency}: server CPU/request app ${f3(cpu("app"))} ms | bare Next constant ${f3(cpu("next-const"))} + raw Prisma read ${f3(cpu("raw-prisma"))} ms ` +
       `(raw constant ${f3(cpu("raw-const"))}) | ratio ${f2(cpuRatio)} (target <= ${f2(TARGET_CPU_RATIO)}) ${cpuRatio <= TARGET_CPU_RATIO ? "met" : "NOT met"} | ` +
+      `bare Next route with the same statements ${f3(cpu("next-prisma"))} ms (${togetherExtraMs >= 0 ? "+" : ""}${f3(togetherExtraMs)} over Next and Prisma apart), app ÷ it ${f2(productRatio)} | ` +
       `app ${Math.round(med.app.rps)} req/s p99 ${f1(med.app.p99Ms)} ms, raw Prisma ${Math.round(med["raw-prisma"].rps)} req/s p99 ${f1(med["raw-prisma"].p99Ms)} ms`;
-    levels.push({ concurrency, median: med, cpuRatio, summary });
+    levels.push({ concurrency, median: med, cpuRatio, productRatio, togetherExtraMs, summary });
   }
 
   console.log("");
