@@ -5,7 +5,7 @@ import type { Caller } from "../auth/caller.ts";
 import { resolveApiKey } from "../auth/resolve.ts";
 import { ApiError } from "../http/errors.ts";
 import { setLogLevel } from "../log.ts";
-import { getProjectOrThrow, getTodoOrThrow } from "../services/access.ts";
+import { getProjectOrThrow, getTodoOrThrow, todoAccessWhere } from "../services/access.ts";
 import { startTestApp, type TestApp } from "../testing/app.ts";
 import { operations } from "./index.ts";
 
@@ -225,6 +225,24 @@ test("a team member writes the team's shared project (editor), and a share never
   } finally {
     await app.rt.prisma.projectShare.delete({ where: { projectId_userId: { projectId: world.P, userId: caller.userId } } });
   }
+});
+
+test("todoAccessWhere admits exactly the todos getTodoOrThrow allows, for every caller, need and token scope", async () => {
+  const todoIds = [...Object.values(world.todos), (await app.rt.prisma.todo.findFirstOrThrow({ where: { projectId: world.Q } })).id];
+  const callers: [string, Caller][] = Object.entries(users).map(([name, u]) => [name, u.caller]);
+  callers.push(["owner scoped to byEditor", { ...users.owner!.caller, todoScope: world.todos.byEditor! }]);
+  const seen = new Set<string>();
+  for (const [name, caller] of callers) {
+    for (const need of ["read", "write", "owner"] as const) {
+      for (const todoId of todoIds) {
+        const gate = await outcome(() => getTodoOrThrow(caller, todoId, need));
+        const admitted = await app.rt.prisma.todo.count({ where: { id: todoId, AND: [todoAccessWhere(caller, need)] } });
+        assert.equal(admitted, gate === "ok" ? 1 : 0, `${name}, ${need}, todo ${todoId}: getTodoOrThrow ${gate}, todoAccessWhere ${admitted}`);
+        seen.add(gate);
+      }
+    }
+  }
+  assert.deepEqual([...seen].sort(), ["403", "404", "ok"]);
 });
 
 test("task_getPending no longer lists a todo in a project the caller has left", async () => {

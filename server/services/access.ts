@@ -70,6 +70,23 @@ export function visibleTodosWhere(caller: Pick<Caller, "userId" | "todoScope">):
   return { project: visibleProjectsWhere(caller), ...(caller.todoScope ? { id: caller.todoScope } : {}) };
 }
 
+/**
+ * The todos whose project gives the caller `need` (roleOf's rule, as a filter): what a write can
+ * carry in its own WHERE, so it checks access and writes in one statement (todo_update). A write
+ * that matches nothing asks getTodoOrThrow why, for the same 404 and 403. Held to
+ * getTodoOrThrow for every role and need by server/operations/list-visibility.test.ts.
+ */
+export function todoAccessWhere(caller: Pick<Caller, "userId" | "todoScope">, need: Need): Prisma.TodoWhereInput {
+  const { userId } = caller;
+  const project: Prisma.ProjectWhereInput =
+    need === "read"
+      ? visibleProjectsWhere(caller)
+      : need === "write"
+        ? { OR: [{ ownerId: userId }, { shares: { some: { userId, role: "editor" } } }, { team: { is: { members: { some: { userId } } } } }] }
+        : { ownerId: userId };
+  return { project, ...(caller.todoScope ? { id: caller.todoScope } : {}) };
+}
+
 /** Spread this into a project query's include (or select), then `roleFor` gives the caller's role on each row. */
 export function accessInclude(caller: Pick<Caller, "userId">) {
   const { userId } = caller;

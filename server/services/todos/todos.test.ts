@@ -111,3 +111,40 @@ test("todo_update's todo.updated event carries the group the todo is in: kept, m
     stop();
   }
 });
+
+test("todo_update checks access in its own write: 404 for a stranger, 403 for a viewer and for an editor publishing, and nothing changes", async () => {
+  const { updateTodo } = await import("./todos.ts");
+  const { ApiError } = await import("../../http/errors.ts");
+  const callerOf = (u: { id: string; email: string }): Caller => ({ credential: "apiKey", userId: u.id, email: u.email, name: null, isAdmin: false });
+  const [owner, editor, viewer, stranger] = await Promise.all([0, 1, 2, 3].map(() => createTestUser(t.prisma)));
+  const project = await t.prisma.project.create({ data: { ownerId: owner!.id, name: "Writes" } });
+  await t.prisma.projectShare.createMany({
+    data: [
+      { projectId: project.id, userId: editor!.id, role: "editor" },
+      { projectId: project.id, userId: viewer!.id, role: "viewer" },
+    ],
+  });
+  const todo = await t.prisma.todo.create({ data: { projectId: project.id, userId: owner!.id, content: "before" } });
+  const status = async (run: () => Promise<unknown>) => {
+    try {
+      await run();
+      return 200;
+    } catch (err) {
+      if (err instanceof ApiError) return err.status;
+      throw err;
+    }
+  };
+  const row = () => t.prisma.todo.findUniqueOrThrow({ where: { id: todo.id }, select: { content: true, isPublic: true, updatedAt: true } });
+  const untouched = await row();
+  assert.equal(await status(() => updateTodo(callerOf(stranger!), todo.id, { content: "stranger" })), 404);
+  assert.equal(await status(() => updateTodo(callerOf(viewer!), todo.id, { content: "viewer" })), 403);
+  assert.equal(await status(() => updateTodo(callerOf(editor!), todo.id, { isPublic: true })), 403);
+  assert.equal(await status(() => updateTodo(callerOf(owner!), "no-such-todo", { content: "x" })), 404);
+  assert.deepEqual(await row(), untouched);
+  assert.equal(await status(() => updateTodo(callerOf(editor!), todo.id, { content: "by the editor" })), 200);
+  assert.equal(await status(() => updateTodo(callerOf(owner!), todo.id, { isPublic: true })), 200);
+  const after = await row();
+  assert.equal(after.content, "by the editor");
+  assert.equal(after.isPublic, true);
+  assert.ok(after.updatedAt > untouched.updatedAt);
+});

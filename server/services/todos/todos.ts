@@ -7,7 +7,7 @@ import { notFound } from "../../http/errors.ts";
 import type { Prisma } from "../../db/generated/client.ts";
 import { signalTurn } from "../../agent/turn-signals.ts";
 import { db } from "../../runtime.ts";
-import { getTodoOrThrow, needToChange, requireProjectAccess, visibleTodosWhere } from "../access.ts";
+import { getTodoOrThrow, needToChange, requireProjectAccess, todoAccessWhere, visibleTodosWhere, type Need } from "../access.ts";
 import { todoDefaults } from "./defaults.ts";
 import { publishTodo } from "./events.ts";
 import { scheduleMessage } from "../../agent/schedule-message.ts";
@@ -113,34 +113,42 @@ export async function getPublicTodo(todoId: string, q: { messageLimit?: number; 
 
 export async function updateTodo(caller: Caller, todoId: string, input: z.output<typeof ZTodoUpdateInput>): Promise<null> {
   // Editors write todos; publishing one (isPublic) is the owner's.
-  const { todo } = await getTodoOrThrow(caller, todoId, needToChange("todo", input));
-  const groupId = await groupIdFor(todo.projectId, input.groupSlug);
-  const updated = await db().todo.update({
-    where: { id: todoId },
-    data: {
-      content: input.content,
-      scheduledAt: input.scheduledAt === undefined ? undefined : input.scheduledAt === null ? null : new Date(input.scheduledAt),
-      assignedAgent: input.assignedAgent,
-      isPublic: input.isPublic,
-      groupId,
-      metadata: input.metadata as Prisma.InputJsonValue | undefined,
-      lastActivityAt: new Date(),
-    },
-  });
-  // One UPDATE … RETURNING: no transaction around it to read the group back.
-  const group = await groupAfterUpdate(input.groupSlug, todo, updated.groupId);
+  const need = needToChange("todo", input);
+  // A group named by its slug is looked up in the todo's project, which is read first.
+  const groupId = input.groupSlug ? await groupIdFor((await getTodoOrThrow(caller, todoId, need)).todo.projectId, input.groupSlug) : input.groupSlug;
+  const data: Prisma.TodoUncheckedUpdateManyInput = {
+    content: input.content,
+    scheduledAt: input.scheduledAt === undefined ? undefined : input.scheduledAt === null ? null : new Date(input.scheduledAt),
+    assignedAgent: input.assignedAgent,
+    isPublic: input.isPublic,
+    groupId,
+    metadata: input.metadata as Prisma.InputJsonValue | undefined,
+    lastActivityAt: new Date(),
+  };
+  const updated = await updateIfAllowed(caller, todoId, need, data);
+  const group = input.groupSlug !== undefined ? (input.groupSlug === null ? null : { slug: input.groupSlug }) : await groupOf(updated.groupId);
   publishTodo("todo.updated", updated, toTodoListItem({ ...updated, group }));
   if (input.content !== undefined) await queueEmbedding("todo", todoId, updated.content);
   return null;
 }
 
 /**
- * The group of a todo just updated, without reading it back: the slug asked for, or the group read
- * with the todo before the update (read again only when another write moved the todo meanwhile).
+ * The access check and the write in one statement: an UPDATE … RETURNING whose WHERE is the
+ * caller's access (todoAccessWhere). When it matches nothing, getTodoOrThrow says why (404 or
+ * 403); if that finds access after all (granted meanwhile), the write is tried once more.
  */
-async function groupAfterUpdate(asked: string | null | undefined, before: { groupId: string | null; group: { slug: string } | null }, groupId: string | null): Promise<{ slug: string } | null> {
-  if (asked !== undefined) return asked === null ? null : { slug: asked };
-  if (groupId === before.groupId) return before.group;
+async function updateIfAllowed(caller: Caller, todoId: string, need: Need, data: Prisma.TodoUncheckedUpdateManyInput) {
+  const where = { id: todoId, AND: [todoAccessWhere(caller, need)] };
+  const [updated] = await db().todo.updateManyAndReturn({ where, data });
+  if (updated) return updated;
+  await getTodoOrThrow(caller, todoId, need);
+  const [again] = await db().todo.updateManyAndReturn({ where, data });
+  if (!again) throw notFound("Todo");
+  return again;
+}
+
+/** The slug of a todo's group, read only when it has one. */
+async function groupOf(groupId: string | null): Promise<{ slug: string } | null> {
   return groupId === null ? null : db().todoGroup.findUnique({ where: { id: groupId }, select: { slug: true } });
 }
 
