@@ -112,6 +112,34 @@ test.describe("security headers", () => {
   });
 });
 
+test.describe("compression", () => {
+  test("a small JSON answer is sent as it is, a large one gzipped, to a client that accepts gzip", async ({ baseURL }, info) => {
+    const u = await createUser(info);
+    const h = bearer(u.apiKey);
+    const p = (await (await u.session.post("/api/v1/projects", { headers: h, data: { name: "Sizes" } })).json()) as { id: string };
+    const gzip = { "accept-encoding": "gzip, deflate, br", "x-api-key": u.apiKey };
+    const small = await raw(baseURL!, "GET", `/api/v1/projects/${p.id}`, gzip);
+    expect(small.status).toBe(200);
+    expect(small.headers["content-encoding"]).toBeUndefined();
+    expect(small.headers["cache-control"]).toBe("no-store, no-transform");
+    expect((JSON.parse(small.body) as { id: string }).id).toBe(p.id);
+    const nothing = await raw(baseURL!, "PUT", `/api/v1/projects/${p.id}`, { ...gzip, "content-type": "application/json" }, JSON.stringify({ description: "d" }));
+    expect([nothing.status, nothing.body, nothing.headers["content-encoding"]]).toEqual([200, "null", undefined]);
+    // Enough todos for a list well over 1 KB.
+    for (let i = 0; i < 8; i++) {
+      const created = await u.session.post(`/api/v1/projects/${p.id}/todos`, { headers: h, data: { content: `todo ${i} ${"text ".repeat(30)}`, startProcessing: false } });
+      expect(created.status()).toBe(200);
+    }
+    const large = await raw(baseURL!, "GET", `/api/v1/projects/${p.id}/todos`, gzip);
+    expect(large.status).toBe(200);
+    expect(large.headers["content-encoding"]).toBe("gzip");
+    expect(large.headers["cache-control"]).toBe("no-store");
+    const plain = await raw(baseURL!, "GET", `/api/v1/projects/${p.id}/todos`, { "x-api-key": u.apiKey });
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect((JSON.parse(plain.body) as { items: unknown[] }).items).toHaveLength(8);
+  });
+});
+
 test.describe("cross-site requests", () => {
   test("GET /cookie/v1/apikeys/default creates a key only for the app's own pages", async ({ playwright }, info) => {
     const u = await createUser(info);

@@ -72,10 +72,21 @@ export function toApiError(err: unknown): { error: ApiError; unexpected: boolean
   return { error: new ApiError("INTERNAL_SERVER_ERROR", "Internal server error"), unexpected: true };
 }
 
+/** Below this many bytes a JSON answer is sent as it is, never compressed (the threshold of Next's `compression`). */
+export const COMPRESS_MIN_BYTES = 1024;
+
+/**
+ * A JSON answer. Next drops a route handler's `content-length` and sends the body chunked, so its
+ * compression cannot see the size and gzipped every answer a client accepts gzip for, `null`
+ * included: larger than it was, and a zlib stream each. An answer under COMPRESS_MIN_BYTES says
+ * `no-transform`, which that compression (and any proxy) respects; larger ones are compressed.
+ */
 export function jsonResponse(body: unknown, status = 200, headers?: Record<string, string>): Response {
-  return new Response(JSON.stringify(body ?? null), {
+  const text = JSON.stringify(body ?? null);
+  const small = text.length < COMPRESS_MIN_BYTES && Buffer.byteLength(text) < COMPRESS_MIN_BYTES;
+  return new Response(text, {
     status,
-    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers },
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": small ? "no-store, no-transform" : "no-store", ...headers },
   });
 }
 
