@@ -115,7 +115,7 @@ export async function updateTodo(caller: Caller, todoId: string, input: z.output
   // Editors write todos; publishing one (isPublic) is the owner's.
   const need = needToChange("todo", input);
   // A group named by its slug is looked up in the todo's project, which is read first.
-  const groupId = input.groupSlug ? await groupIdFor((await getTodoOrThrow(caller, todoId, need)).todo.projectId, input.groupSlug) : input.groupSlug;
+  const groupId = typeof input.groupSlug === "string" ? await groupIdFor((await getTodoOrThrow(caller, todoId, need)).todo.projectId, input.groupSlug) : input.groupSlug;
   const data: Prisma.TodoUncheckedUpdateManyInput = {
     content: input.content,
     scheduledAt: input.scheduledAt === undefined ? undefined : input.scheduledAt === null ? null : new Date(input.scheduledAt),
