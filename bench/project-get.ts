@@ -135,16 +135,31 @@ async function announced<T>(name: string, args: string[], env: Record<string, st
   return { info, child };
 }
 
-async function startRaw(pgliteDir: string, databaseUrl: string | undefined): Promise<[Server, Server]> {
-  const { info, child } = await announced<{ port: number; apiKey: string; projectId: string }>("raw", [...profArgs("raw"), ...serverNodeArgs("bench/raw-server.ts")], {
-    BENCH_DATABASE_URL: databaseUrl ?? "",
-    BENCH_PGLITE_DIR: pgliteDir,
+/**
+ * Starts a baseline server that opens its own database with bench/lib/project-read.ts (the same
+ * PostgreSQL database, or its own PGlite directory) and announces its port, key and project; its
+ * two targets: GET /constant, and project_get's statements under `projectsPath`.
+ */
+async function startBaseline(
+  label: string,
+  args: string[],
+  names: { constant: Name; project: Name },
+  projectsPath: string,
+  db: { pgliteDir: string; databaseUrl: string | undefined },
+): Promise<{ constant: Server; project: Server }> {
+  const { info, child } = await announced<{ port: number; apiKey: string; projectId: string }>(label, args, {
+    BENCH_DATABASE_URL: db.databaseUrl ?? "",
+    BENCH_PGLITE_DIR: db.pgliteDir,
   });
   const base = `http://127.0.0.1:${info.port}`;
-  return [
-    { name: "raw-prisma", url: `${base}/projects/${encodeURIComponent(info.projectId)}`, headers: { "x-api-key": info.apiKey }, check: checkProject(info.projectId), child },
-    { name: "raw-const", url: `${base}/constant`, headers: {}, check: checkConstant, child },
-  ];
+  return {
+    constant: { name: names.constant, url: `${base}/constant`, headers: {}, check: checkConstant, child },
+    project: { name: names.project, url: `${base}${projectsPath}/${encodeURIComponent(info.projectId)}`, headers: { "x-api-key": info.apiKey }, check: checkProject(info.projectId), child },
+  };
+}
+
+function startRaw(pgliteDir: string, databaseUrl: string | undefined) {
+  return startBaseline("raw", [...profArgs("raw"), ...serverNodeArgs("bench/raw-server.ts")], { constant: "raw-const", project: "raw-prisma" }, "/projects", { pgliteDir, databaseUrl });
 }
 
 /** A digest of the bare Next app's sources (its routes and config), to know when its build is stale. */
@@ -167,7 +182,7 @@ function nextBareSources(): string {
  * sources changed; with its own database (the same PostgreSQL database, or its own PGlite
  * directory) for its project_get route.
  */
-async function startNextBare(pgliteDir: string, databaseUrl: string | undefined): Promise<[Server, Server]> {
+async function startNextBare(pgliteDir: string, databaseUrl: string | undefined): Promise<{ constant: Server; project: Server }> {
   const stamp = path.join(NEXT_BARE, ".next", "bench-sources.sha256");
   const sources = nextBareSources();
   if (!existsSync(path.join(NEXT_BARE, ".next", "BUILD_ID")) || !existsSync(stamp) || readFileSync(stamp, "utf8") !== sources) {
@@ -175,15 +190,10 @@ async function startNextBare(pgliteDir: string, databaseUrl: string | undefined)
     await run("next build (bench/next-bare)", "npx", ["next", "build", NEXT_BARE], { cwd: ROOT, env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" }, echoStderr: true });
     writeFileSync(stamp, sources);
   }
-  const { info, child } = await announced<{ port: number; apiKey: string; projectId: string }>("next-bare", [...profArgs("next-bare"), ...serverNodeArgs(path.join(NEXT_BARE, "server.mjs"))], {
-    BENCH_DATABASE_URL: databaseUrl ?? "",
-    BENCH_PGLITE_DIR: pgliteDir,
+  return startBaseline("next-bare", [...profArgs("next-bare"), ...serverNodeArgs(path.join(NEXT_BARE, "server.mjs"))], { constant: "next-const", project: "next-prisma" }, "/api/v1/projects", {
+    pgliteDir,
+    databaseUrl,
   });
-  const base = `http://127.0.0.1:${info.port}`;
-  return [
-    { name: "next-const", url: `${base}/constant`, headers: {}, check: checkConstant, child },
-    { name: "next-prisma", url: `${base}/api/v1/projects/${encodeURIComponent(info.projectId)}`, headers: { "x-api-key": info.apiKey }, check: checkProject(info.projectId), child },
-  ];
 }
 
 type PhaseStats = Stats & {
@@ -250,10 +260,10 @@ async function main() {
   console.log("starting the app (production server)…");
   const app = await startApp(path.join(tmp, "app-data"), databaseUrl);
   console.log("starting the raw node:http server (bench/raw-server.ts)…");
-  const [rawPrisma, rawConst] = await startRaw(path.join(tmp, "raw-pglite"), databaseUrl);
+  const raw = await startRaw(path.join(tmp, "raw-pglite"), databaseUrl);
   console.log("starting the bare Next app (bench/next-bare)…");
-  const [nextConst, nextPrisma] = await startNextBare(path.join(tmp, "next-bare-pglite"), databaseUrl);
-  const servers: Record<Name, Server> = { "next-const": nextConst, "next-prisma": nextPrisma, "raw-const": rawConst, "raw-prisma": rawPrisma, app };
+  const nextBare = await startNextBare(path.join(tmp, "next-bare-pglite"), databaseUrl);
+  const servers: Record<Name, Server> = { "next-const": nextBare.constant, "next-prisma": nextBare.project, "raw-const": raw.constant, "raw-prisma": raw.project, app };
   for (const n of ORDER) console.log(`  ${n.padEnd(10)} ${WHAT[n]}`);
 
   // One checked request each before anything is timed.

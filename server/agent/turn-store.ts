@@ -98,9 +98,10 @@ export async function beginTurn(holder: LeaseHolder, todoId: string): Promise<Be
       const turn: Turn = { ...turnRecord, userMessages };
       // The lease and the turn in one write: claimed above, or (a lease this process holds) here.
       if (claimed === false) throw new UserBusy();
-      if (claimed === null) await hold({ ...workflow, currentTurn: turn } as Prisma.InputJsonValue);
+      const running = { ...workflow, currentTurn: turn };
+      if (claimed === null) await hold(running as Prisma.InputJsonValue);
       fx.emit("message.created", toMessage({ ...message, blocks: [] }));
-      return { todo: current, workflow: { ...workflow, currentTurn: turn }, turn: { ...turn, created: true } };
+      return { todo: current, workflow: running, turn: { ...turn, created: true } };
     });
   } catch (err) {
     // The user's turns fill their limit: nothing of this transaction stays.

@@ -39,18 +39,28 @@ function roleOf(project: AccessRow, userId: string): ProjectRole | null {
 }
 
 /**
+ * The projects that give a caller `need`: owned, shared with them (an editor's share for "write"),
+ * or their team's shared project (editor). roleOf's rule as a filter.
+ */
+function projectAccessWhere(caller: Pick<Caller, "userId">, need: Need): Prisma.ProjectWhereInput {
+  const { userId } = caller;
+  if (need === "owner") return { ownerId: userId };
+  return {
+    OR: [
+      { ownerId: userId },
+      { shares: { some: need === "read" ? { userId } : { userId, role: "editor" } } },
+      { team: { is: { members: { some: { userId } } } } },
+    ],
+  };
+}
+
+/**
  * The projects a caller may read: owned, shared with them, or their team's shared project. The
  * one visibility rule of every list query (projects, and through `visibleTodosWhere` todos, tasks
  * and messages), so a list never shows what getProjectOrThrow / getTodoOrThrow would hide.
  */
 export function visibleProjectsWhere(caller: Pick<Caller, "userId">): Prisma.ProjectWhereInput {
-  return {
-    OR: [
-      { ownerId: caller.userId },
-      { shares: { some: { userId: caller.userId } } },
-      { team: { is: { members: { some: { userId: caller.userId } } } } },
-    ],
-  };
+  return projectAccessWhere(caller, "read");
 }
 
 /**
@@ -67,24 +77,17 @@ export function visibleProjectIdsSql(caller: Pick<Caller, "userId">): Prisma.Sql
 
 /** The todos a caller may read: those of visible projects; for a todo-scoped token, only its todo. */
 export function visibleTodosWhere(caller: Pick<Caller, "userId" | "todoScope">): Prisma.TodoWhereInput {
-  return { project: visibleProjectsWhere(caller), ...(caller.todoScope ? { id: caller.todoScope } : {}) };
+  return todoAccessWhere(caller, "read");
 }
 
 /**
- * The todos whose project gives the caller `need` (roleOf's rule, as a filter): what a write can
- * carry in its own WHERE, so it checks access and writes in one statement (todo_update). A write
- * that matches nothing asks getTodoOrThrow why, for the same 404 and 403. Held to
+ * The todos whose project gives the caller `need` (for a todo-scoped token, only its todo): what a
+ * write can carry in its own WHERE, so it checks access and writes in one statement (todo_update).
+ * A write that matches nothing asks getTodoOrThrow why, for the same 404 and 403. Held to
  * getTodoOrThrow for every role and need by server/operations/list-visibility.test.ts.
  */
 export function todoAccessWhere(caller: Pick<Caller, "userId" | "todoScope">, need: Need): Prisma.TodoWhereInput {
-  const { userId } = caller;
-  const project: Prisma.ProjectWhereInput =
-    need === "read"
-      ? visibleProjectsWhere(caller)
-      : need === "write"
-        ? { OR: [{ ownerId: userId }, { shares: { some: { userId, role: "editor" } } }, { team: { is: { members: { some: { userId } } } } }] }
-        : { ownerId: userId };
-  return { project, ...(caller.todoScope ? { id: caller.todoScope } : {}) };
+  return { project: projectAccessWhere(caller, need), ...(caller.todoScope ? { id: caller.todoScope } : {}) };
 }
 
 /** Spread this into a project query's include (or select), then `roleFor` gives the caller's role on each row. */
