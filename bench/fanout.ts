@@ -14,7 +14,9 @@
 // Every server is started and its clients connected once; then `rounds` rounds each drive
 // `events` events through every server in turn (bare, product, split), so each product phase has
 // a bare phase of the same minute to compare with. Per round: p99 ÷ bare p99 of that round; the
-// summary gives the median of the rounds (one round alone moves with the machine).
+// summary gives the median of the rounds (one round alone moves with the machine). Then, once a
+// round, every target's clients are closed and connect again, to servers that have been serving:
+// connect+subscribe is given for the first connect and as the median of these.
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -64,6 +66,8 @@ if (args.subscribe !== "handshake" && args.subscribe !== "http") {
 }
 const exit = exitCleanup("the servers");
 const now = () => performance.now();
+/** Between closing every client of a target and connecting them again (reconnect). */
+const RECONNECT_PAUSE_MS = 500;
 
 type Phase = { name: string; latencies: number[]; responses: number[]; delivered: number; expected: number; cpuPerEvent: number };
 
@@ -147,8 +151,14 @@ function seqOf(data: unknown): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
-/** A server under test with its clients connected; `phase(first)` drives EVENTS events through it, seqs from `first`. */
-type Target = { name: string; connectMs: number; cpuPerConnect: number; phase(first: number, events?: number, rate?: number): Promise<Phase>; close(): Promise<void> };
+/** Connecting and subscribing every client: wall time and the servers' CPU per connection. */
+type Connect = { ms: number; cpuPerConnect: number };
+
+/**
+ * A server under test with its clients connected; `phase(first)` drives EVENTS events through it,
+ * seqs from `first`; `reconnect()` closes every client and connects and subscribes them again.
+ */
+type Target = { name: string; first: Connect; phase(first: number, events?: number, rate?: number): Promise<Phase>; reconnect(): Promise<Connect>; close(): Promise<void> };
 
 /**
  * Connects CLIENTS clients to `urls` (see connectAll) of the server processes `pids`; each phase
@@ -157,18 +167,32 @@ type Target = { name: string; connectMs: number; cpuPerConnect: number; phase(fi
 async function connectTarget(name: string, pids: (number | undefined)[], urls: string[], auth: object, send: (seq: number) => Promise<void>, subscribe?: (url: string, socketId: string) => Promise<void>, handshakeTodo?: string): Promise<Target> {
   /** Receipt times by event seq, for the phase under way. */
   const received = new Map<number, number[]>();
-  const cpu0 = cpuOf(pids);
-  const { sockets, ms } = await connectAll(urls, CLIENTS, auth, (_socket, data) => {
-    const seq = seqOf(data);
-    if (seq !== undefined) (received.get(seq) ?? received.set(seq, []).get(seq)!).push(now());
-  }, subscribe, handshakeTodo);
+  let sockets: Socket[] = [];
+  const connect = async (): Promise<Connect> => {
+    const cpu0 = cpuOf(pids);
+    const connected = await connectAll(urls, CLIENTS, auth, (_socket, data) => {
+      const seq = seqOf(data);
+      if (seq !== undefined) (received.get(seq) ?? received.set(seq, []).get(seq)!).push(now());
+    }, subscribe, handshakeTodo);
+    sockets = connected.sockets;
+    return { ms: connected.ms, cpuPerConnect: (cpuOf(pids) - cpu0) / CLIENTS };
+  };
+  const close = () => {
+    for (const s of sockets) s.close();
+  };
+  const first = await connect();
   return {
     name,
-    connectMs: ms,
-    cpuPerConnect: (cpuOf(pids) - cpu0) / CLIENTS,
-    phase: (first, events, rate) => drive(name, pids, send, received, first, events, rate),
+    first,
+    phase: (firstSeq, events, rate) => drive(name, pids, send, received, firstSeq, events, rate),
+    async reconnect() {
+      close();
+      // Let the servers finish the disconnects before the clients come back.
+      await new Promise((r) => setTimeout(r, RECONNECT_PAUSE_MS));
+      return connect();
+    },
     async close() {
-      for (const s of sockets) s.close();
+      close();
     },
   };
 }
@@ -255,8 +279,8 @@ try {
     exit.cleanups.push(() => split.close());
   }
   for (const t of targets) {
-    const cratio = t === bareTarget ? "" : ` (${fmtRatio(t.connectMs / bareTarget.connectMs)}× bare)`;
-    console.log(`${t.name.padEnd(35)} connect+subscribe ${fmt(t.connectMs / 1000)} s${cratio} · server CPU ${t.cpuPerConnect.toFixed(2)} ms/connection`);
+    const cratio = t === bareTarget ? "" : ` (${fmtRatio(t.first.ms / bareTarget.first.ms)}× bare)`;
+    console.log(`${t.name.padEnd(35)} connect+subscribe ${fmt(t.first.ms / 1000)} s${cratio} · server CPU ${t.first.cpuPerConnect.toFixed(2)} ms/connection (first, freshly started servers)`);
   }
   // Warm-up, not measured: the servers run their hot paths optimised (as one that has served for a
   // while does), not the first few hundred calls through V8's interpreter.
@@ -272,6 +296,15 @@ try {
       report(round, row.at(-1)!, t === bareTarget ? undefined : row[0]);
     }
     phases.push(row);
+  }
+  // Then every target's clients connect again, once a round, to servers that have been serving (as
+  // after a network blip or a balancer's failover); the first connect above met freshly started ones.
+  const connects: Connect[][] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    const reconnected: Connect[] = [];
+    for (const t of targets) reconnected.push(await t.reconnect());
+    connects.push(reconnected);
+    console.log(`  round ${round} connect+subscribe again: ${targets.map((t, i) => `${t.name} ${fmt(reconnected[i]!.ms / 1000)} s${i ? ` (${fmtRatio(reconnected[i]!.ms / reconnected[0]!.ms)}×)` : ""}, ${reconnected[i]!.cpuPerConnect.toFixed(2)} ms CPU/connection`).join(" · ")}`);
   }
   console.log(`\nmedians of ${ROUNDS} rounds (load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}):`);
   const delivered = phases.flat().reduce((n, p) => n + p.delivered, 0);
@@ -290,7 +323,14 @@ try {
     const diffs = phases.map((row) => p99(row[2]!) - p99(row[1]!));
     console.log(`cross-process p99 − single-process p99: median ${fmt(median(diffs))} ms (rounds: ${diffs.map(fmt).join(", ")}; target ≤ 3 ms)`);
   }
-  console.log(`connect+subscribe ÷ bare: ${targets.slice(1).map((t) => `${fmtRatio(t.connectMs / bareTarget.connectMs)}×`).join(", ")} (target ≤ 2×) · delivery ${((100 * delivered) / expected).toFixed(2)}% of ${expected} (target 100%)`);
+  const connectRatios = (i: number) => connects.map((row) => row[i]!.ms / row[0]!.ms);
+  console.log(
+    `connect+subscribe ÷ bare (target ≤ 2×): first ${targets.slice(1).map((t) => `${fmtRatio(t.first.ms / bareTarget.first.ms)}×`).join(", ")}; again, median of ${ROUNDS} rounds ${targets
+      .slice(1)
+      .map((_, i) => `${fmtRatio(median(connectRatios(i + 1)))}× (rounds: ${connectRatios(i + 1).map(fmtRatio).join(", ")})`)
+      .join(", ")} · server CPU per connection, median: ${targets.map((t, i) => `${t.name} ${median(connects.map((row) => row[i]!.cpuPerConnect)).toFixed(2)} ms`).join(", ")}`,
+  );
+  console.log(`delivery ${((100 * delivered) / expected).toFixed(2)}% of ${expected} (target 100%)`);
 } finally {
   await exit.cleanup();
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { coalescedReads } from "./handshake-subscribe.ts";
+import { accessPace, BURST_READ_MS, coalescedReads } from "./handshake-subscribe.ts";
 
 /** A read whose answers the test releases by hand; records each read's argument. */
 function manualRead() {
@@ -35,7 +35,7 @@ test("callers of one key in the same turn share one read, which starts on the ne
 
 test("callers of one key that arrive during a read share the next read, which starts after them", async () => {
   const m = manualRead();
-  const get = coalescedReads(m.read, { burstMs: 0 });
+  const get = coalescedReads(m.read);
   const first = get("k", "a1");
   await turns();
   assert.deepEqual(m.started, ["a1"]);
@@ -70,14 +70,19 @@ test("other keys read on their own, and a failed read fails exactly its callers"
   assert.equal(await y, "y");
 });
 
-test("in a burst, reads of one key start at most every burstMs, each joining every caller of its wait", async () => {
+test("paced: in a burst, reads of one key start at most every pace(ms), each joining every caller of its wait", async () => {
   const m = manualRead();
-  const get = coalescedReads(m.read, { burstMs: 40 });
+  const durations: number[] = [];
+  const get = coalescedReads(m.read, { pace: (ms) => (durations.push(ms), 40) });
   const first = get("k", "a1");
   await turns();
   assert.deepEqual(m.started, ["a1"], "the first caller after a quiet spell is read on the next turn");
+  await new Promise((r) => setTimeout(r, 5));
   m.finish[0]!("one");
   assert.equal(await first, "one");
+  await turns();
+  assert.equal(durations.length, 1);
+  assert.ok(durations[0]! >= 4, `pace is given how long the read took (${durations[0]} ms)`);
   // The burst goes on: callers over several turns share one read, which waits out the 40 ms.
   const later = [get("k", "a2")];
   await turns();
@@ -99,4 +104,11 @@ test("in a burst, reads of one key start at most every burstMs, each joining eve
   void get("k", "a5");
   await turns();
   assert.deepEqual(m.started, ["a1", "o1", "a2", "a5"]);
+});
+
+test("access checks are paced on the embedded database only: a quarter of the time at most, at most every BURST_READ_MS", () => {
+  assert.equal(accessPace("postgres", 3), 0);
+  assert.equal(accessPace("pglite", 1), 4);
+  assert.equal(accessPace(undefined, 1), 4, "a runtime that does not say is the embedded one");
+  assert.equal(accessPace("pglite", 20), BURST_READ_MS);
 });

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Caller } from "../auth/caller.ts";
 import { ApiError, toApiError } from "../http/errors.ts";
 import { credentialKey, type RateLimits } from "../http/rate-limit.ts";
+import { runtime } from "../runtime.ts";
 import { requireProjectAccess, requireTodoAccess } from "../services/access.ts";
 import type { Room } from "./bus.ts";
 
@@ -41,46 +42,51 @@ export function parseHandshakeSubscribe(value: unknown): SubscriptionTarget[] | 
 
 const roomOf = (t: SubscriptionTarget): Room => (t.kind === "todo" ? `todo:${t.id}` : `project:${t.id}`);
 
-/** In a burst, reads of one key start at most this often (coalescedReads). */
+/** On the embedded database, in a burst, reads of one key start at most this often (accessPace). */
 export const BURST_READ_MS = 25;
+/** …and keep the event loop busy at most this share of the burst. */
+const EMBEDDED_READ_SHARE = 0.25;
 
 /**
  * Runs `read` once for all the callers of one key that arrived before it started: handshakes come
  * in bursts (a page's or a fleet's clients reconnecting after a restart, a thousand CLI clients on
  * one todo), and a burst then costs a few queries, not one per connection. The first caller after
  * a quiet spell is read on the next turn of the event loop (`setImmediate`, as DataLoader batches).
- * In a burst, reads of one key start at most every `burstMs`: the embedded database answers within
- * the turn that asks, so a read on every turn joined only the one or two handshakes that reached
- * it in that turn (about one statement per two connections); paced, a read joins every handshake
- * of its `burstMs`, each waiting at most that long. Every read starts after all of its callers
- * arrived, so none gets an answer older than its own handshake.
+ * Callers that arrive while a read runs share the next one, which starts when it returns, and no
+ * sooner than `pace(ms)` after it started (`ms`: how long it took); the default paces nothing.
+ * Every read starts after all of its callers arrived, so none gets an answer older than its own
+ * handshake.
  */
-export function coalescedReads<A, T>(read: (arg: A) => Promise<T>, opts: { burstMs?: number } = {}): (key: string, arg: A) => Promise<T> {
+export function coalescedReads<A, T>(read: (arg: A) => Promise<T>, opts: { pace?: (readMs: number) => number } = {}): (key: string, arg: A) => Promise<T> {
   type Waiter = { arg: A; resolve(v: T): void; reject(e: unknown): void };
-  const burstMs = opts.burstMs ?? BURST_READ_MS;
+  const pace = opts.pace ?? (() => 0);
   const waiting = new Map<string, Waiter[]>();
-  /** Keys whose read runs or is about to start, with when their last read started. */
+  /** Keys whose read runs or is about to start, with when the next may start. */
   const running = new Map<string, number>();
   const schedule = (key: string) => {
-    const wait = (running.get(key) ?? -Infinity) + burstMs - performance.now();
+    const wait = (running.get(key) ?? -Infinity) - performance.now();
     if (wait > 0) setTimeout(start, wait, key);
     else setImmediate(start, key);
   };
   const start = (key: string) => {
     const waiters = waiting.get(key);
     if (!waiters) {
-      // Quiet for burstMs since the last read started: the next caller is read at once.
+      // Nobody came while the last read ran and its pace ran out: the next caller is read at once.
       running.delete(key);
       return;
     }
     waiting.delete(key);
-    running.set(key, performance.now());
+    const startedAt = performance.now();
+    running.set(key, Infinity);
     read(waiters[0]!.arg)
       .then(
         (v) => waiters.forEach((w) => w.resolve(v)),
         (e: unknown) => waiters.forEach((w) => w.reject(e)),
       )
-      .finally(() => schedule(key));
+      .finally(() => {
+        running.set(key, startedAt + pace(performance.now() - startedAt));
+        schedule(key);
+      });
   };
   return (key, arg) =>
     new Promise<T>((resolve, reject) => {
@@ -94,6 +100,18 @@ export function coalescedReads<A, T>(read: (arg: A) => Promise<T>, opts: { burst
     });
 }
 
+/**
+ * How soon after a read of one access check the next may start. On the embedded database a read
+ * runs in this thread (Prisma and PGlite's WebAssembly): one on every turn joined only the one or
+ * two handshakes that reached the check in that turn (about a statement per two connections), so
+ * in a burst its reads may keep the loop busy a quarter of the time at most, and start at most
+ * every BURST_READ_MS. PostgreSQL's reads wait on the network, and the handshakes that arrive
+ * meanwhile already share the next one: not paced.
+ */
+export function accessPace(database: "pglite" | "postgres" | undefined, readMs: number): number {
+  return database === "postgres" ? 0 : Math.min(BURST_READ_MS, readMs / EMBEDDED_READ_SHARE);
+}
+
 // Checked like todo_subscribe / project_subscribe. The answer depends on the user, a token's todo
 // scope and the target only, so equal checks at the same time share one read.
 const readAccess = coalescedReads(async ({ caller, target }: { caller: Caller; target: SubscriptionTarget }): Promise<{ running: boolean }> => {
@@ -104,7 +122,7 @@ const readAccess = coalescedReads(async ({ caller, target }: { caller: Caller; t
   if (caller.todoScope) throw new ApiError("FORBIDDEN", "This token is scoped to one todo; projects are not available to it");
   await requireProjectAccess(caller, target.id, "read");
   return { running: false };
-});
+}, { pace: (readMs) => accessPace(runtime().database, readMs) });
 const checkAccess = (caller: Caller, target: SubscriptionTarget) =>
   readAccess(JSON.stringify([caller.userId, caller.todoScope ?? null, target.kind, target.id]), { caller, target });
 
