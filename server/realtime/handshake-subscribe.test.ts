@@ -112,3 +112,22 @@ test("access checks are paced on the embedded database only: a quarter of the ti
   assert.equal(accessPace(undefined, 1), 4, "a runtime that does not say is the embedded one");
   assert.equal(accessPace("pglite", 20), BURST_READ_MS);
 });
+
+test("a pace that throws paces nothing and leaves the key readable", async () => {
+  const m = manualRead();
+  const get = coalescedReads(m.read, {
+    pace: () => {
+      throw new Error("no runtime");
+    },
+  });
+  const first = get("k", "a1");
+  await turns();
+  m.finish[0]!("one");
+  assert.equal(await first, "one");
+  await turns();
+  const second = get("k", "a2");
+  await turns();
+  assert.deepEqual(m.started, ["a1", "a2"]);
+  m.finish[1]!("two");
+  assert.equal(await second, "two");
+});

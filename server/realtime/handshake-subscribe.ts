@@ -84,7 +84,13 @@ export function coalescedReads<A, T>(read: (arg: A) => Promise<T>, opts: { pace?
         (e: unknown) => waiters.forEach((w) => w.reject(e)),
       )
       .finally(() => {
-        running.set(key, startedAt + pace(performance.now() - startedAt));
+        let next = startedAt;
+        try {
+          next += pace(performance.now() - startedAt);
+        } catch {
+          // A pace that fails paces nothing; the key must never stay marked as reading.
+        }
+        running.set(key, next);
         schedule(key);
       });
   };
