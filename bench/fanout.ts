@@ -152,7 +152,8 @@ function seqOf(data: unknown): number | undefined {
 }
 
 /** Connecting and subscribing every client: wall time and the servers' CPU per connection. */
-type Connect = { ms: number; cpuPerConnect: number };
+/** `byProcess`: each server process's CPU per connection it took (clients go round-robin), when there are several. */
+type Connect = { ms: number; cpuPerConnect: number; byProcess?: number[] };
 
 /**
  * A server under test with its clients connected; `phase(first)` drives EVENTS events through it,
@@ -170,12 +171,14 @@ async function connectTarget(name: string, pids: (number | undefined)[], urls: s
   let sockets: Socket[] = [];
   const connect = async (): Promise<Connect> => {
     const cpu0 = cpuOf(pids);
+    const each0 = pids.map((pid) => cpuOf([pid]));
     const connected = await connectAll(urls, CLIENTS, auth, (_socket, data) => {
       const seq = seqOf(data);
       if (seq !== undefined) (received.get(seq) ?? received.set(seq, []).get(seq)!).push(now());
     }, subscribe, handshakeTodo);
     sockets = connected.sockets;
-    return { ms: connected.ms, cpuPerConnect: (cpuOf(pids) - cpu0) / CLIENTS };
+    const byProcess = pids.length > 1 ? pids.map((pid, i) => (cpuOf([pid]) - each0[i]!) / (CLIENTS / pids.length)) : undefined;
+    return { ms: connected.ms, cpuPerConnect: (cpuOf(pids) - cpu0) / CLIENTS, ...(byProcess ? { byProcess } : {}) };
   };
   const close = () => {
     for (const s of sockets) s.close();
@@ -304,7 +307,7 @@ try {
     const reconnected: Connect[] = [];
     for (const t of targets) reconnected.push(await t.reconnect());
     connects.push(reconnected);
-    console.log(`  round ${round} connect+subscribe again: ${targets.map((t, i) => `${t.name} ${fmt(reconnected[i]!.ms / 1000)} s${i ? ` (${fmtRatio(reconnected[i]!.ms / reconnected[0]!.ms)}×)` : ""}, ${reconnected[i]!.cpuPerConnect.toFixed(2)} ms CPU/connection`).join(" · ")}`);
+    console.log(`  round ${round} connect+subscribe again: ${targets.map((t, i) => `${t.name} ${fmt(reconnected[i]!.ms / 1000)} s${i ? ` (${fmtRatio(reconnected[i]!.ms / reconnected[0]!.ms)}×)` : ""}, ${reconnected[i]!.cpuPerConnect.toFixed(2)} ms CPU/connection${reconnected[i]!.byProcess ? ` (by process: ${reconnected[i]!.byProcess!.map((c) => c.toFixed(2)).join(", ")})` : ""}`).join(" · ")}`);
   }
   console.log(`\nmedians of ${ROUNDS} rounds (load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}):`);
   const delivered = phases.flat().reduce((n, p) => n + p.delivered, 0);
