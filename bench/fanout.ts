@@ -151,8 +151,10 @@ function seqOf(data: unknown): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
-/** Connecting and subscribing every client: wall time and the servers' CPU per connection. */
-/** `byProcess`: each server process's CPU per connection it took (clients go round-robin), when there are several. */
+/**
+ * Connecting and subscribing every client: wall time and the servers' CPU per connection; with
+ * several server processes, `byProcess` gives each one's CPU per connection it took (round-robin).
+ */
 type Connect = { ms: number; cpuPerConnect: number; byProcess?: number[] };
 
 /**
@@ -170,15 +172,15 @@ async function connectTarget(name: string, pids: (number | undefined)[], urls: s
   const received = new Map<number, number[]>();
   let sockets: Socket[] = [];
   const connect = async (): Promise<Connect> => {
-    const cpu0 = cpuOf(pids);
-    const each0 = pids.map((pid) => cpuOf([pid]));
+    const cpu0 = pids.map((pid) => cpuOf([pid]));
     const connected = await connectAll(urls, CLIENTS, auth, (_socket, data) => {
       const seq = seqOf(data);
       if (seq !== undefined) (received.get(seq) ?? received.set(seq, []).get(seq)!).push(now());
     }, subscribe, handshakeTodo);
     sockets = connected.sockets;
-    const byProcess = pids.length > 1 ? pids.map((pid, i) => (cpuOf([pid]) - each0[i]!) / (CLIENTS / pids.length)) : undefined;
-    return { ms: connected.ms, cpuPerConnect: (cpuOf(pids) - cpu0) / CLIENTS, ...(byProcess ? { byProcess } : {}) };
+    const used = pids.map((pid, i) => cpuOf([pid]) - cpu0[i]!);
+    const total = used.reduce((sum, ms) => sum + ms, 0);
+    return { ms: connected.ms, cpuPerConnect: total / CLIENTS, ...(pids.length > 1 ? { byProcess: used.map((ms) => ms / (CLIENTS / pids.length)) } : {}) };
   };
   const close = () => {
     for (const s of sockets) s.close();
