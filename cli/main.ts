@@ -4,6 +4,7 @@ import { createClient, type Client } from "./client.ts";
 import { clearConfig, configFile, readConfig, serverOf, writeConfig } from "./config.ts";
 import { CliError, EXIT } from "./exit-codes.ts";
 import { deviceLogin } from "./login.ts";
+import { checklistItemAt, checklistOf, todoText } from "./render.ts";
 import { watchTodo } from "./watch.ts";
 
 // `todo`: the service from the command line (README "Command line"). Every command takes --json
@@ -39,7 +40,7 @@ async function projectOf(client: Client, flag: string | undefined): Promise<stri
   const profile = await client.call("user_profile");
   if (profile.defaultProjectId) return profile.defaultProjectId;
   const [first] = await client.call("project_list");
-  if (!first) throw new CliError("You have no project yet: create one in the app, or pass --project.", EXIT.NOT_FOUND);
+  if (!first) throw new CliError("You have no project yet: create one with `todo projects create <name>`, or pass --project.", EXIT.NOT_FOUND);
   return first.id;
 }
 
@@ -88,24 +89,48 @@ program
     out(me, () => `${me.email} (${me.id}) on ${client.server}`);
   });
 
-program
-  .command("projects")
-  .description("list your projects")
+const projects = program.command("projects").description("list your projects, or create one");
+projects
+  .command("list", { isDefault: true })
+  .description("list your projects (the default)")
   .action(async () => {
     const { client } = await session();
-    const projects = await client.call("project_list");
-    out(projects, () => projects.map((p) => `${p.id}  ${p.name}${p.role === "owner" ? "" : `  (${p.role})`}`).join("\n") || "No projects.");
+    const [list, me] = await Promise.all([client.call("project_list"), client.call("user_profile")]);
+    out(list, () =>
+      list.map((p) => `${p.id}  ${p.name}${p.role === "owner" ? "" : `  (${p.role})`}${p.id === me.defaultProjectId ? "  (default)" : ""}`).join("\n") || "No projects: create one with `todo projects create <name>`.",
+    );
+  });
+projects
+  .command("create")
+  .description("create a project")
+  .argument("<name>", "its name")
+  .option("--description <text>", "what it is for")
+  .option("--default", "make it your default project (the one `todo list` and `todo create` use)")
+  .action(async (name: string, opts: { description?: string; default?: boolean }) => {
+    const { client } = await session();
+    const project = await client.call("project_create", { body: { name, ...(opts.description !== undefined ? { description: opts.description } : {}) } });
+    if (opts.default) await client.call("user_setDefaultProject", { body: { projectId: project.id } });
+    out(project, () => `Created project ${project.id}  ${project.name}${opts.default ? "  (default)" : ""}`);
   });
 
 program
   .command("list")
-  .description("list todos of a project (default: your default project)")
+  .description("list todos of a project, newest activity first (default: your default project)")
   .option("--project <id>", "project id")
-  .action(async (opts: { project?: string }) => {
+  .option("--search <text>", "only todos whose content contains it, or with that status (e.g. running)")
+  .option("--limit <n>", "at most n todos (1-200; default 50)")
+  .option("--cursor <cursor>", "the page after the one that printed it")
+  .action(async (opts: { project?: string; search?: string; limit?: string; cursor?: string }) => {
     const { client } = await session();
     const projectId = await projectOf(client, opts.project);
-    const page = await client.call("todo_list", { params: { projectId } });
+    const query = {
+      ...(opts.search !== undefined ? { search: opts.search } : {}),
+      ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
+      ...(opts.cursor !== undefined ? { cursor: opts.cursor } : {}),
+    };
+    const page = await client.call("todo_list", { params: { projectId }, query });
     out(page, () => page.items.map((t) => `${t.id}  ${t.status.padEnd(9)}  ${t.content.split("\n")[0]!.slice(0, 80)}`).join("\n") || "No todos.");
+    if (page.nextCursor !== null && !globals().json) say(`More: todo list --project ${projectId}${opts.search !== undefined ? ` --search ${JSON.stringify(opts.search)}` : ""}${opts.limit !== undefined ? ` --limit ${opts.limit}` : ""} --cursor ${page.nextCursor}`);
   });
 
 async function finish(client: Client, key: string, todoId: string, watch: boolean | undefined): Promise<unknown> {
@@ -137,8 +162,30 @@ program
   .action(async (todoId: string) => {
     const { client } = await session();
     const todo = await client.call("todo_get", { params: { todoId } });
-    out(todo, () => [`${todo.content}`, `status: ${todo.status}`, "", ...todo.messages.map((m) => `[${m.role}] ${m.content}`)].join("\n"));
+    out(todo, () => todoText(todo));
   });
+
+for (const [name, checked] of [["check", true], ["uncheck", false]] as const) {
+  program
+    .command(name)
+    .description(`${checked ? "check" : "uncheck"} a checklist item of a todo`)
+    .argument("<id>", "todo id")
+    .argument("<item>", "the item's number as `todo show` prints it, or its block id")
+    .action(async (todoId: string, item: string) => {
+      const { client } = await session();
+      let blockId = item;
+      let label = item;
+      if (/^\d+$/.test(item)) {
+        const todo = await client.call("todo_get", { params: { todoId } });
+        const block = checklistItemAt(todo, Number(item));
+        if (!block) throw new CliError(`${todoId} has no checklist item ${item} (it has ${checklistOf(todo).length}; see \`todo show ${todoId}\`)`, EXIT.NOT_FOUND);
+        blockId = block.id;
+        label = `${item}. ${JSON.stringify((block.content as { text?: unknown }).text ?? "")}`;
+      }
+      await client.call("todo_toggleBlockChecked", { params: { todoId, blockId }, body: { blockId, checked } });
+      out({ todoId, blockId, checked }, () => `${checked ? "Checked" : "Unchecked"} ${label}`);
+    });
+}
 
 program
   .command("status")

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// Runs every *.test.ts beside the code (lib/, server/, scripts/, bench/) with node's test runner.
+// Runs every *.test.ts beside the code (lib/, server/, cli/, scripts/, bench/) with node's test runner.
 // Node 20 has no glob support in `node --test`, so the files are listed here.
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 
-const roots = ["lib", "server", "scripts", "bench"];
+const roots = ["lib", "server", "cli", "scripts", "bench"];
 const skip = new Set(["node_modules", "generated", ".next", "data"]);
 const files = [];
 function walk(dir) {

@@ -6,7 +6,7 @@ import { expect, test } from "@playwright/test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { createUser } from "../support/users";
-import { createProject, getTodo, listTodos, okJson } from "../support/todos";
+import { createProject, createTodo, getTodo, listTodos, okJson } from "../support/todos";
 
 // Issue 14: the shipped `todo` command as a child process against the real server.
 
@@ -91,6 +91,61 @@ test("login approved through the cookie API, key stored 0600; projects --json; c
   const keys = (await (await u.session.get("/cookie/v1/apikeys")).json()) as { name: string }[];
   expect(keys.map((k) => k.name)).toEqual(["e2e"]);
   expect((await todo(["whoami"], env)).code).toBe(3);
+});
+
+test("projects create --default; list pages with a cursor hint; show numbers the checklist; check and uncheck by number and by id", async ({ baseURL }, info) => {
+  test.setTimeout(90_000);
+  const u = await createUser(info, "cli-lists");
+  const env = { TODO_CONFIG_DIR: await mkdtemp(path.join(tmpdir(), "todo-cli-")), TODO_SERVER: baseURL!, TODO_API_KEY: u.apiKey };
+
+  const none = await todo(["list"], env);
+  expect(none.code).toBe(4);
+  expect(none.stderr).toContain("todo projects create");
+  const made = await todo(["projects", "create", "Trip", "--description", "Packing", "--default"], env);
+  expect(made.code, made.stderr).toBe(0);
+  const projectId = made.stdout.match(/Created project (\S+)/)![1]!;
+  expect(JSON.parse((await todo(["whoami", "--json"], env)).stdout).defaultProjectId).toBe(projectId);
+  expect((await todo(["projects"], env)).stdout).toContain(`${projectId}  Trip  (default)`);
+  const other = JSON.parse((await todo(["projects", "create", "Other", "--json"], env)).stdout) as { id: string; name: string; description: string };
+  expect(other).toMatchObject({ name: "Other", description: "" });
+  expect((await todo(["projects", "create", " "], env)).code).toBe(6);
+
+  // Created in the default project (no --project), the list as the agent's checklist.
+  const created = await todo(["create", "Pack:\n- passport\n- charger\n- socks", "--watch"], env);
+  expect(created.code, created.stderr).toBe(0);
+  const todoId = created.stderr.match(/Created (\S+)/)![1]!;
+  for (let i = 0; i < 2; i++) await createTodo(u, projectId, `filler ${i}`);
+
+  const first = await todo(["list", "--limit", "2"], env);
+  expect(first.code, first.stderr).toBe(0);
+  expect(first.stdout.trim().split("\n")).toHaveLength(2);
+  const more = first.stderr.match(/More: todo list --project (\S+) --limit 2 --cursor (\d+)/);
+  expect(more?.[1]).toBe(projectId);
+  const rest = await todo(["list", "--limit", "2", "--cursor", more![2]!, "--json"], env);
+  const page = JSON.parse(rest.stdout) as { items: { id: string }[]; nextCursor: number | null };
+  expect(page).toEqual({ items: [expect.objectContaining({ id: todoId })], nextCursor: null });
+  expect(rest.stderr).not.toContain("More:");
+  expect((await todo(["list", "--search", "filler", "--json"], env)).stdout).not.toContain(todoId);
+  expect((await todo(["list", "--limit", "lots"], env)).code).toBe(6);
+
+  const shown = await todo(["show", todoId], env);
+  expect(shown.stdout).toMatch(/^ {2}1\. \[ \] passport$/m);
+  expect(shown.stdout).toMatch(/^ {2}3\. \[ \] socks$/m);
+  const checked = await todo(["check", todoId, "2"], env);
+  expect(checked.code, checked.stderr).toBe(0);
+  expect(checked.stdout).toContain('Checked 2. "charger"');
+  const blocks = (await getTodo(u, todoId)).blocks.filter((b) => b.type === "checklist_item");
+  expect(blocks.map((b) => b.checked)).toEqual([false, true, false]);
+  expect((await todo(["show", todoId], env)).stdout).toMatch(/^ {2}2\. \[x\] charger$/m);
+
+  expect((await todo(["uncheck", todoId, blocks[1]!.id], env)).code).toBe(0);
+  expect((await todo(["check", todoId, blocks[2]!.id, "--json"], env)).stdout.trim()).toBe(JSON.stringify({ todoId, blockId: blocks[2]!.id, checked: true }));
+  expect((await getTodo(u, todoId)).blocks.filter((b) => b.type === "checklist_item").map((b) => b.checked)).toEqual([false, false, true]);
+
+  const outOfRange = await todo(["check", todoId, "4"], env);
+  expect(outOfRange.code).toBe(4);
+  expect(outOfRange.stderr).toContain("has no checklist item 4 (it has 3");
+  expect((await todo(["check", todoId, "cmissingblockid0000000000"], env)).code).toBe(4);
 });
 
 test("todo mcp: the SDK's own client lists the tools (reads only by default) and creates a todo through one with --allow-writes", async ({ baseURL }, info) => {

@@ -1,0 +1,53 @@
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { blockLine, checklistItemAt, checklistOf, todoText } from "./render.ts";
+
+type Todo = Parameters<typeof todoText>[0];
+type Block = Todo["messages"][number]["blocks"][number];
+
+let n = 0;
+function block(type: string, content: Record<string, unknown>, more: Partial<Block> = {}): Block {
+  n += 1;
+  return { id: `b${n}`, blockId: `b${n}`, todoId: "t1", messageId: "m", type, content, actionable: type === "checklist_item", checked: false, subTodoIds: [], position: n, createdAt: 1, updatedAt: 1, ...more } as Block;
+}
+function message(role: string, content: string, blocks: Block[] = [], more: Record<string, unknown> = {}) {
+  return { id: `m${role}${content}`, messageId: "m", todoId: "t1", role, content, state: "DONE", scheduledAt: null, usage: null, createdAt: 1, updatedAt: 1, blocks, ...more };
+}
+function todo(messages: ReturnType<typeof message>[]): Todo {
+  return { id: "t1", content: "Pack", status: "READY", messages } as unknown as Todo;
+}
+
+describe("todo show's text", () => {
+  const first = [block("checklist_item", { text: "passport" }), block("tool_call", { tool: "checklist", state: "done" }), block("checklist_item", { text: "charger" }, { checked: true, subTodoIds: ["t9"] })];
+  const later = [block("checklist_item", { text: "socks" }), block("checklist_item", { text: "not actionable" }, { actionable: false })];
+  const t = todo([message("user", "Pack"), message("assistant", "A list", first), message("assistant", "More", later), message("user", "Later", [], { state: "SCHEDULED", scheduledAt: Date.UTC(2030, 0, 2, 3, 4) })]);
+
+  test("checklist items are numbered across the conversation, in chat order; other blocks are not", () => {
+    assert.deepEqual(checklistOf(t).map((b) => (b.content as { text: string }).text), ["passport", "charger", "socks"]);
+    const text = todoText(t);
+    assert.match(text, /^ {2}1\. \[ \] passport$/m);
+    assert.match(text, /^ {2}2\. \[x\] charger {2}→ t9$/m);
+    assert.match(text, /^ {2}3\. \[ \] socks$/m);
+    assert.match(text, /^ {2}· checklist \(done\)$/m);
+    assert.match(text, /^ {2}\[ \] not actionable$/m);
+    assert.match(text, /^\[user\] \(scheduled for 2030-01-02T03:04:00\.000Z\) Later$/m);
+    assert.match(text, /todo check t1 <number>$/);
+  });
+
+  test("`todo check` takes the number `todo show` printed", () => {
+    assert.equal(checklistItemAt(t, 3)?.id, later[0]!.id);
+    for (const bad of [0, 4, -1, 1.5]) assert.equal(checklistItemAt(t, bad), undefined);
+  });
+
+  test("a shell block shows its command, where it runs, its state and the block id to decide it", () => {
+    const line = blockLine(block("shell", { command: "ls -la", deviceName: "laptop", path: "/work", state: "done", exitCode: 0 }));
+    assert.match(line, /^ {2}\$ ls -la {2}\[laptop:\/work\] {2}\(done, exit 0; block b\d+\)$/);
+  });
+
+  test("no checklist: no hint; blocks with unexpected content still print", () => {
+    const plain = todoText(todo([message("assistant", "Hi", [block("note", { text: 3 }), block("tool_call", {})])]));
+    assert.doesNotMatch(plain, /todo check/);
+    assert.match(plain, /^ {2}· note$/m);
+    assert.match(plain, /^ {2}· tool \(\?\)$/m);
+  });
+});

@@ -1,0 +1,48 @@
+import type { OperationResult } from "../lib/api/types.ts";
+
+// How `todo show` prints a todo's messages and blocks for people (--json prints the todo as served).
+
+type Todo = OperationResult<"todo_get">;
+type Block = Todo["messages"][number]["blocks"][number];
+
+const str = (value: unknown): string | undefined => (typeof value === "string" && value.trim() !== "" ? value : undefined);
+
+/** The todo's checklist items in chat order: `todo show` numbers them 1, 2, … and `todo check` takes the number. */
+export function checklistOf(todo: Todo): Block[] {
+  return todo.messages.flatMap((m) => m.blocks.filter((b) => b.type === "checklist_item" && b.actionable));
+}
+
+/** One block as one line, indented under its message. */
+export function blockLine(block: Block, number?: number): string {
+  const c = (block.content ?? {}) as Record<string, unknown>;
+  if (block.type === "checklist_item") {
+    const text = str(c.text) ?? "(no text)";
+    const subs = block.subTodoIds.length ? `  → ${block.subTodoIds.join(", ")}` : "";
+    return `  ${number !== undefined ? `${number}. ` : ""}[${block.checked ? "x" : " "}] ${text}${subs}`;
+  }
+  if (block.type === "tool_call") return `  · ${str(c.tool) ?? "tool"} (${str(c.state) ?? "?"})`;
+  if (block.type === "shell") {
+    const where = [str(c.deviceName), str(c.path)].filter(Boolean).join(":");
+    const exit = typeof c.exitCode === "number" ? `, exit ${c.exitCode}` : "";
+    return `  $ ${str(c.command) ?? "?"}${where ? `  [${where}]` : ""}  (${str(c.state) ?? "?"}${exit}; block ${block.id})`;
+  }
+  return `  · ${block.type}${str(c.text) ? `: ${str(c.text)}` : ""}`;
+}
+
+/** The todo, its status and its conversation, each message followed by its blocks. */
+export function todoText(todo: Todo): string {
+  const numbers = new Map(checklistOf(todo).map((b, i) => [b.id, i + 1]));
+  const lines = [todo.content, `status: ${todo.status}`, ""];
+  for (const m of todo.messages) {
+    const when = m.state === "SCHEDULED" && m.scheduledAt ? ` (scheduled for ${new Date(m.scheduledAt).toISOString()})` : m.state === "ERROR" ? " (error)" : "";
+    lines.push(`[${m.role}]${when} ${m.content}`);
+    for (const b of m.blocks) lines.push(blockLine(b, numbers.get(b.id)));
+  }
+  if (numbers.size) lines.push("", `Check an item: todo check ${todo.id} <number>`);
+  return lines.join("\n");
+}
+
+/** The checklist item numbered `n` as `todo show` prints it (1-based), if the todo has one. */
+export function checklistItemAt(todo: Todo, n: number): Block | undefined {
+  return Number.isInteger(n) && n >= 1 ? checklistOf(todo)[n - 1] : undefined;
+}
