@@ -4,7 +4,7 @@ import { createClient, type Client } from "./client.ts";
 import { clearConfig, configFile, readConfig, serverOf, writeConfig } from "./config.ts";
 import { CliError, EXIT } from "./exit-codes.ts";
 import { deviceLogin } from "./login.ts";
-import { checklistItemAt, checklistOf, todoText } from "./render.ts";
+import { checklistItemAt, checklistOf, searchText, todoText } from "./render.ts";
 import { watchTodo } from "./watch.ts";
 
 // `todo`: the service from the command line (README "Command line"). Every command takes --json
@@ -163,6 +163,29 @@ program
     const { client } = await session();
     const todo = await client.call("todo_get", { params: { todoId } });
     out(todo, () => todoText(todo));
+  });
+
+program
+  .command("watch")
+  .description("follow a todo's agent: print its reply as it streams, until the turn ends")
+  .argument("<id>", "todo id")
+  .action(async (todoId: string) => {
+    const { client, key } = await session();
+    const final = await finish(client, key, todoId, true);
+    if (globals().json) out(final, () => "");
+  });
+
+program
+  .command("search")
+  .description("search your todos' conversations and memory notes")
+  .argument("<query>", "words to find (every one must match)")
+  .option("--project <id>", "only this project")
+  .option("--limit <n>", "at most n todos with exact matches (1-50; default 20)")
+  .action(async (q: string, opts: { project?: string; limit?: string }) => {
+    const { client } = await session();
+    const query = { q, ...(opts.project !== undefined ? { projectId: opts.project } : {}), ...(opts.limit !== undefined ? { limit: opts.limit } : {}) };
+    const found = await client.call("todo_searchUnified", { query });
+    out(found, () => searchText(found));
   });
 
 for (const [name, checked] of [["check", true], ["uncheck", false]] as const) {

@@ -1,6 +1,6 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { blockLine, checklistItemAt, checklistOf, todoText } from "./render.ts";
+import { blockLine, checklistItemAt, checklistOf, searchText, todoText } from "./render.ts";
 
 type Todo = Parameters<typeof todoText>[0];
 type Block = Todo["messages"][number]["blocks"][number];
@@ -49,5 +49,36 @@ describe("todo show's text", () => {
     assert.doesNotMatch(plain, /todo check/);
     assert.match(plain, /^ {2}· note$/m);
     assert.match(plain, /^ {2}· tool \(\?\)$/m);
+  });
+});
+
+describe("todo search's text", () => {
+  type Page = Parameters<typeof searchText>[0];
+  const group = (todoId: string, matchCount: number, title: string) => ({
+    todoId,
+    projectId: "p1",
+    projectName: "Trip",
+    todoTitle: title,
+    todoStatus: "READY",
+    matchCount,
+    lastMatchAt: 1,
+    best: { snippet: { text: "the  passport\nis in the drawer", highlights: [{ start: 5, end: 13 }] } },
+  });
+
+  test("a todo per exact group with its snippet on one line, then the related items", () => {
+    const text = searchText({
+      exact: [group("t1", 1, "Pack:\n- passport"), group("t2", 100, "x".repeat(90))],
+      related: [{ kind: "note", id: "n1", projectId: null, title: "Passport expires in May", score: 0.4 }],
+      embeddingModel: "lexical-hash-v1",
+    } as unknown as Page);
+    const lines = text.split("\n");
+    assert.equal(lines[0], "t1  READY      Trip / Pack: - passport  (1 match)");
+    assert.equal(lines[1], "    the passport is in the drawer");
+    assert.match(lines[2]!, /^t2 {2}READY {6}Trip \/ x{69}… {2}\(100\+ matches\)$/);
+    assert.deepEqual(lines.slice(4), ["", "Related:", "n1  note  Passport expires in May"]);
+  });
+
+  test("nothing found says so", () => {
+    assert.equal(searchText({ exact: [], related: [], embeddingModel: "m" } as unknown as Page), "Nothing found.");
   });
 });

@@ -3,6 +3,7 @@ import type { OperationResult } from "../lib/api/types.ts";
 // How `todo show` prints a todo's messages and blocks for people (--json prints the todo as served).
 
 type Todo = OperationResult<"todo_get">;
+type SearchPage = OperationResult<"todo_searchUnified">;
 type Block = Todo["messages"][number]["blocks"][number];
 
 const str = (value: unknown): string | undefined => (typeof value === "string" && value.trim() !== "" ? value : undefined);
@@ -45,4 +46,25 @@ export function todoText(todo: Todo): string {
 /** The checklist item numbered `n` as `todo show` prints it (1-based), if the todo has one. */
 export function checklistItemAt(todo: Todo, n: number): Block | undefined {
   return Number.isInteger(n) && n >= 1 ? checklistOf(todo)[n - 1] : undefined;
+}
+
+/** `todo search`: the todos with exact matches (the best snippet each), then the related items. */
+export function searchText(page: SearchPage): string {
+  const lines: string[] = [];
+  for (const g of page.exact) {
+    const matches = g.matchCount === 1 ? "1 match" : `${g.matchCount >= 100 ? "100+" : g.matchCount} matches`;
+    lines.push(`${g.todoId}  ${g.todoStatus.padEnd(9)}  ${g.projectName} / ${oneLine(g.todoTitle, 70)}  (${matches})`);
+    lines.push(`    ${oneLine(g.best.snippet.text, 100)}`);
+  }
+  if (page.related.length) {
+    if (lines.length) lines.push("");
+    lines.push("Related:");
+    for (const r of page.related) lines.push(`${r.id}  ${r.kind.padEnd(4)}  ${oneLine(r.title, 80)}`);
+  }
+  return lines.join("\n") || "Nothing found.";
+}
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }

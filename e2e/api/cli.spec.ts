@@ -93,7 +93,7 @@ test("login approved through the cookie API, key stored 0600; projects --json; c
   expect((await todo(["whoami"], env)).code).toBe(3);
 });
 
-test("projects create --default; list pages with a cursor hint; show numbers the checklist; check and uncheck by number and by id", async ({ baseURL }, info) => {
+test("projects create --default; list pages with a cursor hint; show numbers the checklist; check and uncheck by number and by id; search; watch", async ({ baseURL }, info) => {
   test.setTimeout(90_000);
   const u = await createUser(info, "cli-lists");
   const env = { TODO_CONFIG_DIR: await mkdtemp(path.join(tmpdir(), "todo-cli-")), TODO_SERVER: baseURL!, TODO_API_KEY: u.apiKey };
@@ -141,6 +141,20 @@ test("projects create --default; list pages with a cursor hint; show numbers the
   expect((await todo(["uncheck", todoId, blocks[1]!.id], env)).code).toBe(0);
   expect((await todo(["check", todoId, blocks[2]!.id, "--json"], env)).stdout.trim()).toBe(JSON.stringify({ todoId, blockId: blocks[2]!.id, checked: true }));
   expect((await getTodo(u, todoId)).blocks.filter((b) => b.type === "checklist_item").map((b) => b.checked)).toEqual([false, false, true]);
+
+  const found = await todo(["search", "passport"], env);
+  expect(found.code, found.stderr).toBe(0);
+  expect(found.stdout).toContain(`${todoId}  READY      Trip / Pack: - passport - charger - socks`);
+  const foundJson = JSON.parse((await todo(["search", "passport", "--project", other.id, "--json"], env)).stdout) as { exact: unknown[] };
+  expect(foundJson.exact).toEqual([]);
+
+  // watch: follows a turn started elsewhere (here, a send without --watch) until it ends.
+  expect((await todo(["send", todoId, "And the charger?"], env)).code).toBe(0);
+  const watched = await todo(["watch", todoId], env);
+  expect(watched.code, watched.stderr).toBe(0);
+  const replied = await getTodo(u, todoId);
+  expect(replied.status).toBe("READY");
+  expect(watched.stdout.trim()).toBe([...replied.messages].reverse().find((m) => m.role === "assistant")!.content.trim());
 
   const outOfRange = await todo(["check", todoId, "4"], env);
   expect(outOfRange.code).toBe(4);
