@@ -4,8 +4,8 @@ import { createClient, type Client } from "./client.ts";
 import { clearConfig, configFile, readConfig, serverOf, writeConfig } from "./config.ts";
 import { CliError, EXIT } from "./exit-codes.ts";
 import { deviceLogin } from "./login.ts";
-import { checklistItemAt, checklistOf, searchText, todoText } from "./render.ts";
-import { watchTodo } from "./watch.ts";
+import { blockLine, checklistItemAt, checklistOf, searchText, todoText } from "./render.ts";
+import { pendingShellNotice, watchTodo } from "./watch.ts";
 
 // `todo`: the service from the command line (README "Command line"). Every command takes --json
 // (one JSON document on stdout, nothing else there) and exits with a code of exit-codes.ts.
@@ -187,6 +187,27 @@ program
     const found = await client.call("todo_searchUnified", { query });
     out(found, () => searchText(found));
   });
+
+for (const [name, approve] of [["approve", true], ["deny", false]] as const) {
+  program
+    .command(name)
+    .description(`${approve ? "run" : "refuse"} a shell command the agent proposed on one of your devices`)
+    .argument("<id>", "todo id")
+    .argument("[block]", "the shell block's id (default: the one command that waits)")
+    .action(async (todoId: string, blockRef: string | undefined) => {
+      const { client } = await session();
+      let blockId = blockRef;
+      if (!blockId) {
+        const waiting = (await client.call("todo_get", { params: { todoId } })).blocks.filter((b) => pendingShellNotice(todoId, b));
+        if (waiting.length === 0) throw new CliError(`No shell command of ${todoId} waits for a decision.`, EXIT.NOT_FOUND);
+        if (waiting.length > 1) throw new CliError(`Several commands wait; name one:\n${waiting.map((b) => blockLine(b)).join("\n")}`, EXIT.USAGE);
+        blockId = waiting[0]!.id;
+      }
+      const block = await client.call("todo_decideShell", { params: { todoId, blockId }, body: { approve } });
+      const c = block.content as { command?: string; deviceName?: string; path?: string };
+      out(block, () => (approve ? `Approved: \`${c.command}\` runs on ${c.deviceName}:${c.path}.` : `Denied \`${c.command}\`; the agent is told.`));
+    });
+}
 
 for (const [name, checked] of [["check", true], ["uncheck", false]] as const) {
   program

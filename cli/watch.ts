@@ -7,6 +7,14 @@ const ENDED = new Set(["READY", "DONE", "ERROR", "CANCELLED", "PAUSED"]);
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
 type Envelope = { todoId?: string; data: { messageId?: string; delta?: string; status?: string } };
+type BlockLike = { id: string; type: string; content: unknown };
+
+/** A shell command the agent proposed that waits for the user's decision, as a line for people; else null. */
+export function pendingShellNotice(todoId: string, block: BlockLike): string | null {
+  const c = (block.content ?? {}) as { state?: unknown; command?: unknown; deviceName?: unknown; path?: unknown };
+  if (block.type !== "shell" || c.state !== "pending") return null;
+  return `The agent wants to run \`${String(c.command)}\` on ${String(c.deviceName)}:${String(c.path)}. Approve: todo approve ${todoId} ${block.id}   Deny: todo deny ${todoId} ${block.id}`;
+}
 
 function spinner(enabled: boolean) {
   if (!enabled) return { stop() {} };
@@ -54,6 +62,15 @@ export async function watchTodo(client: Client, token: string, todoId: string, o
     printed += delta;
     write(delta);
   };
+  // A proposed shell command holds the turn until someone decides: say so once per block (stderr).
+  const announced = new Set<string>();
+  const announce = (block: BlockLike) => {
+    const notice = pendingShellNotice(todoId, block);
+    if (!notice || announced.has(block.id)) return;
+    announced.add(block.id);
+    spin.stop();
+    process.stderr.write(`${printed && !printed.endsWith("\n") ? "\n" : ""}${notice}\n`);
+  };
   let settle!: (status: string) => void;
   let fail!: (err: unknown) => void;
   const ended = new Promise<string>((resolve, reject) => {
@@ -80,6 +97,7 @@ export async function watchTodo(client: Client, token: string, todoId: string, o
       }
     held = null;
     for (const d of pending.slice(skip)) show(d.messageId, d.delta);
+    for (const block of snapshot.blocks) announce(block);
     if (ENDED.has(snapshot.status)) settle(snapshot.status);
   };
 
@@ -91,6 +109,9 @@ export async function watchTodo(client: Client, token: string, todoId: string, o
       if (e.todoId !== todoId || !e.data.delta) return;
       if (held) held.push({ messageId: e.data.messageId, delta: e.data.delta });
       else show(e.data.messageId, e.data.delta);
+    });
+    socket.on("block.updated", (e: { todoId?: string; data: BlockLike }) => {
+      if (e.todoId === todoId && e.data) announce(e.data);
     });
     // Deltas sent while offline are lost: hold the next ones until the todo was read again.
     socket.on("disconnect", () => (held ??= []));

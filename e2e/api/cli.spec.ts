@@ -6,7 +6,8 @@ import { expect, test } from "@playwright/test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { createUser } from "../support/users";
-import { createProject, createTodo, getTodo, listTodos, okJson } from "../support/todos";
+import { startBridge } from "../support/bridge";
+import { TURN_TIMEOUT, createProject, createTodo, getTodo, h, listTodos, okJson, waitForStatus, type Block } from "../support/todos";
 
 // Issue 14: the shipped `todo` command as a child process against the real server.
 
@@ -234,5 +235,48 @@ test("todo bridge: enrolls with the key, the device is online while it runs, wit
     await expect.poll(async () => (await devices())[0]!.online).toBe(false);
   } finally {
     child.kill("SIGKILL");
+  }
+});
+
+test("a shell command the agent proposes: watch says how to decide, approve takes the one waiting and the bridge runs it, deny refuses", async ({ baseURL }, info) => {
+  test.setTimeout(120_000);
+  const u = await createUser(info, "cli-shell");
+  const peerUrl = info.project.metadata?.peerUrl as string | undefined;
+  const bridge = await startBridge(peerUrl ?? baseURL!, u.apiKey, "cli-box");
+  const env = { TODO_CONFIG_DIR: await mkdtemp(path.join(tmpdir(), "todo-cli-")), TODO_SERVER: baseURL!, TODO_API_KEY: u.apiKey };
+  try {
+    await expect.poll(async () => (await okJson<{ online: boolean }[]>(await u.session.get("/api/v1/devices", { headers: h(u) })))[0]?.online).toBe(true);
+    const p = await createProject(u, "Shell from the terminal");
+    const t = await createTodo(u, p.id, { content: "Greet from my machine", agentSettings: { provider: "openai" } });
+    const nothing = await todo(["approve", t.id], env);
+    expect(nothing.code).toBe(4);
+    expect(nothing.stderr).toContain("waits for a decision");
+
+    expect((await todo(["send", t.id, `Say hello [shell ${bridge.workspace}]`], env)).code).toBe(0);
+    let approval: Promise<Run> | undefined;
+    const watched = await todo(["watch", t.id], env, (stderr) => {
+      if (!approval && /Approve: todo approve \S+ \S+ {3}Deny: todo deny/.test(stderr)) approval = todo(["approve", t.id], env);
+    });
+    expect(watched.code, watched.stderr).toBe(0);
+    expect(watched.stderr).toContain(`The agent wants to run \`echo hello\` on cli-box:${bridge.workspace}.`);
+    const approved = await approval!;
+    expect(approved.code, approved.stderr).toBe(0);
+    expect(approved.stdout).toContain(`Approved: \`echo hello\` runs on cli-box:${bridge.workspace}.`);
+    expect(watched.stdout).toMatch(/exit code 0\s+output:\s+hello/);
+    const ran = (await getTodo(u, t.id)).blocks.find((b) => b.type === "shell")!;
+    expect(ran.content).toMatchObject({ state: "done", exitCode: 0 });
+    expect((await todo(["show", t.id], env)).stdout).toContain(`  $ echo hello  [cli-box:${bridge.workspace}]  (done, exit 0; block ${ran.id})`);
+
+    expect((await todo(["send", t.id, `Once more [shell ${bridge.workspace}]`], env)).code).toBe(0);
+    let waiting: Block | undefined;
+    await expect.poll(async () => (waiting = (await getTodo(u, t.id)).blocks.find((b) => b.type === "shell" && (b.content as { state: string }).state === "pending"))?.id, { timeout: TURN_TIMEOUT }).toBeTruthy();
+    const denied = await todo(["deny", t.id, waiting!.id], env);
+    expect(denied.code, denied.stderr).toBe(0);
+    expect(denied.stdout).toContain("Denied `echo hello`");
+    expect((await todo(["deny", t.id, waiting!.id], env)).code).toBe(6);
+    await waitForStatus(u, t.id, "READY", TURN_TIMEOUT);
+    expect(bridge.output().match(/Running \(approved in the chat\)/g)).toHaveLength(1);
+  } finally {
+    expect(await bridge.stop()).toBe(0);
   }
 });
