@@ -6,6 +6,7 @@ import { CliError, EXIT } from "./exit-codes.ts";
 import { deviceLogin } from "./login.ts";
 import { blockLine, checklistItemAt, checklistOf, searchText, todoText } from "./render.ts";
 import { pendingShellNotice, watchTodo } from "./watch.ts";
+import { parseWhen } from "./when.ts";
 
 // `todo`: the service from the command line (README "Command line"). Every command takes --json
 // (one JSON document on stdout, nothing else there) and exits with a code of exit-codes.ts.
@@ -133,6 +134,13 @@ program
     if (page.nextCursor !== null && !globals().json) say(`More: todo list --project ${projectId}${opts.search !== undefined ? ` --search ${JSON.stringify(opts.search)}` : ""}${opts.limit !== undefined ? ` --limit ${opts.limit}` : ""} --cursor ${page.nextCursor}`);
   });
 
+/** `--at` as epoch ms (undefined without it); with `--watch` it is a usage error: there is nothing to watch yet. */
+function scheduleOf(opts: { at?: string; watch?: boolean }): number | undefined {
+  if (opts.at === undefined) return undefined;
+  if (opts.watch) throw new CliError("--at and --watch do not go together: the turn starts later (watch it then with `todo watch`).", EXIT.USAGE);
+  return parseWhen(opts.at);
+}
+
 async function finish(client: Client, key: string, todoId: string, watch: boolean | undefined): Promise<unknown> {
   if (!watch) return undefined;
   const status = await watchTodo(client, key, todoId, { quiet: !!globals().json });
@@ -146,11 +154,13 @@ program
   .argument("<content>", "what to do")
   .option("--project <id>", "project id")
   .option("--watch", "stream the agent's reply until its turn ends")
-  .action(async (content: string, opts: { project?: string; watch?: boolean }) => {
+  .option("--at <time>", "start the agent later instead: 30m, in 2h, 2026-12-01T09:00 …")
+  .action(async (content: string, opts: { project?: string; watch?: boolean; at?: string }) => {
+    const scheduledAt = scheduleOf(opts);
     const { client, key } = await session();
     const projectId = await projectOf(client, opts.project);
-    const todo = await client.call("project_createTodo", { params: { projectId }, body: { content, startProcessing: true } });
-    if (!globals().json) say(`Created ${todo.id}`);
+    const todo = await client.call("project_createTodo", { params: { projectId }, body: { content, ...(scheduledAt ? { scheduledAt } : { startProcessing: true }) } });
+    if (!globals().json) say(scheduledAt ? `Created ${todo.id}, scheduled for ${new Date(scheduledAt).toLocaleString()}` : `Created ${todo.id}`);
     const final = await finish(client, key, todo.id, opts.watch);
     if (globals().json) out(final ?? todo, () => "");
   });
@@ -249,10 +259,12 @@ program
   .argument("<id>", "todo id")
   .argument("<content>", "the message")
   .option("--watch", "stream the agent's reply until its turn ends")
-  .action(async (todoId: string, content: string, opts: { watch?: boolean }) => {
+  .option("--at <time>", "send it later instead: 30m, in 2h, 2026-12-01T09:00 …")
+  .action(async (todoId: string, content: string, opts: { watch?: boolean; at?: string }) => {
+    const scheduledAt = scheduleOf(opts);
     const { client, key } = await session();
-    const message = await client.call("todo_addMessage", { params: { todoId }, body: { content } });
-    if (!globals().json) say(`Sent ${message.id}`);
+    const message = await client.call("todo_addMessage", { params: { todoId }, body: { content, ...(scheduledAt ? { scheduledAt } : {}) } });
+    if (!globals().json) say(scheduledAt ? `Scheduled ${message.id} for ${new Date(scheduledAt).toLocaleString()}` : `Sent ${message.id}`);
     const final = await finish(client, key, todoId, opts.watch);
     if (globals().json) out(final ?? message, () => "");
   });

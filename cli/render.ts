@@ -35,7 +35,7 @@ export function todoText(todo: Todo): string {
   const numbers = new Map(checklistOf(todo).map((b, i) => [b.id, i + 1]));
   const lines = [todo.content, `status: ${todo.status}`, ""];
   for (const m of todo.messages) {
-    const when = m.state === "SCHEDULED" && m.scheduledAt ? ` (scheduled for ${new Date(m.scheduledAt).toISOString()})` : m.state === "ERROR" ? " (error)" : "";
+    const when = m.state === "SCHEDULED" && m.scheduledAt ? ` (scheduled for ${new Date(m.scheduledAt).toLocaleString()})` : m.state === "ERROR" ? " (error)" : "";
     lines.push(`[${m.role}]${when} ${m.content}`);
     for (const b of m.blocks) lines.push(blockLine(b, numbers.get(b.id)));
   }

@@ -157,6 +157,24 @@ test("projects create --default; list pages with a cursor hint; show numbers the
   expect(replied.status).toBe("READY");
   expect(watched.stdout.trim()).toBe([...replied.messages].reverse().find((m) => m.role === "assistant")!.content.trim());
 
+  // --at: scheduled, not started; a time the CLI cannot read, or --at with --watch, is a usage error and sends nothing.
+  const before = Date.now();
+  const later = await todo(["send", todoId, "Remind me about the socks", "--at", "in 2h", "--json"], env);
+  expect(later.code, later.stderr).toBe(0);
+  const scheduled = JSON.parse(later.stdout) as { id: string; state: string; scheduledAt: number };
+  expect(scheduled.state).toBe("SCHEDULED");
+  expect(scheduled.scheduledAt).toBeGreaterThanOrEqual(before + 2 * 3_600_000);
+  expect(scheduled.scheduledAt).toBeLessThanOrEqual(Date.now() + 2 * 3_600_000);
+  expect((await todo(["send", todoId, "never", "--at", "tomorrow"], env)).code).toBe(2);
+  expect((await todo(["send", todoId, "never", "--at", "1h", "--watch"], env)).code).toBe(2);
+  const sent = (await getTodo(u, todoId)).messages.map((m) => m.content);
+  expect(sent).not.toContain("never");
+  const year = new Date().getUTCFullYear() + 1;
+  const plant = await todo(["create", "Water the plants", "--at", `${year}-06-30T09:00Z`], env);
+  expect(plant.code, plant.stderr).toBe(0);
+  const plantId = plant.stderr.match(/Created (\S+), scheduled for/)![1]!;
+  expect(await getTodo(u, plantId)).toMatchObject({ status: "SCHEDULED", scheduledAt: Date.UTC(year, 5, 30, 9) });
+
   const outOfRange = await todo(["check", todoId, "4"], env);
   expect(outOfRange.code).toBe(4);
   expect(outOfRange.stderr).toContain("has no checklist item 4 (it has 3");
