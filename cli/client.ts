@@ -13,6 +13,8 @@ export type Client = {
   raw(id: OperationId, input?: unknown): Promise<Response>;
   /** A request by path below the base, for operations outside the cookie base's route table (apiKey_validate). */
   send(method: string, path: string, body?: unknown): Promise<Response>;
+  /** The answer of a 2xx, its body unread (a streamed download); otherwise throws as `call` does. */
+  stream(id: OperationId, input?: unknown): Promise<Response>;
 };
 
 const EXIT_OF: Record<string, number> = {
@@ -49,13 +51,25 @@ export function createClient(server: string, credential?: string): Client {
     async call(id, ...args) {
       const res = await raw(id, args[0]);
       const text = await res.text();
-      const json = text ? (JSON.parse(text) as unknown) : null;
-      if (!res.ok) {
-        const err = (json ?? {}) as { message?: string; code?: string };
-        const hint = err.code === "UNAUTHORIZED" ? " (run `todo login`)" : "";
-        throw new CliError(`${err.message ?? `HTTP ${res.status}`}${hint}`, EXIT_OF[err.code ?? ""] ?? EXIT.ERROR, err.code);
-      }
-      return json as never;
+      if (!res.ok) throw failure(res.status, text);
+      return (text ? JSON.parse(text) : null) as never;
+    },
+    async stream(id, input) {
+      const res = await raw(id, input);
+      if (!res.ok) throw failure(res.status, await res.text());
+      return res;
     },
   };
+}
+
+/** A refused request as the CLI reports it: the server's message, and the exit code of its error code. */
+function failure(status: number, text: string): CliError {
+  let err: { message?: string; code?: string } = {};
+  try {
+    err = (JSON.parse(text) as typeof err | null) ?? {};
+  } catch {
+    // Not the API's error shape (a proxy's page): the status says it.
+  }
+  const hint = err.code === "UNAUTHORIZED" ? " (run `todo login`)" : "";
+  return new CliError(`${err.message ?? `HTTP ${status}`}${hint}`, EXIT_OF[err.code ?? ""] ?? EXIT.ERROR, err.code);
 }

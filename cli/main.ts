@@ -1,8 +1,10 @@
 import { hostname } from "node:os";
+import path from "node:path";
 import { Command, CommanderError } from "commander";
 import { createClient, type Client } from "./client.ts";
 import { clearConfig, configFile, readConfig, serverOf, writeConfig } from "./config.ts";
 import { CliError, EXIT } from "./exit-codes.ts";
+import { download, formatBytes, suggestedName } from "./export.ts";
 import { deviceLogin } from "./login.ts";
 import { blockLine, checklistItemAt, checklistOf, searchText, todoText } from "./render.ts";
 import { pendingShellNotice, watchTodo } from "./watch.ts";
@@ -267,6 +269,20 @@ program
     if (!globals().json) say(scheduledAt ? `Scheduled ${message.id} for ${new Date(scheduledAt).toLocaleString()}` : `Sent ${message.id}`);
     const final = await finish(client, key, todoId, opts.watch);
     if (globals().json) out(final ?? message, () => "");
+  });
+
+program
+  .command("export")
+  .description("download everything your account holds as one JSON document (readable by you only)")
+  .option("-o, --output <file>", "where to write it (default: the server's file name, here; - for stdout)")
+  .action(async (opts: { output?: string }) => {
+    const { client } = await session();
+    const res = await client.stream("user_exportData");
+    const target = opts.output ?? suggestedName(res.headers.get("content-disposition"));
+    const live = !!process.stderr.isTTY && target !== "-";
+    const bytes = await download(res, target, live ? (n) => process.stderr.write(`\rDownloading… ${formatBytes(n)}`) : undefined);
+    if (live) process.stderr.write("\r\x1b[K");
+    if (target !== "-") out({ file: path.resolve(target), bytes }, () => `Wrote ${target} (${formatBytes(bytes)}).`);
   });
 
 program

@@ -94,7 +94,7 @@ test("login approved through the cookie API, key stored 0600; projects --json; c
   expect((await todo(["whoami"], env)).code).toBe(3);
 });
 
-test("projects create --default; list pages with a cursor hint; show numbers the checklist; check and uncheck by number and by id; search; watch", async ({ baseURL }, info) => {
+test("projects create --default; list pages with a cursor hint; show numbers the checklist; check and uncheck by number and by id; search; watch; --at; export", async ({ baseURL }, info) => {
   test.setTimeout(90_000);
   const u = await createUser(info, "cli-lists");
   const env = { TODO_CONFIG_DIR: await mkdtemp(path.join(tmpdir(), "todo-cli-")), TODO_SERVER: baseURL!, TODO_API_KEY: u.apiKey };
@@ -174,6 +174,19 @@ test("projects create --default; list pages with a cursor hint; show numbers the
   expect(plant.code, plant.stderr).toBe(0);
   const plantId = plant.stderr.match(/Created (\S+), scheduled for/)![1]!;
   expect(await getTodo(u, plantId)).toMatchObject({ status: "SCHEDULED", scheduledAt: Date.UTC(year, 5, 30, 9) });
+
+  // export: the account's data streamed to a file only its owner reads (or to stdout).
+  const file = path.join(env.TODO_CONFIG_DIR, "mine.json");
+  const exported = await todo(["export", "--output", file, "--json"], env);
+  expect(exported.code, exported.stderr).toBe(0);
+  expect(JSON.parse(exported.stdout)).toEqual({ file, bytes: (await stat(file)).size });
+  expect((await stat(file)).mode & 0o777).toBe(0o600);
+  const data = JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
+  expect(JSON.stringify(data)).toContain(todoId);
+  expect(JSON.stringify(data)).not.toContain(u.apiKey);
+  const piped = await todo(["export", "-o", "-"], env);
+  expect(piped.code, piped.stderr).toBe(0);
+  expect(Object.keys(JSON.parse(piped.stdout) as object)).toEqual(Object.keys(data));
 
   const outOfRange = await todo(["check", todoId, "4"], env);
   expect(outOfRange.code).toBe(4);
