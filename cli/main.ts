@@ -271,6 +271,54 @@ program
     if (globals().json) out(final ?? message, () => "");
   });
 
+const notes = program.command("notes").description("memory notes: what you and the agent keep (personal, or a project's)");
+notes
+  .command("list", { isDefault: true })
+  .description("your personal notes, or a project's, most recently updated first (the default)")
+  .option("--project <id>", "a project's notes instead")
+  .option("--limit <n>", "at most n notes (1-200; default 50)")
+  .option("--cursor <cursor>", "the page after the one that printed it")
+  .action(async (opts: { project?: string; limit?: string; cursor?: string }) => {
+    const { client } = await session();
+    const query = {
+      ...(opts.project !== undefined ? { projectId: opts.project } : {}),
+      ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
+      ...(opts.cursor !== undefined ? { cursor: opts.cursor } : {}),
+    };
+    const page = await client.call("note_list", { query });
+    out(page, () => page.items.map((n) => `${n.id}  ${n.content.replace(/\s+/g, " ").slice(0, 100)}`).join("\n") || "No notes.");
+    if (page.nextCursor !== null && !globals().json) say(`More: todo notes${opts.project !== undefined ? ` --project ${opts.project}` : ""}${opts.limit !== undefined ? ` --limit ${opts.limit}` : ""} --cursor ${page.nextCursor}`);
+  });
+notes
+  .command("add")
+  .description("keep a note (the agent recalls it in this project's todos, or in all of yours if personal)")
+  .argument("<text>", "the note")
+  .option("--project <id>", "a project's note, seen by its members (default: personal)")
+  .action(async (content: string, opts: { project?: string }) => {
+    const { client } = await session();
+    const note = await client.call("note_create", { body: { content, ...(opts.project !== undefined ? { projectId: opts.project } : {}) } });
+    out(note, () => `Added note ${note.id}`);
+  });
+notes
+  .command("edit")
+  .description("replace a note's text")
+  .argument("<noteId>", "note id")
+  .argument("<text>", "its new text")
+  .action(async (noteId: string, content: string) => {
+    const { client } = await session();
+    const note = await client.call("note_update", { params: { noteId }, body: { content } });
+    out(note, () => `Updated note ${noteId}`);
+  });
+notes
+  .command("rm")
+  .description("delete a note")
+  .argument("<noteId>", "note id")
+  .action(async (noteId: string) => {
+    const { client } = await session();
+    await client.call("note_delete", { params: { noteId }, body: { noteId } });
+    out({ deleted: noteId }, () => `Deleted note ${noteId}`);
+  });
+
 program
   .command("export")
   .description("download everything your account holds as one JSON document (readable by you only)")

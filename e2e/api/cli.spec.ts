@@ -194,6 +194,42 @@ test("projects create --default; list pages with a cursor hint; show numbers the
   expect((await todo(["check", todoId, "cmissingblockid0000000000"], env)).code).toBe(4);
 });
 
+test("notes: add personal and project notes, list them a page at a time, edit, rm; nobody else's", async ({ baseURL }, info) => {
+  const u = await createUser(info, "cli-notes");
+  const stranger = await createUser(info, "cli-notes-stranger");
+  const env = { TODO_CONFIG_DIR: await mkdtemp(path.join(tmpdir(), "todo-cli-")), TODO_SERVER: baseURL! };
+  const as = (who: typeof u) => ({ ...env, TODO_API_KEY: who.apiKey });
+  const p = await createProject(u, "Garden");
+
+  expect((await todo(["notes"], as(u))).stdout.trim()).toBe("No notes.");
+  const added = async (args: string[]) => {
+    const r = await todo(["notes", "add", ...args, "--json"], as(u));
+    expect(r.code, r.stderr).toBe(0);
+    return JSON.parse(r.stdout) as { id: string; projectId: string | null; content: string };
+  };
+  const a = await added(["Prefers  metric\nunits"]);
+  const b = await added(["Allergic to wasps"]);
+  const g = await added(["Roses need water on Fridays", "--project", p.id]);
+  expect([a.projectId, g.projectId]).toEqual([null, p.id]);
+  expect((await todo(["notes", "add", "  "], as(u))).code).toBe(6);
+
+  const first = await todo(["notes", "--limit", "1"], as(u));
+  expect(first.stdout.trim()).toBe(`${b.id}  Allergic to wasps`);
+  const cursor = first.stderr.match(/More: todo notes --limit 1 --cursor (\S+)/)![1]!;
+  expect((await todo(["notes", "list", "--limit", "1", "--cursor", cursor], as(u))).stdout.trim()).toBe(`${a.id}  Prefers metric units`);
+  expect((await todo(["notes", "--project", p.id], as(u))).stdout.trim()).toBe(`${g.id}  Roses need water on Fridays`);
+
+  expect((await todo(["notes", "edit", a.id, "Prefers metric units, always"], as(u))).stdout).toContain(`Updated note ${a.id}`);
+  expect((await todo(["notes", "rm", b.id], as(u))).code).toBe(0);
+  const left = JSON.parse((await todo(["notes", "--json"], as(u))).stdout) as { items: { id: string; content: string }[] };
+  expect(left.items.map((n) => [n.id, n.content])).toEqual([[a.id, "Prefers metric units, always"]]);
+
+  expect((await todo(["notes", "rm", a.id], as(stranger))).code).toBe(4);
+  expect((await todo(["notes", "edit", g.id, "mine now"], as(stranger))).code).toBe(4);
+  expect((await todo(["notes", "--project", p.id], as(stranger))).code).toBe(4);
+  expect((await todo(["notes"], as(stranger))).stdout.trim()).toBe("No notes.");
+});
+
 test("todo mcp: the SDK's own client lists the tools (reads only by default) and creates a todo through one with --allow-writes", async ({ baseURL }, info) => {
   test.setTimeout(90_000);
   const u = await createUser(info, "mcp");
