@@ -31,6 +31,13 @@ const out = (value: unknown, text: () => string) => {
 /** Progress for people: stderr, so stdout stays clean for --json. */
 const say = (line: string) => process.stderr.write(line + "\n");
 
+/** After a page with more behind it: the command that prints the next one (stderr, for people). */
+function moreHint(command: string, options: Record<string, string | undefined>, nextCursor: string | number | null): void {
+  if (nextCursor === null || globals().json) return;
+  const given = Object.entries(options).flatMap(([name, value]) => (value === undefined ? [] : [`--${name} ${/^[\w:.-]+$/.test(value) ? value : JSON.stringify(value)}`]));
+  say(`More: ${[command, ...given, `--cursor ${nextCursor}`].join(" ")}`);
+}
+
 async function session(): Promise<{ client: Client; key: string }> {
   const stored = await readConfig();
   const key = process.env.TODO_API_KEY || stored?.apiKey;
@@ -111,7 +118,7 @@ projects
   .option("--default", "make it your default project (the one `todo list` and `todo create` use)")
   .action(async (name: string, opts: { description?: string; default?: boolean }) => {
     const { client } = await session();
-    const project = await client.call("project_create", { body: { name, ...(opts.description !== undefined ? { description: opts.description } : {}) } });
+    const project = await client.call("project_create", { body: { name, description: opts.description } });
     if (opts.default) await client.call("user_setDefaultProject", { body: { projectId: project.id } });
     out(project, () => `Created project ${project.id}  ${project.name}${opts.default ? "  (default)" : ""}`);
   });
@@ -126,14 +133,9 @@ program
   .action(async (opts: { project?: string; search?: string; limit?: string; cursor?: string }) => {
     const { client } = await session();
     const projectId = await projectOf(client, opts.project);
-    const query = {
-      ...(opts.search !== undefined ? { search: opts.search } : {}),
-      ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
-      ...(opts.cursor !== undefined ? { cursor: opts.cursor } : {}),
-    };
-    const page = await client.call("todo_list", { params: { projectId }, query });
+    const page = await client.call("todo_list", { params: { projectId }, query: { search: opts.search, limit: opts.limit, cursor: opts.cursor } });
     out(page, () => page.items.map((t) => `${t.id}  ${t.status.padEnd(9)}  ${t.content.split("\n")[0]!.slice(0, 80)}`).join("\n") || "No todos.");
-    if (page.nextCursor !== null && !globals().json) say(`More: todo list --project ${projectId}${opts.search !== undefined ? ` --search ${JSON.stringify(opts.search)}` : ""}${opts.limit !== undefined ? ` --limit ${opts.limit}` : ""} --cursor ${page.nextCursor}`);
+    moreHint("todo list", { project: projectId, search: opts.search, limit: opts.limit }, page.nextCursor);
   });
 
 /** `--at` as epoch ms (undefined without it); with `--watch` it is a usage error: there is nothing to watch yet. */
@@ -195,8 +197,7 @@ program
   .option("--limit <n>", "at most n todos with exact matches (1-50; default 20)")
   .action(async (q: string, opts: { project?: string; limit?: string }) => {
     const { client } = await session();
-    const query = { q, ...(opts.project !== undefined ? { projectId: opts.project } : {}), ...(opts.limit !== undefined ? { limit: opts.limit } : {}) };
-    const found = await client.call("todo_searchUnified", { query });
+    const found = await client.call("todo_searchUnified", { query: { q, projectId: opts.project, limit: opts.limit } });
     out(found, () => searchText(found));
   });
 
@@ -280,14 +281,9 @@ notes
   .option("--cursor <cursor>", "the page after the one that printed it")
   .action(async (opts: { project?: string; limit?: string; cursor?: string }) => {
     const { client } = await session();
-    const query = {
-      ...(opts.project !== undefined ? { projectId: opts.project } : {}),
-      ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
-      ...(opts.cursor !== undefined ? { cursor: opts.cursor } : {}),
-    };
-    const page = await client.call("note_list", { query });
+    const page = await client.call("note_list", { query: { projectId: opts.project, limit: opts.limit, cursor: opts.cursor } });
     out(page, () => page.items.map((n) => `${n.id}  ${n.content.replace(/\s+/g, " ").slice(0, 100)}`).join("\n") || "No notes.");
-    if (page.nextCursor !== null && !globals().json) say(`More: todo notes${opts.project !== undefined ? ` --project ${opts.project}` : ""}${opts.limit !== undefined ? ` --limit ${opts.limit}` : ""} --cursor ${page.nextCursor}`);
+    moreHint("todo notes", { project: opts.project, limit: opts.limit }, page.nextCursor);
   });
 notes
   .command("add")
@@ -296,7 +292,7 @@ notes
   .option("--project <id>", "a project's note, seen by its members (default: personal)")
   .action(async (content: string, opts: { project?: string }) => {
     const { client } = await session();
-    const note = await client.call("note_create", { body: { content, ...(opts.project !== undefined ? { projectId: opts.project } : {}) } });
+    const note = await client.call("note_create", { body: { content, projectId: opts.project } });
     out(note, () => `Added note ${note.id}`);
   });
 notes
