@@ -285,7 +285,7 @@ describe("error responses", () => {
     const byId = new Map(operations.map((o) => [o.id, o]));
     const declared = (id: string) => Object.keys(opDoc(byId.get(id)!).responses);
     for (const id of ["apiKey_create", "todo_updateStatus", "todo_updateAndStart", "todo_updateMessage"]) assert.ok(declared(id).includes("409"), id);
-    for (const id of ["user_setDefaultProject", "user_updateProjectAgentMapping", "todo_reportAiOutput"]) assert.ok(declared(id).includes("404"), id);
+    for (const id of ["user_setDefaultProject", "user_updateProjectAgentMapping", "todo_reportAiOutput", "note_list", "admin_log"]) assert.ok(declared(id).includes("404"), id);
     for (const op of operations) {
       assert.ok(declared(op.id).includes("429"), `${op.id}: rate limits apply everywhere`);
       if (op.auth !== "none") assert.ok(declared(op.id).includes("403"), `${op.id}: a todo-scoped token may be refused anywhere`);

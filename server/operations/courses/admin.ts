@@ -250,6 +250,7 @@ export const log = defineOperation({
   method: "GET",
   path: "/admin/log",
   summary: "The admin log: who did what, when, reaching how many (newest first)",
+  errors: ["NOT_FOUND"],
   query: z.object({ course: ZCourseSlug.optional(), limit: z.coerce.number().int().min(1).max(500).default(100) }),
   response: ZAdminLog,
   handler: ({ query }) => adminLog({ courseSlug: query.course, limit: query.limit }),

@@ -11,6 +11,7 @@ export default defineOperation({
   description:
     "Without `projectId`: the caller's personal notes (nobody else sees them). With it: the project's notes, for anyone who may read the project (404 otherwise). Most recently updated first; pass `nextCursor` as `cursor`.",
   auth: USER_CREDENTIAL,
+  errors: ["NOT_FOUND"],
   query: ZNoteListQuery,
   response: ZNotePage,
   handler: ({ caller, query }) => listNotes(caller, query),
