@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_LIMIT, ZId, ZTimestamp } from "./common.ts";
+import { ZId, ZLimit, ZTimestamp } from "./common.ts";
 
 // Course administration (SPEC.md §4.8, docs/api.md "Course administration") and the public course
 // pages (signup, ideas wall, coupon redemption).
@@ -140,13 +140,7 @@ export const ZRegistrationQuery = z.object({
   redeemed: zFlag.optional().describe("Coupon redeemed"),
   claimed: zFlag.optional().describe("Perk granted"),
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .transform((n) => Math.min(n, MAX_LIMIT))
-    .default(50)
-    .describe("Page size, default 50; above 200 is clamped to 200"),
+  limit: ZLimit,
 });
 export const ZRegistrationList = z.object({ items: z.array(ZRegistration), total: z.number().int().describe("Matching registrations in all (for paging)") }).meta({ id: "CourseRegistrationList" });
 
