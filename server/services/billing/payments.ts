@@ -265,7 +265,7 @@ async function page<T extends { id: string; createdAt: Date }>(find: (args: { ta
 async function checkCursor(kind: "transaction" | "invoice", userId: string, cursor: string | undefined): Promise<void> {
   if (!cursor) return;
   const found = kind === "transaction" ? await db().ledgerTransaction.findFirst({ where: { id: cursor, userId }, select: { id: true } }) : await db().invoice.findFirst({ where: { id: cursor, userId }, select: { id: true } });
-  if (!found) throw new ApiError("BAD_REQUEST", "cursor is not an item of this list", { issues: [{ path: "cursor", message: "must be the nextCursor of a previous page" }] });
+  if (!found) throw new ApiError("BAD_REQUEST", "cursor is not an item of this list", { issues: [{ path: "query.cursor", message: "must be the nextCursor of a previous page", code: "invalid_format" }] });
 }
 
 export async function listTransactions(caller: Caller, q: { limit: number; cursor?: string }) {
