@@ -90,6 +90,10 @@ describe("credit through Stripe (the stand-in, through the SDK)", () => {
     const a = await userWithCard();
     const b = await userWithCard();
     await assert.rejects(createPaymentIntent(b.caller, { amountCents: 1000, currency: "usd", paymentMethodId: a.pm.id }, null), apiError("NOT_FOUND"));
+    // Saving it is refused alike (not Stripe's "already attached", which would confirm it exists), and changes nothing.
+    await assert.rejects(setupPaymentMethod(b.caller, { paymentMethodId: a.pm.id }, null), apiError("NOT_FOUND"));
+    assert.deepEqual((await listPaymentMethods(b.caller)).items.map((m) => m.id), [b.pm.id]);
+    assert.deepEqual((await listPaymentMethods(a.caller)).items.map((m) => m.id), [a.pm.id]);
   });
 
   test("a badly signed webhook is 400 and changes nothing", async () => {

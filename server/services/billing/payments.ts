@@ -166,6 +166,9 @@ export async function recordPaymentMethod(userId: string, pm: Stripe.PaymentMeth
  * form, or a Stripe test token) it is confirmed now and the card saved; a decline is 402.
  */
 export async function setupPaymentMethod(caller: Caller, input: { paymentMethodId?: string }, idempotencyKey: string | null) {
+  // Another user's saved card is 404, as for paying with it (usablePaymentMethod), not Stripe's
+  // "already attached to a customer", which would tell the caller that the card exists.
+  if (input.paymentMethodId && (await db().paymentMethod.findFirst({ where: { id: input.paymentMethodId, NOT: { userId: caller.userId } }, select: { id: true } }))) throw notFound("Payment method");
   const customer = await ensureCustomer(caller.userId);
   const gw = await stripeGateway();
   let si: Stripe.SetupIntent;
