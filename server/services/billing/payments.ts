@@ -3,7 +3,7 @@
 import Stripe from "stripe";
 import type { TPaymentIntent, TPaymentMethod } from "../../../lib/schemas/billing.ts";
 import type { Caller } from "../../auth/caller.ts";
-import { ApiError, notFound } from "../../http/errors.ts";
+import { ApiError, badRequest, notFound } from "../../http/errors.ts";
 import { log } from "../../log.ts";
 import type { Prisma } from "../../db/generated/client.ts";
 import { db, runtime } from "../../runtime.ts";
@@ -17,7 +17,8 @@ export function fromStripeError(e: unknown): never {
   }
   if (e instanceof Stripe.errors.StripeInvalidRequestError) {
     if (e.code === "resource_missing") throw notFound("Payment method");
-    throw new ApiError("BAD_REQUEST", e.message, { issues: [{ path: e.param ?? "", message: e.message }] });
+    // Stripe names its own parameter (`payment_method`), not ours: the issue points at the body.
+    throw badRequest(e.message, [{ path: "body", message: e.param ? `${e.param}: ${e.message}` : e.message, code: "custom" }]);
   }
   if (e instanceof Stripe.errors.StripeIdempotencyError) throw new ApiError("CONFLICT", "This Idempotency-Key was used with different parameters");
   if (e instanceof Stripe.errors.StripeError) {
