@@ -25,7 +25,7 @@ describe("ZEpochMs: every date input", () => {
   });
   test("in a query string", () => {
     assert.equal(ZEpochMsQuery.parse("1700000000000"), 1_700_000_000_000);
-    for (const bad of ["8640000000000001", "-1", "abc", "1e400"]) assert.equal(ZEpochMsQuery.safeParse(bad).success, false, bad);
+    for (const bad of ["8640000000000001", "-1", "abc", "1e400", "", "  "]) assert.equal(ZEpochMsQuery.safeParse(bad).success, false, bad);
   });
   test("epochMs never leaves the bounds, even for a Date the driver could not read", () => {
     assert.equal(epochMs(new Date(Number.NaN)), MAX_EPOCH_MS);

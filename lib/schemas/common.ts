@@ -54,10 +54,14 @@ export const ZEpochMs = z
   .max(MAX_EPOCH_MS, "must not be after the year 9999")
   .describe("Milliseconds since the Unix epoch, 0 (1970) to 253402300799999 (end of 9999)");
 
-/** ZEpochMs in a query string (cursors, ranges). */
-export const ZEpochMsQuery = z.coerce
-  .number()
-  .pipe(ZEpochMs);
+/**
+ * ZEpochMs in a query string (cursors, ranges). A blank value (`?cursor=`) is refused like any
+ * other non-number: coerced, it would be 0 (1970), a valid instant that silently empties a page.
+ */
+export const ZEpochMsQuery = z.preprocess(
+  (v) => (typeof v === "string" && v.trim() === "" ? Number.NaN : v),
+  z.coerce.number().pipe(ZEpochMs),
+);
 
 /**
  * Stored date → response timestamp. A value out of range (a row written before the bounds existed,

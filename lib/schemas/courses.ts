@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_LIMIT, ZId, ZTimestamp } from "./common.ts";
+import { ZEpochMs, ZId, ZLimit, ZTimestamp } from "./common.ts";
 
 // Course administration (SPEC.md §4.8, docs/api.md "Course administration") and the public course
 // pages (signup, ideas wall, coupon redemption).
@@ -27,10 +27,10 @@ export const normalizeEmail = (s: string) => s.trim().toLowerCase();
 export const ZCourseInput = z
   .object({
     title: z.string().trim().min(1).max(200),
-    startsAt: ZTimestamp.describe("When the course starts; the `day` mail is the reminder the day before"),
+    startsAt: ZEpochMs.describe("When the course starts; the `day` mail is the reminder the day before"),
     attendeeCode: z.string().trim().min(1).max(100).nullable().optional().describe("The attendee code the `last` mail carries"),
-    attendeeCodeEnd: ZTimestamp.nullable().optional().describe("When the attendee code stops working; the `last` mail says until when"),
-    perkOpensAt: ZTimestamp.nullable().optional().describe("When the perk is granted by itself to every signup with an account (a scheduled job)"),
+    attendeeCodeEnd: ZEpochMs.nullable().optional().describe("When the attendee code stops working; the `last` mail says until when"),
+    perkOpensAt: ZEpochMs.nullable().optional().describe("When the perk is granted by itself to every signup with an account (a scheduled job)"),
     perkCreditCents: z.number().int().min(0).max(1_000_000).default(0).describe("The perk: credit granted through the billing ledger (kind `grant`), in cents"),
     perkDescription: z.string().trim().max(500).default(""),
   })
@@ -140,13 +140,7 @@ export const ZRegistrationQuery = z.object({
   redeemed: zFlag.optional().describe("Coupon redeemed"),
   claimed: zFlag.optional().describe("Perk granted"),
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .transform((n) => Math.min(n, MAX_LIMIT))
-    .default(50)
-    .describe("Page size, default 50; above 200 is clamped to 200"),
+  limit: ZLimit,
 });
 export const ZRegistrationList = z.object({ items: z.array(ZRegistration), total: z.number().int().describe("Matching registrations in all (for paging)") }).meta({ id: "CourseRegistrationList" });
 

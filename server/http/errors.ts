@@ -39,7 +39,7 @@ export class ApiError extends Error {
   }
 }
 
-export type Issue = { path: string; message: string; code?: string };
+export type Issue = { path: string; message: string; code: string };
 
 export function badRequest(message: string, issues?: Issue[]): ApiError {
   return new ApiError("BAD_REQUEST", message, issues ? { issues } : undefined);

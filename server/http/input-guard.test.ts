@@ -25,6 +25,10 @@ describe("guardInput: the rules every input obeys", () => {
     assert.deepEqual(refused({ meta: { ["k\u0000"]: 1 } }).map((i) => i.path), ["body.meta.<key>"]);
     assert.equal(refused({ ["\udfff"]: 1 }).length, 1);
   });
+  test("a number that overflowed to Infinity (1e400 in the JSON) is 400, also inside free-form JSON", () => {
+    const body = JSON.parse('{"metadata": {"a": 1e400, "b": [-1e400]}, "n": 1.7e308}') as unknown;
+    assert.deepEqual(refused(body).map((i) => [i.path, i.code]).sort(), [["body.metadata.a", "too_big"], ["body.metadata.b.0", "too_big"]]);
+  });
   test(`nesting deeper than ${MAX_INPUT_DEPTH} is 400, iteratively (no stack overflow at 500,000 levels)`, () => {
     const deep = JSON.parse("[".repeat(500_000) + "]".repeat(500_000)) as unknown;
     assert.equal(refused(deep)[0]!.code, "too_deep");

@@ -9,7 +9,7 @@ const MAX_ISSUES = 10;
  * The rules every input obeys whatever its schema says, checked on the raw path, query and body
  * before zod sees them, so every operation (present or future) and every free-form JSON field
  * gets them: no string or object key holds NUL or a lone surrogate (lib/schemas/common.ts
- * `unsafeTextReason`), and nothing nests deeper than MAX_INPUT_DEPTH. Iterative, so a hostile
+ * `unsafeTextReason`), no number overflows to Infinity, and nothing nests deeper than MAX_INPUT_DEPTH. Iterative, so a hostile
  * depth cannot overflow the stack. Throws 400 with one issue per offending value.
  */
 export function guardInput(value: unknown, location: "path" | "query" | "body"): void {
@@ -21,6 +21,12 @@ export function guardInput(value: unknown, location: "path" | "query" | "body"):
     if (typeof v === "string") {
       const reason = unsafeTextReason(v);
       if (reason) issues.push({ path: where, message: reason, code: "invalid_characters" });
+      continue;
+    }
+    if (typeof v === "number") {
+      // JSON.parse turns a number past ±1.8e308 (`1e400`) into ±Infinity, which a free-form JSON
+      // field (`metadata`) would store as null: refused here, as every typed number field does.
+      if (!Number.isFinite(v)) issues.push({ path: where, message: "must be a finite number (at most about 1.8e308)", code: "too_big" });
       continue;
     }
     if (v === null || typeof v !== "object") continue;

@@ -6,6 +6,7 @@ import { operations } from "../operations/index.ts";
 import { ERROR_STATUS } from "./errors.ts";
 import { buildOpenApi, declaredStatuses } from "./openapi.ts";
 import { ZCountryCode } from "../../lib/schemas/billing.ts";
+import { MAX_EPOCH_MS } from "../../lib/schemas/common.ts";
 
 // The generated document is navigated freely in the assertions.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -523,5 +524,39 @@ describe("response schemas", () => {
     walk(doc.components.schemas, "#/components/schemas");
     // Block.content is the block's own JSON (checklist items carry {text}; other types differ).
     assert.deepEqual(empties.filter((e) => !/\/(Public)?Block\/properties\/content$/.test(e)), []);
+  });
+});
+
+describe("instants a client sends", () => {
+  test("every `…At` number of a request body is bounded to 1970 … 9999 (ZEpochMs), so it can never reach the database out of range", () => {
+    const found: string[] = [];
+    const walk = (schema: unknown, at: string, seen: Set<string>): void => {
+      if (!schema || typeof schema !== "object") return;
+      const node = schema as Json;
+      if (typeof node.$ref === "string") {
+        if (seen.has(node.$ref)) return;
+        return walk(resolvePointer(doc, node.$ref), at, new Set([...seen, node.$ref]));
+      }
+      for (const key of ["anyOf", "oneOf", "allOf"]) for (const sub of (node[key] ?? []) as unknown[]) walk(sub, at, seen);
+      if (node.items) walk(node.items, `${at}[]`, seen);
+      for (const [name, prop] of Object.entries((node.properties ?? {}) as Json)) {
+        const path = `${at}.${name}`;
+        if (/At$/.test(name)) {
+          const numbers = [prop, ...((prop.anyOf ?? []) as Json[])].map((p) => (p.$ref ? (resolvePointer(doc, p.$ref) as Json) : p)).filter((p) => p.type === "integer" || p.type === "number");
+          for (const n of numbers) {
+            found.push(path);
+            assert.equal(n.minimum, 0, `${path}: no lower bound`);
+            assert.equal(n.maximum, MAX_EPOCH_MS, `${path}: no upper bound`);
+          }
+        }
+        walk(prop, path, seen);
+      }
+    };
+    for (const op of operations) {
+      const body = opDoc(op).requestBody?.content?.["application/json"]?.schema;
+      if (body) walk(body, `${op.id} body`, new Set());
+    }
+    assert.ok(found.some((f) => f.startsWith("admin_saveCourse body.startsAt")), found.join(", "));
+    assert.ok(found.some((f) => f.startsWith("project_createTodo body.scheduledAt")), found.join(", "));
   });
 });

@@ -65,3 +65,20 @@ test("tighter rate limits are declared where abuse is cheap, and every declared 
   for (const op of operations.filter((o) => o.id.endsWith("_subscribe"))) assert.equal(op.rateLimit, "subscribe", op.id);
   for (const op of operations) assert.ok(op.rateLimit === undefined || op.rateLimit in RATE_POLICIES, op.id);
 });
+
+test("every `limit` query parameter pages as CONVENTIONS.md says: default 50, above 200 clamped, 0 refused", () => {
+  // todo_searchUnified counts todos with exact matches, a smaller unit (docs/api.md "Unified search").
+  const ownBounds = new Set(["todo_searchUnified"]);
+  let checked = 0;
+  for (const op of operations) {
+    const limit = op.query?.shape.limit as import("zod").ZodType | undefined;
+    if (!limit || ownBounds.has(op.id)) continue;
+    checked++;
+    assert.equal(limit.parse(undefined), 50, `${op.id}: default`);
+    assert.equal(limit.parse("200"), 200, op.id);
+    assert.equal(limit.parse("201"), 200, `${op.id}: 201 is clamped`);
+    assert.equal(limit.parse("1000000000000000000000"), 200, `${op.id}: however large`);
+    for (const bad of ["0", "-1", "1.5", "abc"]) assert.equal(limit.safeParse(bad).success, false, `${op.id}: ${bad}`);
+  }
+  assert.ok(checked >= 8, `only ${checked} operations with a limit`);
+});

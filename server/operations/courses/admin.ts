@@ -30,6 +30,7 @@ import {
   ZSetAdminInput,
   ZSetAdminResult,
 } from "../../../lib/schemas/courses.ts";
+import { ZLimit } from "../../../lib/schemas/common.ts";
 import { USER_CREDENTIAL, defineOperation } from "../../http/define.ts";
 import {
   addEligible,
@@ -246,12 +247,12 @@ export const couponAuditOp = defineOperation({
 export const log = defineOperation({
   ...ADMIN,
   id: "admin_log",
-  description: "Newest first; `course` narrows it to one course, `limit` (1 to 500, default 100).",
+  description: "Newest first; `course` narrows it to one course; `limit` as on every list (default 50, above 200 clamped to 200).",
   method: "GET",
   path: "/admin/log",
   summary: "The admin log: who did what, when, reaching how many (newest first)",
   errors: ["NOT_FOUND"],
-  query: z.object({ course: ZCourseSlug.optional(), limit: z.coerce.number().int().min(1).max(500).default(100) }),
+  query: z.object({ course: ZCourseSlug.optional(), limit: ZLimit }),
   response: ZAdminLog,
   handler: ({ query }) => adminLog({ courseSlug: query.course, limit: query.limit }),
 });

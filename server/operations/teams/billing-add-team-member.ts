@@ -1,5 +1,5 @@
 import { ZTeamAddMemberInput, ZTeamInfoOrNull } from "../../../lib/schemas/teams.ts";
-import { addTeamMember } from "../../services/teams/invites.ts";
+import { addTeamMember, refuseOwnAddress } from "../../services/teams/invites.ts";
 import { OWNER_OR_ADMIN, defineTeamOperation } from "./team-role.ts";
 
 export default defineTeamOperation({
@@ -17,5 +17,6 @@ export default defineTeamOperation({
   response: ZTeamInfoOrNull,
   teamRoles: OWNER_OR_ADMIN,
   createsTeam: (body) => body.teamName,
+  check: ({ caller, body }) => refuseOwnAddress(caller, body),
   handler: ({ team, body }) => addTeamMember(team, body),
 });

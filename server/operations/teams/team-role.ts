@@ -12,6 +12,11 @@ export type TeamOperationDef<P, Q, B, R extends z.ZodType> = Omit<OperationDef<P
   teamRoles: readonly TTeamRole[];
   /** A caller in no team first gets one, as its owner, named by this (billing_addTeamMember). */
   createsTeam?: (body: Parsed<B>) => string | undefined;
+  /**
+   * Refusals that need no team, checked before `createsTeam` makes one: a first call that is
+   * refused changes nothing (CONVENTIONS.md "Errors"), so it must not leave a team behind.
+   */
+  check?: (ctx: { caller: OperationContext<P, Q, B, Auth>["caller"]; body: Parsed<B> }) => void;
   handler: (ctx: OperationContext<P, Q, B, Auth> & { team: TeamActor }) => Promise<z.input<R>>;
 };
 
@@ -27,13 +32,14 @@ export function defineTeamOperation<
   R extends z.ZodType = z.ZodType,
   const Id extends string = string,
 >(def: TeamOperationDef<P, Q, B, R> & { id: Id }): TypedOperation<Id, P, Q, B, R, Auth> & { teamRoles: readonly TTeamRole[] } {
-  const { teamRoles, createsTeam, handler, ...rest } = def;
+  const { teamRoles, createsTeam, check, handler, ...rest } = def;
   const op = defineOperation<P, Q, B, R, Auth, Id>({
     ...(rest as Omit<OperationDef<P, Q, B, R, Auth>, "auth" | "handler"> & { id: Id }),
     description: `${rest.description ?? ""} Team roles: ${teamRoles.join(", ")}${createsTeam ? " (a caller in no team becomes the owner of a new one)" : ""}.`.trim(),
     auth: USER_CREDENTIAL,
     errors: [...new Set([...(rest.errors ?? []), "FORBIDDEN" as const, "NOT_FOUND" as const])],
     handler: async (ctx) => {
+      check?.({ caller: ctx.caller, body: ctx.body });
       if (createsTeam) await ensureTeam(ctx.caller, createsTeam(ctx.body));
       return handler({ ...ctx, team: await requireTeamRole(ctx.caller, teamRoles) });
     },

@@ -4,11 +4,11 @@ import { ApiError } from "../../http/errors.ts";
 import { apiError } from "../../testing/caller.ts";
 import { createTestUser } from "../../testing/runtime.ts";
 import { balanceOf, ledgerSum, postTransaction } from "./ledger.ts";
-import { createPaymentIntent, listPaymentMethods, listTransactions, setupPaymentMethod } from "./payments.ts";
+import { createPaymentIntent, listInvoices, listPaymentMethods, listTransactions, setupPaymentMethod } from "./payments.ts";
 import { signStripePayload } from "./standin/server.ts";
 import { billingTestbed } from "./testing.ts";
 import { createSubscription, getSubscription, syncSubscription, updateSubscription } from "./subscriptions.ts";
-import { assertCanStartTurn, chargeTurn, getUsageStatus, setAllowExtraSpend } from "./usage.ts";
+import { assertCanStartTurn, chargeTurn, getUsageStatus, setAllowExtraSpend, usageRange } from "./usage.ts";
 import { getTeamUsage } from "../teams/usage.ts";
 import { applyEvent, webhookFaults } from "./webhook-job.ts";
 import { receiveWebhook } from "./webhooks.ts";
@@ -90,6 +90,10 @@ describe("credit through Stripe (the stand-in, through the SDK)", () => {
     const a = await userWithCard();
     const b = await userWithCard();
     await assert.rejects(createPaymentIntent(b.caller, { amountCents: 1000, currency: "usd", paymentMethodId: a.pm.id }, null), apiError("NOT_FOUND"));
+    // Saving it is refused alike (not Stripe's "already attached", which would confirm it exists), and changes nothing.
+    await assert.rejects(setupPaymentMethod(b.caller, { paymentMethodId: a.pm.id }, null), apiError("NOT_FOUND"));
+    assert.deepEqual((await listPaymentMethods(b.caller)).items.map((m) => m.id), [b.pm.id]);
+    assert.deepEqual((await listPaymentMethods(a.caller)).items.map((m) => m.id), [a.pm.id]);
   });
 
   test("a badly signed webhook is 400 and changes nothing", async () => {
@@ -114,6 +118,32 @@ describe("credit through Stripe (the stand-in, through the SDK)", () => {
     assert.equal(webhookFaults.failNextApply, 0, "the first run failed");
     assert.equal((await balanceOf(user.id)).balanceCents, 600);
     assert.equal(await t().prisma.ledgerTransaction.count({ where: { userId: user.id } }), 1);
+  });
+});
+
+describe("refused queries name the query parameter in data.issues, like the pipeline's validation", () => {
+  const issuePaths = (err: unknown) => {
+    assert.ok(err instanceof ApiError);
+    assert.equal(err.code, "BAD_REQUEST");
+    return (err.data?.issues as { path: string; code?: string }[]).map((i) => { assert.ok(i.code, `${i.path}: no code`); return i.path; });
+  };
+  test("a cursor that is not an item of the caller's list: query.cursor", async () => {
+    const { caller } = await userWithCard();
+    await assert.rejects(listTransactions(caller, { limit: 50, cursor: "nope" }), (e) => assert.deepEqual(issuePaths(e), ["query.cursor"]) ?? true);
+    await assert.rejects(listInvoices(caller, { limit: 50, cursor: "nope" }), (e) => assert.deepEqual(issuePaths(e), ["query.cursor"]) ?? true);
+  });
+  test("usage ranges: query.from, query.to", () => {
+    const paths = (range: { from?: string; to?: string }) => {
+      try {
+        usageRange(range);
+      } catch (e) {
+        return issuePaths(e);
+      }
+      return [];
+    };
+    assert.deepEqual(paths({ from: "2026-01-01", to: "2026-02-01" }), []);
+    assert.deepEqual(paths({ from: "2026-02-01", to: "2026-01-01" }), ["query.from"]);
+    assert.deepEqual(paths({ from: "2020-01-01", to: "2026-01-01" }), ["query.from"]);
   });
 });
 

@@ -3,7 +3,7 @@
 import Stripe from "stripe";
 import type { TPaymentIntent, TPaymentMethod } from "../../../lib/schemas/billing.ts";
 import type { Caller } from "../../auth/caller.ts";
-import { ApiError, notFound } from "../../http/errors.ts";
+import { ApiError, badRequest, notFound } from "../../http/errors.ts";
 import { log } from "../../log.ts";
 import type { Prisma } from "../../db/generated/client.ts";
 import { db, runtime } from "../../runtime.ts";
@@ -17,7 +17,8 @@ export function fromStripeError(e: unknown): never {
   }
   if (e instanceof Stripe.errors.StripeInvalidRequestError) {
     if (e.code === "resource_missing") throw notFound("Payment method");
-    throw new ApiError("BAD_REQUEST", e.message, { issues: [{ path: e.param ?? "", message: e.message }] });
+    // Stripe names its own parameter (`payment_method`), not ours: the issue points at the body.
+    throw badRequest(e.message, [{ path: "body", message: e.param ? `${e.param}: ${e.message}` : e.message, code: "custom" }]);
   }
   if (e instanceof Stripe.errors.StripeIdempotencyError) throw new ApiError("CONFLICT", "This Idempotency-Key was used with different parameters");
   if (e instanceof Stripe.errors.StripeError) {
@@ -166,6 +167,9 @@ export async function recordPaymentMethod(userId: string, pm: Stripe.PaymentMeth
  * form, or a Stripe test token) it is confirmed now and the card saved; a decline is 402.
  */
 export async function setupPaymentMethod(caller: Caller, input: { paymentMethodId?: string }, idempotencyKey: string | null) {
+  // Another user's saved card is 404, as for paying with it (usablePaymentMethod), not Stripe's
+  // "already attached to a customer", which would tell the caller that the card exists.
+  if (input.paymentMethodId && (await db().paymentMethod.findFirst({ where: { id: input.paymentMethodId, NOT: { userId: caller.userId } }, select: { id: true } }))) throw notFound("Payment method");
   const customer = await ensureCustomer(caller.userId);
   const gw = await stripeGateway();
   let si: Stripe.SetupIntent;
@@ -265,7 +269,7 @@ async function page<T extends { id: string; createdAt: Date }>(find: (args: { ta
 async function checkCursor(kind: "transaction" | "invoice", userId: string, cursor: string | undefined): Promise<void> {
   if (!cursor) return;
   const found = kind === "transaction" ? await db().ledgerTransaction.findFirst({ where: { id: cursor, userId }, select: { id: true } }) : await db().invoice.findFirst({ where: { id: cursor, userId }, select: { id: true } });
-  if (!found) throw new ApiError("BAD_REQUEST", "cursor is not an item of this list", { issues: [{ path: "cursor", message: "must be the nextCursor of a previous page" }] });
+  if (!found) throw new ApiError("BAD_REQUEST", "cursor is not an item of this list", { issues: [{ path: "query.cursor", message: "must be the nextCursor of a previous page", code: "invalid_format" }] });
 }
 
 export async function listTransactions(caller: Caller, q: { limit: number; cursor?: string }) {

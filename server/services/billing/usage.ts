@@ -199,9 +199,11 @@ export async function setAllowExtraSpend(userId: string, allow: boolean): Promis
 export function usageRange(range: { from?: string; to?: string }): { from: number; to: number } {
   const to = range.to ? Date.parse(range.to) : Date.now();
   const from = range.from ? Date.parse(range.from) : to - 30 * 24 * 60 * 60 * 1000;
-  if (!Number.isFinite(from) || !Number.isFinite(to)) throw new ApiError("BAD_REQUEST", "from and to must be ISO 8601 dates", { issues: [{ path: "from", message: "must be an ISO 8601 date" }] });
-  if (from > to) throw new ApiError("BAD_REQUEST", "from must not be after to", { issues: [{ path: "from", message: "must not be after to" }] });
-  if (to - from > 366 * 24 * 60 * 60 * 1000) throw new ApiError("BAD_REQUEST", "The range may span at most 366 days", { issues: [{ path: "from", message: "the range may span at most 366 days" }] });
+  // Issue paths name the query parameter, as the pipeline's own validation does (docs/api.md "Requests").
+  const notDates = [...(Number.isFinite(from) ? [] : ["query.from"]), ...(Number.isFinite(to) ? [] : ["query.to"])];
+  if (notDates.length) throw new ApiError("BAD_REQUEST", "from and to must be ISO 8601 dates", { issues: notDates.map((path) => ({ path, message: "must be an ISO 8601 date", code: "invalid_format" })) });
+  if (from > to) throw new ApiError("BAD_REQUEST", "from must not be after to", { issues: [{ path: "query.from", message: "must not be after to", code: "custom" }] });
+  if (to - from > 366 * 24 * 60 * 60 * 1000) throw new ApiError("BAD_REQUEST", "The range may span at most 366 days", { issues: [{ path: "query.from", message: "the range may span at most 366 days", code: "custom" }] });
   return { from, to };
 }
 

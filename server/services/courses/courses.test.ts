@@ -79,6 +79,9 @@ test("eligible: invalid entries are 400 with the list and nothing applied; skipI
   assert.deepEqual(again.json, { added: [], alreadyListed: ["a@x.test"], rejected: [] });
   regs = await app.call("GET", `/admin/course/${slug}/registrations`, A());
   assert.deepEqual(regs.json.items.map((r: Json) => [r.email, r.source]), [["a@x.test", "eligible"], ["b@x.test", "eligible"]]);
+  // q is a substring as typed: % and _ are no wildcards.
+  for (const q of ["%", "_", "a%"]) assert.equal((await app.call("GET", `/admin/course/${slug}/registrations`, { ...A(), query: { q } })).json.total, 0, q);
+  assert.equal((await app.call("GET", `/admin/course/${slug}/registrations`, { ...A(), query: { q: "B@X" } })).json.total, 1);
   for (const body of [{}, { emails: [] }, { emails: "a@x.test" }, { emails: ["a@x.test"], skipInvalid: "yes" }]) {
     assert.equal((await app.call("POST", `/admin/course/${slug}/eligible`, { ...A(), body })).status, 400, JSON.stringify(body));
   }

@@ -20,6 +20,7 @@ import { db, runtime } from "../../runtime.ts";
 import { TX_OPTIONS } from "../billing/ledger.ts";
 import { grantPerk, grantPerksToCourse } from "./perks.ts";
 import { coursePerkOpenJob } from "./perk-job.ts";
+import { containsText } from "../../db/like.ts";
 
 type Tx = Prisma.TransactionClient;
 type CourseRow = NonNullable<Awaited<ReturnType<ReturnType<typeof db>["course"]["findUnique"]>>>;
@@ -157,7 +158,7 @@ export async function listRegistrations(slug: string, q: z.output<typeof ZRegist
   const signups = await p.courseSignup.findMany({
     where: {
       courseId: course.id,
-      ...(needle ? { OR: [{ email: { contains: needle } }, { fingerprint: { contains: q.q } }, { ip: { contains: q.q } }] } : {}),
+      ...(needle ? { OR: [{ email: containsText(needle) }, { fingerprint: containsText(q.q!) }, { ip: containsText(q.q!) }] } : {}),
       ...(q.mailed === undefined ? {} : q.mailed ? { coupon: { mailedAt: { not: null } } } : { OR: [{ coupon: null }, { coupon: { mailedAt: null } }] }),
       ...(q.redeemed === undefined ? {} : q.redeemed ? { coupon: { redeemedAt: { not: null } } } : { OR: [{ coupon: null }, { coupon: { redeemedAt: null } }] }),
     },

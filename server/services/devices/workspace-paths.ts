@@ -13,7 +13,8 @@ export function normaliseWorkspacePaths(paths: string[]): string[] {
   const issues: { path: string; message: string; code: string }[] = [];
   paths.forEach((raw, i) => {
     const problem = (message: string) => issues.push({ path: `body.${i}`, message, code: "custom" });
-    if (/[\0\n\r]/.test(raw)) return problem("control characters are not allowed");
+    // Every C0 and C1 control character and DEL (a tab, an ESC that would colour the bridge's terminal), not only NUL and line breaks.
+    if (/[\u0000-\u001f\u007f-\u009f]/.test(raw)) return problem("control characters are not allowed");
     const windows = WINDOWS_ABSOLUTE.test(raw);
     if (!windows && !raw.startsWith("/")) return problem("must be an absolute path");
     if (raw.split(/[\\/]/).includes("..")) return problem("must not contain '..'");

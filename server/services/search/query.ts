@@ -16,7 +16,7 @@ export function queryWords(q: string): string[] {
     .split(/\s+/u)
     .filter((w) => /[\p{L}\p{N}]/u.test(w))
     .slice(0, MAX_QUERY_WORDS);
-  if (words.length === 0) throw badRequest("q has no word to search for", [{ path: "query.q", message: "must contain a letter or a digit" }]);
+  if (words.length === 0) throw badRequest("q has no word to search for", [{ path: "query.q", message: "must contain a letter or a digit", code: "invalid_format" }]);
   return words;
 }
 

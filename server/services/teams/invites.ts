@@ -21,6 +21,12 @@ function notPending(status: InviteStatus): ApiError {
   return new ApiError("CONFLICT", `This invite ${why}`, { status });
 }
 
+/** Inviting one's own address is 400; billing_addTeamMember checks it before a first invite makes the team. */
+export function refuseOwnAddress(caller: Caller, input: { email: string }): void {
+  if (input.email.trim().toLowerCase() === caller.email.toLowerCase())
+    throw badRequest("You cannot invite your own address", [{ path: "body.email", message: "is your own email", code: "custom" }]);
+}
+
 /**
  * Invites an address (owner or admin; the caller's first invite made their team). Inviting an
  * address with a pending invite sends it again: a new link (the old one stops working) and a new
@@ -29,8 +35,7 @@ function notPending(status: InviteStatus): ApiError {
 export async function addTeamMember(team: TeamActor, input: { email: string }): Promise<TTeamInfo> {
   const email = input.email.trim().toLowerCase();
   const { caller, teamId } = team;
-  if (email === caller.email.toLowerCase())
-    throw badRequest("You are already in the team", [{ path: "body.email", message: "is your own email", code: "custom" }]);
+  refuseOwnAddress(caller, input);
   const inviteId = await db().$transaction(async (tx) => {
     await lockRow(tx, "Team", teamId);
     const member = await tx.teamMember.findFirst({ where: { teamId, user: { email: { equals: email, mode: "insensitive" } } }, select: { id: true } });

@@ -95,6 +95,16 @@ test("two first invites at once make one team", async () => {
   assert.equal((await app.call("GET", "/billing/team", { key: owner.apiKey })).json.invites.length, 3);
 });
 
+test("a first invite to one's own address is 400 and makes no team (a refused request changes nothing)", async () => {
+  const user = await app.newUser();
+  const own = await emailOf(user);
+  const r = await app.call("POST", "/billing/team/members", { key: user.apiKey, body: { email: ` ${own.toUpperCase()} `, teamName: "Mine" } });
+  assert.equal(r.status, 400, r.text);
+  assert.equal(r.json.data.issues[0].path, "body.email");
+  assert.equal(await app.rt.prisma.team.count({ where: { ownerId: user.userId } }), 0);
+  assert.equal((await app.call("GET", "/billing/team", { key: user.apiKey })).json, null);
+});
+
 test("join by domain: verified address on the enabled domain only; public domains never", async () => {
   const p = app.rt.prisma;
   assert.equal(isPublicMailDomain("gmail.com"), true);

@@ -24,7 +24,7 @@ export async function messagePage(todoId: string, q: { limit?: number; before?: 
   let beforeSeq: bigint | undefined;
   if (q.before) {
     const anchor = await db().message.findFirst({ where: { id: q.before, todoId }, select: { seq: true } });
-    if (!anchor) throw badRequest("before is not a message of this todo", [{ path: "query.before", message: "unknown messageId for this todo" }]);
+    if (!anchor) throw badRequest("before is not a message of this todo", [{ path: "query.before", message: "unknown messageId for this todo", code: "invalid_value" }]);
     beforeSeq = anchor.seq;
   }
   const rows = await db().message.findMany({

@@ -148,3 +148,18 @@ test("todo_update checks access in its own write: 404 for a stranger, 403 for a 
   assert.equal(after.isPublic, true);
   assert.ok(after.updatedAt > untouched.updatedAt);
 });
+
+test("search matches the text as typed: % and _ are not wildcards, a backslash is itself", async () => {
+  const user = await createTestUser(t.prisma);
+  const caller: Caller = { credential: "apiKey", userId: user.id, email: user.email, name: null, isAdmin: false };
+  const project = await t.prisma.project.create({ data: { ownerId: user.id, name: "Search" } });
+  const contents = ["50% done", "500 done", "a_b", "axb", "back\\slash", "backslash"];
+  await t.prisma.todo.createMany({ data: contents.map((content) => ({ projectId: project.id, userId: user.id, content })) });
+  const found = async (search: string) => (await listTodos(caller, project.id, { limit: 50, search })).items.map((i) => i.content).sort();
+  assert.deepEqual(await found("%"), ["50% done"]);
+  assert.deepEqual(await found("0%"), ["50% done"]);
+  assert.deepEqual(await found("_"), ["a_b"]);
+  assert.deepEqual(await found("A_B"), ["a_b"], "still case-insensitive");
+  assert.deepEqual(await found("\\"), ["back\\slash"]);
+  assert.deepEqual(await found("done"), ["50% done", "500 done"]);
+});

@@ -19,6 +19,7 @@ import { runningShellRuns, stopShellRuns } from "./shell-runs.ts";
 import { messageWithBlocks, toMessage, toPublicTodo, toTodo, toTodoListItem } from "./serialize.ts";
 import { checkAgentSettings } from "../../agent/policy.ts";
 import type { TAgentSettings } from "../../../lib/schemas/agent.ts";
+import { containsText } from "../../db/like.ts";
 
 const withGroup = { group: { select: { slug: true } } } as const;
 
@@ -176,7 +177,7 @@ export async function listTodos(caller: Caller, projectId: string, q: z.output<t
     projectId,
     ...(q.agentSettingsId ? { agentSettingsId: q.agentSettingsId } : {}),
     ...(q.businessContextId ? { businessContextId: q.businessContextId } : {}),
-    ...(q.search ? { OR: [{ content: { contains: q.search, mode: "insensitive" } }, ...(status ? [{ status }] : [])] } : {}),
+    ...(q.search ? { OR: [{ content: { ...containsText(q.search), mode: "insensitive" } }, ...(status ? [{ status }] : [])] } : {}),
   };
   const order = [{ lastActivityAt: "desc" as const }, { id: "desc" as const }];
   const rows = await db().todo.findMany({
