@@ -41,6 +41,16 @@ export const ZLimit = z.coerce
   .default(50)
   .describe("Page size: default 50, larger than 200 is clamped to 200");
 
+/**
+ * The `nextCursor` of a list ordered newest first by a time and then by id: `<ms>:<id>` of the
+ * last item received (server/db/keyset.ts), opaque to clients.
+ */
+export const ZKeysetCursor = z
+  .string()
+  .regex(/^[0-9]{1,16}:[A-Za-z0-9_-]{1,128}$/, "must be the nextCursor of a previous page")
+  .optional()
+  .describe("The `nextCursor` of the previous page (opaque)");
+
 // ───────────── dates ─────────────
 
 /** 9999-12-31T23:59:59.999Z: the last instant every store and every client can represent. */

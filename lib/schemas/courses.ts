@@ -217,7 +217,9 @@ export const ZAdminLogEntry = z.object({
   count: z.number().int().describe("How many people the action reached"),
   createdAt: ZTimestamp,
 });
-export const ZAdminLog = z.object({ items: z.array(ZAdminLogEntry) }).meta({ id: "AdminLog" });
+export const ZAdminLog = z
+  .object({ items: z.array(ZAdminLogEntry).describe("Newest first"), nextCursor: z.string().nullable().describe("Pass as `cursor` for older entries; null on the last page") })
+  .meta({ id: "AdminLog" });
 
 // ── Public ──
 export const ZPublicCourse = z

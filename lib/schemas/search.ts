@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ZId, ZLimit, ZTimestamp } from "./common.ts";
+import { ZId, ZKeysetCursor, ZLimit, ZTimestamp } from "./common.ts";
 import { ZMessageRole, ZTodoStatus } from "./todos.ts";
 
 // Search (todo_searchMessages, todo_searchUnified) and memory notes (note_*). docs/api.md "Search".
@@ -137,11 +137,7 @@ export type TMemoryNote = z.infer<typeof ZMemoryNote>;
 export const ZNoteListQuery = z.object({
   projectId: ZId.optional().describe("A project's notes; without it, the caller's personal notes"),
   limit: ZLimit,
-  cursor: z
-    .string()
-    .regex(/^[0-9]{1,16}:[A-Za-z0-9_-]{1,128}$/, "must be the nextCursor of a previous page")
-    .optional()
-    .describe("The `nextCursor` of the previous page (opaque)"),
+  cursor: ZKeysetCursor,
 });
 export const ZNotePage = z
   .object({ items: z.array(ZMemoryNote).describe("Most recently updated first"), nextCursor: z.string().nullable() })

@@ -30,7 +30,7 @@ import {
   ZSetAdminInput,
   ZSetAdminResult,
 } from "../../../lib/schemas/courses.ts";
-import { ZLimit } from "../../../lib/schemas/common.ts";
+import { ZKeysetCursor, ZLimit } from "../../../lib/schemas/common.ts";
 import { USER_CREDENTIAL, defineOperation } from "../../http/define.ts";
 import {
   addEligible,
@@ -252,9 +252,9 @@ export const log = defineOperation({
   path: "/admin/log",
   summary: "The admin log: who did what, when, reaching how many (newest first)",
   errors: ["NOT_FOUND"],
-  query: z.object({ course: ZCourseSlug.optional(), limit: ZLimit }),
+  query: z.object({ course: ZCourseSlug.optional(), limit: ZLimit, cursor: ZKeysetCursor }),
   response: ZAdminLog,
-  handler: ({ query }) => adminLog({ courseSlug: query.course, limit: query.limit }),
+  handler: ({ query }) => adminLog({ courseSlug: query.course, limit: query.limit, cursor: query.cursor }),
 });
 
 export const setAdminOp = defineOperation({

@@ -278,3 +278,28 @@ test("an admin makes another account an administrator (logged); unknown email 40
   const log = await app.call("GET", "/admin/log", A());
   assert.ok(log.json.items.some((e: Json) => e.action === "admin.grant" && e.target === email));
 });
+
+test("admin_log pages newest first with a cursor: entries sharing a time are neither lost nor repeated; a bad cursor is 400", async () => {
+  const slug = await newCourse();
+  const course = await app.rt.prisma.course.findUniqueOrThrow({ where: { slug } });
+  const at = new Date(Date.now() - 60_000);
+  // Five entries, three of them at the same instant.
+  await app.rt.prisma.adminAuditLog.createMany({
+    data: [0, 0, 0, 1, 2].map((dt, i) => ({ actorId: admin.userId, action: `page.${i}`, courseId: course.id, count: i, createdAt: new Date(at.getTime() + dt) })),
+  });
+  const seen: string[] = [];
+  let cursor: string | null | undefined;
+  for (let pages = 0; pages < 10; pages++) {
+    const res = await app.call("GET", "/admin/log", { ...A(), query: { course: slug, limit: "2", ...(cursor ? { cursor } : {}) } });
+    assert.equal(res.status, 200, res.text);
+    assert.ok(res.json.items.length <= 2);
+    seen.push(...res.json.items.map((e: Json) => e.action));
+    cursor = res.json.nextCursor;
+    if (!cursor) break;
+  }
+  const own = seen.filter((a) => a.startsWith("page."));
+  assert.deepEqual(own.slice(0, 2), ["page.4", "page.3"]);
+  assert.deepEqual([...own].sort(), ["page.0", "page.1", "page.2", "page.3", "page.4"]);
+  assert.equal(new Set(seen).size, seen.length, "no entry twice");
+  for (const bad of ["x", "1:", "12:ab:cd", ""]) assert.equal((await app.call("GET", "/admin/log", { ...A(), query: { cursor: bad } })).status, 400, bad);
+});

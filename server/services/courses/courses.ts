@@ -21,6 +21,7 @@ import { TX_OPTIONS } from "../billing/ledger.ts";
 import { grantPerk, grantPerksToCourse } from "./perks.ts";
 import { coursePerkOpenJob } from "./perk-job.ts";
 import { containsText } from "../../db/like.ts";
+import { keysetAfter, keysetOrder, keysetPage } from "../../db/keyset.ts";
 
 type Tx = Prisma.TransactionClient;
 type CourseRow = NonNullable<Awaited<ReturnType<ReturnType<typeof db>["course"]["findUnique"]>>>;
@@ -348,9 +349,14 @@ export async function redeemCoupon(caller: Caller, code: string, device: { finge
 
 // ── Admin log ──
 
-export async function adminLog(opts: { courseSlug?: string; limit: number }) {
+export async function adminLog(opts: { courseSlug?: string; limit: number; cursor?: string }) {
   const course = opts.courseSlug ? await courseBySlug(opts.courseSlug) : null;
-  const rows = await db().adminAuditLog.findMany({ where: course ? { courseId: course.id } : {}, orderBy: { createdAt: "desc" }, take: opts.limit });
+  const read = await db().adminAuditLog.findMany({
+    where: { ...(course ? { courseId: course.id } : {}), ...keysetAfter(opts.cursor, "createdAt") },
+    orderBy: keysetOrder("createdAt"),
+    take: opts.limit + 1,
+  });
+  const { page: rows, nextCursor } = keysetPage(read, opts.limit, "createdAt");
   const [actors, courses] = await Promise.all([
     db().user.findMany({ where: { id: { in: [...new Set(rows.map((r) => r.actorId))] } }, select: { id: true, email: true } }),
     db().course.findMany({ where: { id: { in: [...new Set(rows.map((r) => r.courseId).filter((x): x is string => !!x))] } }, select: { id: true, slug: true } }),
@@ -368,6 +374,7 @@ export async function adminLog(opts: { courseSlug?: string; limit: number }) {
       count: r.count,
       createdAt: r.createdAt.getTime(),
     })),
+    nextCursor,
   };
 }
 

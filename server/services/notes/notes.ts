@@ -1,3 +1,4 @@
+import { keysetAfter, keysetOrder, keysetPage } from "../../db/keyset.ts";
 import type { z } from "zod";
 import type { Caller } from "../../auth/caller.ts";
 import type { MemoryNote } from "../../db/generated/client.ts";
@@ -36,27 +37,19 @@ async function noteOrThrow(caller: Caller, noteId: string, need: "read" | "write
   return note;
 }
 
-function parseCursor(cursor: string | undefined): { at: Date; id: string } | undefined {
-  if (!cursor) return undefined;
-  const [at, id] = cursor.split(":");
-  return { at: new Date(Number(at)), id: id! };
-}
-
 /** A page of the caller's personal notes, or of a project's notes: most recently updated first. */
 export async function listNotes(caller: Caller, q: z.output<typeof ZNoteListQuery>) {
   if (q.projectId) await requireProjectAccess(caller, q.projectId, "read");
-  const after = parseCursor(q.cursor);
   const rows = await db().memoryNote.findMany({
     where: {
       ...(q.projectId ? { projectId: q.projectId } : { projectId: null, userId: caller.userId }),
-      ...(after ? { OR: [{ updatedAt: { lt: after.at } }, { updatedAt: after.at, id: { lt: after.id } }] } : {}),
+      ...keysetAfter(q.cursor, "updatedAt"),
     },
-    orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
+    orderBy: keysetOrder("updatedAt"),
     take: q.limit + 1,
   });
-  const page = rows.slice(0, q.limit);
-  const last = page[page.length - 1];
-  return { items: page.map(toNote), nextCursor: rows.length > q.limit && last ? `${last.updatedAt.getTime()}:${last.id}` : null };
+  const { page, nextCursor } = keysetPage(rows, q.limit, "updatedAt");
+  return { items: page.map(toNote), nextCursor };
 }
 
 export async function getNote(caller: Caller, noteId: string): Promise<TMemoryNote> {
