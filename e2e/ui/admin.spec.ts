@@ -79,3 +79,18 @@ test("an admin hides an idea and the public wall no longer shows it", async ({ p
   await expect(wall.getByText("A session on keyboard shortcuts")).toHaveCount(0);
   await visitorContext.close();
 });
+
+test("at phone width the console's tables scroll inside their cards; the page itself never scrolls sideways", async ({ page }, info) => {
+  const admin = await signedInUser(page, info, "admin");
+  makeAdmin(info, admin);
+  const slug = `e2e-narrow-${Date.now()}`;
+  await newCourse(admin, slug);
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const [url, table] of [["/admin", "course-list"], ["/admin/log", "admin-log"], [`/admin/courses/${slug}`, "admin-log"]] as const) {
+    await page.goto(url);
+    await expect(page.getByTestId(table)).toBeVisible();
+    const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, viewport: window.innerWidth }));
+    expect(widths.page, url).toBeLessThanOrEqual(widths.viewport);
+    await snap(page, info, `admin-390-${url.split("/").pop()}`);
+  }
+});
