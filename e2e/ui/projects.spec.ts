@@ -380,3 +380,19 @@ test("at phone widths a todo row keeps its actions menu on the row's first line,
     await snap(page, info, `project-row-${width}`);
   }
 });
+
+test("Escape in a rename box cancels it and gives focus back to the Rename button", async ({ page }, info) => {
+  const user = await signedInUser(page, info);
+  const project = await createProject(user, "Focus back");
+  await openProject(page, project.id, "Focus back");
+  const rename = page.getByRole("button", { name: "Rename", exact: true });
+  await rename.focus();
+  await page.keyboard.press("Enter");
+  const box = page.getByLabel("Project name", { exact: true });
+  await expect(box).toBeFocused();
+  await page.keyboard.type(" v2");
+  await page.keyboard.press("Escape");
+  await expect(box).toHaveCount(0);
+  await expect(rename).toBeFocused();
+  await expect(page.getByTestId("project-name")).toHaveText("Focus back");
+});
