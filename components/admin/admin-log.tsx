@@ -2,6 +2,7 @@
 
 import { useOperation } from "@/lib/api/swr";
 import { LoadError, Loading } from "@/components/ui/load-state";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 /** The admin log: who did what, when, reaching how many; the whole console's, or one course's. */
 export function AdminLogView({ course }: { course?: string }) {
@@ -14,28 +15,30 @@ export function AdminLogView({ course }: { course?: string }) {
       {log.data.items.length === 0 ? (
         <p className="muted">Nothing yet.</p>
       ) : (
-        <table data-testid="admin-log">
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Who</th>
-              <th scope="col">What</th>
-              {course ? null : <th scope="col">Course</th>}
-              <th scope="col">People reached</th>
-            </tr>
-          </thead>
-          <tbody>
-            {log.data.items.map((e) => (
-              <tr key={e.id}>
-                <td>{new Date(e.createdAt).toLocaleString()}</td>
-                <td>{e.actorEmail ?? e.actorId}</td>
-                <td>{e.action}</td>
-                {course ? null : <td>{e.courseSlug ?? ""}</td>}
-                <td>{e.count}</td>
+        <TableScroll label="Admin log">
+          <table data-testid="admin-log">
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Who</th>
+                <th scope="col">What</th>
+                {course ? null : <th scope="col">Course</th>}
+                <th scope="col">People reached</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {log.data.items.map((e) => (
+                <tr key={e.id}>
+                  <td>{new Date(e.createdAt).toLocaleString()}</td>
+                  <td>{e.actorEmail ?? e.actorId}</td>
+                  <td>{e.action}</td>
+                  {course ? null : <td>{e.courseSlug ?? ""}</td>}
+                  <td>{e.count}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
     </section>
   );

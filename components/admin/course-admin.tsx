@@ -6,6 +6,7 @@ import { ApiClientError, call } from "@/lib/api/client";
 import type { OperationResult } from "@/lib/api/types";
 import { useLiveOperations, useOperation } from "@/lib/api/swr";
 import { LoadError, Loading } from "@/components/ui/load-state";
+import { TableScroll } from "@/components/ui/table-scroll";
 import { AdminLogView } from "./admin-log";
 
 // /admin/courses/<slug>: counts, the actions (each confirmed with how many people it reaches),
@@ -279,35 +280,37 @@ function Registrations({ slug }: { slug: string }) {
         <p className="muted">No registration matches.</p>
       ) : (
         <>
-          <table data-testid="registrations">
-            <thead>
-              <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Fingerprint</th>
-                <th scope="col">IP</th>
-                <th scope="col">Account</th>
-                <th scope="col">Coupon mailed</th>
-                <th scope="col">Redeemed</th>
-                <th scope="col">Perk</th>
-              </tr>
-            </thead>
-            <tbody>
-              {regs.data.items.map((r) => (
-                <tr key={r.id}>
-                  <td>
-                    {r.email}
-                    {r.source === "eligible" ? <span className="muted"> (eligible)</span> : null}
-                  </td>
-                  <td>{r.fingerprint ?? ""}</td>
-                  <td>{r.ip ?? ""}</td>
-                  <td>{r.hasAccount ? "yes" : "no"}</td>
-                  <td>{r.couponMailedAt ? new Date(r.couponMailedAt).toLocaleString() : "no"}</td>
-                  <td>{r.couponRedeemedAt ? new Date(r.couponRedeemedAt).toLocaleString() : "no"}</td>
-                  <td>{r.perkClaimedAt ? new Date(r.perkClaimedAt).toLocaleString() : "no"}</td>
+          <TableScroll label="Registrations">
+            <table data-testid="registrations">
+              <thead>
+                <tr>
+                  <th scope="col">Email</th>
+                  <th scope="col">Fingerprint</th>
+                  <th scope="col">IP</th>
+                  <th scope="col">Account</th>
+                  <th scope="col">Coupon mailed</th>
+                  <th scope="col">Redeemed</th>
+                  <th scope="col">Perk</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {regs.data.items.map((r) => (
+                  <tr key={r.id}>
+                    <td>
+                      {r.email}
+                      {r.source === "eligible" ? <span className="muted"> (eligible)</span> : null}
+                    </td>
+                    <td>{r.fingerprint ?? ""}</td>
+                    <td>{r.ip ?? ""}</td>
+                    <td>{r.hasAccount ? "yes" : "no"}</td>
+                    <td>{r.couponMailedAt ? new Date(r.couponMailedAt).toLocaleString() : "no"}</td>
+                    <td>{r.couponRedeemedAt ? new Date(r.couponRedeemedAt).toLocaleString() : "no"}</td>
+                    <td>{r.perkClaimedAt ? new Date(r.perkClaimedAt).toLocaleString() : "no"}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
           <div className="inline-fields">
             <button type="button" className="secondary" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
               Previous

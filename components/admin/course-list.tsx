@@ -6,6 +6,7 @@ import { useState } from "react";
 import { ApiClientError, call } from "@/lib/api/client";
 import { useOperation } from "@/lib/api/swr";
 import { LoadError, Loading } from "@/components/ui/load-state";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 // /admin: every course with its counts, and a form that creates one.
 export function CourseList() {
@@ -45,34 +46,36 @@ export function CourseList() {
         <p className="card muted">No course yet. Create the first one below.</p>
       ) : (
         <section className="card">
-          <table data-testid="course-list">
-            <thead>
-              <tr>
-                <th scope="col">Course</th>
-                <th scope="col">Starts</th>
-                <th scope="col">Signups</th>
-                <th scope="col">With account</th>
-                <th scope="col">Coupons mailed</th>
-                <th scope="col">Redeemed</th>
-                <th scope="col">Perks</th>
-              </tr>
-            </thead>
-            <tbody>
-              {courses.data.items.map((c) => (
-                <tr key={c.id}>
-                  <td>
-                    <Link href={`/admin/courses/${c.slug}`}>{c.title}</Link> <span className="muted">{c.slug}</span>
-                  </td>
-                  <td>{new Date(c.startsAt).toLocaleString()}</td>
-                  <td>{c.stats.signups}</td>
-                  <td>{c.stats.withAccount}</td>
-                  <td>{c.stats.couponsMailed}</td>
-                  <td>{c.stats.couponsRedeemed}</td>
-                  <td>{c.stats.perksGranted}</td>
+          <TableScroll label="Courses">
+            <table data-testid="course-list">
+              <thead>
+                <tr>
+                  <th scope="col">Course</th>
+                  <th scope="col">Starts</th>
+                  <th scope="col">Signups</th>
+                  <th scope="col">With account</th>
+                  <th scope="col">Coupons mailed</th>
+                  <th scope="col">Redeemed</th>
+                  <th scope="col">Perks</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {courses.data.items.map((c) => (
+                  <tr key={c.id}>
+                    <td>
+                      <Link href={`/admin/courses/${c.slug}`}>{c.title}</Link> <span className="muted">{c.slug}</span>
+                    </td>
+                    <td>{new Date(c.startsAt).toLocaleString()}</td>
+                    <td>{c.stats.signups}</td>
+                    <td>{c.stats.withAccount}</td>
+                    <td>{c.stats.couponsMailed}</td>
+                    <td>{c.stats.couponsRedeemed}</td>
+                    <td>{c.stats.perksGranted}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
         </section>
       )}
       <form className="card" onSubmit={(e) => void create(e)}>

@@ -214,10 +214,14 @@ function Cards() {
       <form onSubmit={addCard} className={styles.test} aria-label="Add a test card">
         <p><strong>Test card</strong> (test mode)</p>
         <div className={styles.row}>
-          <label htmlFor="card-number">Card number</label>
-          <input id="card-number" className={styles.control} inputMode="numeric" autoComplete="off" value={number} onChange={(e) => setNumber(e.target.value)} placeholder="4242 4242 4242 4242" />
-          <label htmlFor="card-exp">Expiry</label>
-          <input id="card-exp" className={styles.control} size={5} value={exp} onChange={(e) => setExp(e.target.value)} />
+          <span className={styles.pair}>
+            <label htmlFor="card-number">Card number</label>
+            <input id="card-number" className={styles.control} inputMode="numeric" autoComplete="off" value={number} onChange={(e) => setNumber(e.target.value)} placeholder="4242 4242 4242 4242" />
+          </span>
+          <span className={styles.pair}>
+            <label htmlFor="card-exp">Expiry</label>
+            <input id="card-exp" className={styles.control} size={5} value={exp} onChange={(e) => setExp(e.target.value)} />
+          </span>
           <button type="submit" disabled={busy !== null}>{busy === "add" ? "Saving…" : "Save card"}</button>
         </div>
       </form>

@@ -64,7 +64,7 @@ export function Devices() {
                       · <code>{d.workspacePaths.join(", ")}</code>
                     </>
                   ) : null}{" "}
-                  <button type="button" className="secondary" disabled={busy === d.id} onClick={() => void remove("device", d.id, d.name)}>
+                  <button type="button" className="secondary" disabled={busy === d.id} onClick={() => void remove("device", d.id, d.name)} aria-label={`Remove ${d.name}`}>
                     Remove
                   </button>
                 </li>
@@ -89,7 +89,7 @@ export function Devices() {
               {edges.data.map((e) => (
                 <li key={e.id}>
                   <strong>{e.name}</strong> · added {when(e.createdAt)}{" "}
-                  <button type="button" className="secondary" disabled={busy === e.id} onClick={() => void remove("edge", e.id, e.name)}>
+                  <button type="button" className="secondary" disabled={busy === e.id} onClick={() => void remove("edge", e.id, e.name)} aria-label={`Remove ${e.name}`}>
                     Remove
                   </button>
                 </li>

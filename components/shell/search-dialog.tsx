@@ -43,6 +43,8 @@ export function SearchDialog() {
   const [text, setText] = useState("");
   const [active, setActive] = useState(0);
   const inputRef = useRef<HTMLInputElement>(null);
+  // What had focus before the dialog opened: it gets focus back when the dialog closes.
+  const returnTo = useRef<HTMLElement | null>(null);
   const router = useRouter();
   const listId = useId();
   const q = useDebounced(text.trim(), 200);
@@ -53,14 +55,17 @@ export function SearchDialog() {
     const onKey = (e: globalThis.KeyboardEvent) => {
       if ((e.metaKey || e.ctrlKey) && !e.altKey && e.key.toLowerCase() === "k") {
         e.preventDefault();
-        setOpen(true);
+        show();
       }
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   }, []);
   useEffect(() => {
-    if (open) inputRef.current?.focus();
+    if (open) return inputRef.current?.focus();
+    const back = returnTo.current;
+    returnTo.current = null;
+    if (back?.isConnected) back.focus();
   }, [open]);
 
   const entries = useMemo<{ exact: Entry[]; related: Entry[] }>(() => {
@@ -95,12 +100,17 @@ export function SearchDialog() {
   }, [data]);
   const flat = [...entries.exact, ...entries.related];
 
+  function show() {
+    if (document.activeElement instanceof HTMLElement && document.activeElement !== document.body) returnTo.current = document.activeElement;
+    setOpen(true);
+  }
   const close = () => {
     setOpen(false);
     setActive(0);
   };
   const go = (entry: Entry | undefined) => {
     if (!entry?.href) return;
+    returnTo.current = null; // the page changes: focus belongs to the todo's chat
     close();
     router.push(entry.href);
   };
@@ -108,6 +118,13 @@ export function SearchDialog() {
     if (e.key === "Escape") {
       e.preventDefault();
       close();
+    } else if (e.key === "Tab") {
+      // A modal dialog keeps focus inside: Tab cycles through its own controls only.
+      const items = Array.from(e.currentTarget.querySelectorAll<HTMLElement>("input, button:not(:disabled), a[href]"));
+      if (items.length === 0) return;
+      e.preventDefault();
+      const at = items.indexOf(document.activeElement as HTMLElement);
+      items[(at + (e.shiftKey ? -1 : 1) + items.length) % items.length]!.focus();
     } else if (e.key === "ArrowDown") {
       e.preventDefault();
       setActive((a) => Math.min(a + 1, Math.max(flat.length - 1, 0)));
@@ -121,11 +138,10 @@ export function SearchDialog() {
   };
 
   const opener = (
-    <button type="button" className={`secondary ${styles.opener}`} onClick={() => setOpen(true)} aria-keyshortcuts="Control+K Meta+K" title="Search all projects (Ctrl+K / ⌘K)">
+    <button type="button" className={`secondary ${styles.opener}`} onClick={show} aria-keyshortcuts="Control+K Meta+K" title="Search all projects (Ctrl+K / ⌘K)">
       Search <kbd>Ctrl K</kbd>
     </button>
   );
-  if (!open) return opener;
   const option = (entry: Entry, index: number) => (
     <li
       key={entry.key}
@@ -141,10 +157,11 @@ export function SearchDialog() {
     </li>
   );
   // The dialog goes to the end of the body: the opener may sit in a sidebar that is folded away.
+  // The opener stays the same element whether or not the dialog is open, so focus can go back to it.
   return (
     <>
       {opener}
-      {createPortal(
+      {open && createPortal(
         <div className={styles.backdrop} onMouseDown={(e) => e.target === e.currentTarget && close()}>
           <div role="dialog" aria-modal="true" aria-label="Search" className={`card ${styles.dialog}`} onKeyDown={onKeyDown}>
             <input

@@ -27,6 +27,8 @@ export function MessageList({ messages, hasOlder, loadingOlder, olderError, onLo
   const atBottom = useRef(true);
   /** The list's height when it last rendered: was the reader at its bottom before this update? */
   const lastHeight = useRef(0);
+  /** The list's visible height then: a box that shrank in the same update (a hint appeared below) does not count as scrolling up. */
+  const lastClientHeight = useRef(0);
   /** A jump to the latest is scrolling (smoothly) down: new text on the way follows it. */
   const jumping = useRef(false);
   const lastTop = useRef(0);
@@ -67,7 +69,7 @@ export function MessageList({ messages, hasOlder, loadingOlder, olderError, onLo
     // Where the reader is now, against the content as it was: a scroll whose event has not been
     // handled yet (it comes with the next frame) counts, so a message that arrives just after the
     // reader scrolled up does not pull them back down.
-    const wasAtBottom = lastHeight.current - el.scrollTop - el.clientHeight < STICK_PX;
+    const wasAtBottom = lastHeight.current - el.scrollTop - (lastClientHeight.current || el.clientHeight) < STICK_PX;
     if (anchor.current !== null) {
       if (messages[0]?.id !== anchor.current.firstId) {
         // Older messages went in above: keep what the reader was looking at in place.
@@ -81,7 +83,26 @@ export function MessageList({ messages, hasOlder, loadingOlder, olderError, onLo
       setBehind(true);
     }
     lastHeight.current = el.scrollHeight;
+    lastClientHeight.current = el.clientHeight;
   }, [messages]);
+
+  // The list's own box can shrink with no message changing (the built-in agent's hint appears
+  // below it after a reply, the composer grows): a reader at the bottom stays at the bottom.
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el || typeof ResizeObserver === "undefined") return;
+    let height = el.clientHeight;
+    const observer = new ResizeObserver(() => {
+      if (el.clientHeight === height) return;
+      height = el.clientHeight;
+      lastClientHeight.current = el.clientHeight;
+      if (!atBottom.current || anchor.current !== null) return;
+      el.scrollTop = el.scrollHeight;
+      lastHeight.current = el.scrollHeight;
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
 
   function jumpToLatest() {
     const el = scroller.current;

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type TestInfo } from "@playwright/test";
 import { signedInUser, snap } from "../support/ui";
 import { createUser, dataDirOf, type TestUser } from "../support/users";
@@ -78,4 +79,34 @@ test("an admin hides an idea and the public wall no longer shows it", async ({ p
   await expect(wall.getByText("No ideas yet. Be the first.")).toBeVisible();
   await expect(wall.getByText("A session on keyboard shortcuts")).toHaveCount(0);
   await visitorContext.close();
+});
+
+test("at phone width the console's tables scroll inside their cards; the page itself never scrolls sideways", async ({ page }, info) => {
+  const admin = await signedInUser(page, info, "admin");
+  makeAdmin(info, admin);
+  const slug = `e2e-narrow-${Date.now()}`;
+  await newCourse(admin, slug);
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const [url, table] of [["/admin", "course-list"], ["/admin/log", "admin-log"], [`/admin/courses/${slug}`, "admin-log"]] as const) {
+    await page.goto(url);
+    await expect(page.getByTestId(table)).toBeVisible();
+    const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, viewport: window.innerWidth }));
+    expect(widths.page, url).toBeLessThanOrEqual(widths.viewport);
+    await snap(page, info, `admin-390-${url.split("/").pop()}`);
+  }
+});
+
+test("the Remove administrator button reads clearly: red on the card, not red on the accent blue (light and dark)", async ({ page }, info) => {
+  const admin = await signedInUser(page, info, "admin");
+  makeAdmin(info, admin);
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.goto("/admin");
+    await page.getByLabel("Account email").fill("someone@e2e.example.com");
+    const remove = page.getByRole("button", { name: "Remove administrator" });
+    await expect(remove).toBeEnabled();
+    const result = await new AxeBuilder({ page }).include("form:has(#admin-email) button").withRules(["color-contrast"]).analyze();
+    expect(result.violations.map((v) => v.nodes.map((n) => n.failureSummary)), scheme).toEqual([]);
+    await snap(page, info, `admin-remove-${scheme}`);
+  }
 });

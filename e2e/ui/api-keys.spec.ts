@@ -166,3 +166,22 @@ test("without clipboard access, Copy selects the key so it can be copied by hand
   await expect(value).toBeInViewport();
   await snap(page, info, "api-keys-created-375");
 });
+
+test("Escape closes the delete dialog and gives focus back to the key's Delete button, not to the page", async ({ page }, info) => {
+  await signedInUser(page, info, "keys");
+  await page.goto("/settings/api-keys");
+  const del = keyRow(page, "e2e").getByRole("button", { name: "Delete e2e" });
+  await del.focus();
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("dialog", { name: "Delete API key “e2e”?" });
+  await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toHaveCount(0);
+  await expect(del).toBeFocused();
+  // Cancel by keyboard too.
+  await page.keyboard.press("Enter");
+  await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(dialog).toHaveCount(0);
+  await expect(del).toBeFocused();
+});

@@ -95,3 +95,21 @@ test("a card that asks for 3-D Secure: the bank's page confirms the payment and 
   await expect(page.getByRole("alert").filter({ hasText: "Your bank did not confirm the payment; nothing was charged." })).toBeVisible();
   await expect(page.getByTestId("balance")).toHaveText("$10.00");
 });
+
+test("the test-card form keeps each label on the line of its field, at desktop and phone widths", async ({ page }, info) => {
+  await signedInUser(page, info, "billing");
+  await page.goto("/billing");
+  await expect(page.getByText("No card saved yet.")).toBeVisible();
+  for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    await page.setViewportSize(size);
+    for (const [id, name] of [["card-number", "Card number"], ["card-exp", "Expiry"]] as const) {
+      const label = (await page.locator(`label[for="${id}"]`).boundingBox())!;
+      const field = (await page.getByLabel(name, { exact: true }).boundingBox())!;
+      const where = `${name} at ${size.width} px`;
+      // The label reads just before its field, on the same line.
+      expect(Math.abs(label.y + label.height / 2 - (field.y + field.height / 2)), where).toBeLessThan(field.height / 2);
+      expect(label.x + label.width, where).toBeLessThanOrEqual(field.x);
+    }
+    await snap(page, info, `billing-card-form-${size.width}`);
+  }
+});

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { signedInUser, snap } from "../support/ui";
-import { addMessage, createProject, createTodo } from "../support/todos";
+import { addMessage, createProject, createTodo, TURN_TIMEOUT } from "../support/todos";
 import { TodoChatPage } from "../support/todo-page";
 
 // The chat fills the window: messages scroll in their own region, the composer stays in view, the
@@ -49,3 +49,22 @@ for (const size of [
     await expect(jump).toHaveCount(0);
   });
 }
+
+test("a reader at the bottom stays there when the built-in agent's hint appears below the messages after its first reply", async ({ page }, info) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const u = await signedInUser(page, info);
+  const p = await createProject(u, "Hint");
+  const t = await createTodo(u, p.id, "A todo with a long conversation");
+  for (let i = 0; i < 12; i++) await addMessage(u, t.id, { content: `Note ${i}: a line of the conversation, long enough to take some room`, startProcessing: false });
+  const chat = new TodoChatPage(page);
+  await chat.open(p.id, t.id);
+  await expect(page.getByTestId("offline-hint")).toHaveCount(0);
+  await chat.send("- boxes\n- van");
+  await expect(chat.status).toHaveText("Ready", { timeout: TURN_TIMEOUT });
+  // The hint takes room from the message list: the reply it explains must not slide out of view.
+  await expect(page.getByTestId("offline-hint")).toBeVisible();
+  const scroller = page.getByTestId("messages");
+  await expect.poll(() => scroller.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeLessThan(2);
+  await expect(page.getByRole("button", { name: "↓ Jump to latest" })).toHaveCount(0);
+  await snap(page, info, "chat-hint-reply");
+});

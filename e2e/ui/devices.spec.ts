@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { connect } from "../support/sockets";
+import { signedInUser } from "../support/ui";
 import { dataDirOf, firstLink, randomEmail, readOutbox } from "../support/users";
 
 // Issue 14: the approval page (signed out → sign in → back on the page → approve → the waiting
@@ -70,4 +71,22 @@ test("approval page: sign in from it, come back, approve; the waiting `todo logi
   } finally {
     child.kill("SIGKILL");
   }
+});
+
+test("each device's Remove button names its device, and removing one leaves the other", async ({ page, baseURL }, info) => {
+  await signedInUser(page, info, "devices");
+  for (const name of ["lab-box", "home-box"]) {
+    const enrolled = await page.request.post("/cookie/v1/cli/device/enroll-self", { data: { name }, headers: { origin: baseURL! } });
+    expect(enrolled.status(), await enrolled.text()).toBe(200);
+  }
+  await page.goto("/settings/devices");
+  await expect(page.getByTestId("device")).toHaveCount(2);
+  // A screen reader listing the page's buttons hears which device each one removes.
+  await expect(page.getByRole("button", { name: "Remove lab-box", exact: true })).toHaveCount(1);
+  const removeHome = page.getByRole("button", { name: "Remove home-box", exact: true });
+  await expect(removeHome).toHaveCount(1);
+  page.once("dialog", (d) => void d.accept());
+  await removeHome.click();
+  await expect(page.getByTestId("device")).toHaveCount(1);
+  await expect(page.getByTestId("device")).toContainText("lab-box");
 });

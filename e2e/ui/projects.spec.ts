@@ -363,3 +363,36 @@ test("todos created, changed and deleted through the API show live in the open p
   await expect(row(page, "Created second")).toHaveCount(0);
   expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe("same page");
 });
+
+test("at phone widths a todo row keeps its actions menu on the row's first line, not on a line of its own", async ({ page }, info) => {
+  const user = await signedInUser(page, info);
+  const project = await createProject(user, "Phone rows");
+  await createTodo(user, project.id, "Call the movers about Saturday's van and the keys");
+  for (const width of [375, 390]) {
+    await page.setViewportSize({ width, height: 844 });
+    await openProject(page, project.id, "Phone rows");
+    const r = row(page, "Call the movers");
+    const link = (await r.getByRole("link").boundingBox())!;
+    const menu = (await r.locator("summary").boundingBox())!;
+    // Beside the text: the menu starts above the bottom of the todo's text line and to its right.
+    expect(menu.y, `menu at ${width} px`).toBeLessThan(link.y + link.height);
+    expect(menu.x, `menu at ${width} px`).toBeGreaterThanOrEqual(link.x + link.width);
+    await snap(page, info, `project-row-${width}`);
+  }
+});
+
+test("Escape in a rename box cancels it and gives focus back to the Rename button", async ({ page }, info) => {
+  const user = await signedInUser(page, info);
+  const project = await createProject(user, "Focus back");
+  await openProject(page, project.id, "Focus back");
+  const rename = page.getByRole("button", { name: "Rename", exact: true });
+  await rename.focus();
+  await page.keyboard.press("Enter");
+  const box = page.getByLabel("Project name", { exact: true });
+  await expect(box).toBeFocused();
+  await page.keyboard.type(" v2");
+  await page.keyboard.press("Escape");
+  await expect(box).toHaveCount(0);
+  await expect(rename).toBeFocused();
+  await expect(page.getByTestId("project-name")).toHaveText("Focus back");
+});

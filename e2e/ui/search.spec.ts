@@ -47,3 +47,33 @@ test("Ctrl+K finds a message in another project and opens its chat at that messa
   await box.press("Escape");
   await expect(box).toHaveCount(0);
 });
+
+test("the search dialog keeps Tab inside it, and Escape gives focus back to what had it before", async ({ page }, info) => {
+  const u = await signedInUser(page, info);
+  const p = await createProject(u, "Focus");
+  await page.goto(`/projects/${p.id}`);
+  const box = page.getByRole("combobox", { name: "Search messages, todos and notes" });
+  const rename = page.getByRole("button", { name: "Rename", exact: true });
+  await rename.focus();
+  await expect(async () => {
+    await page.keyboard.press("Control+k");
+    await expect(box).toBeFocused({ timeout: 1000 });
+  }).toPass();
+  // aria-modal: Tab and Shift+Tab never reach the page behind the dialog.
+  await page.keyboard.press("Tab");
+  await expect(box).toBeFocused();
+  await page.keyboard.press("Shift+Tab");
+  await expect(box).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("dialog", { name: "Search" })).toHaveCount(0);
+  await expect(rename).toBeFocused();
+
+  // Opened from its button, it gives focus back to that button.
+  const opener = page.getByRole("button", { name: /^Search/ });
+  await opener.focus();
+  await page.keyboard.press("Enter");
+  await expect(box).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("dialog", { name: "Search" })).toHaveCount(0);
+  await expect(opener).toBeFocused();
+});

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { signedInUser, snap } from "../support/ui";
 import { createUser, dataDirOf, firstLink, readOutbox } from "../support/users";
 import { createProject } from "../support/todos";
@@ -127,4 +127,30 @@ test("a signed-out invitee signs in from the invite page with the invited addres
   // The owner's team now lists the invitee as a member.
   const team = (await (await owner.session.get("/cookie/v1/billing/team")).json()) as { members: { email: string; role: string }[] };
   expect(team.members).toContainEqual(expect.objectContaining({ email: invitee, role: "member" }));
+});
+
+test("at phone width the team tables break long addresses, never a short word such as a role or an amount", async ({ page }, info) => {
+  await signedInUser(page, info, "owner");
+  const member = await createUser(info, "member");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/team");
+  await page.getByLabel("Email to invite").fill(member.email);
+  await page.getByRole("button", { name: "Send invite" }).click();
+  await expect(page.getByTestId("team-invite")).toContainText(member.email);
+  await expect(page.getByTestId("team-usage")).toBeVisible();
+  // The number of lines a cell's text takes.
+  const lines = (cell: Locator) =>
+    cell.evaluate((el) => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      return new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top))).size;
+    });
+  const members = page.getByTestId("team-members");
+  expect(await lines(members.getByRole("columnheader", { name: "Role" }))).toBe(1);
+  expect(await lines(members.getByRole("cell", { name: "owner", exact: true }))).toBe(1);
+  const usage = page.getByTestId("team-usage");
+  for (const name of ["Turns", "Spend"]) expect(await lines(usage.getByRole("columnheader", { name })), name).toBe(1);
+  expect(await lines(usage.getByRole("cell", { name: "$0.00" }))).toBe(1);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  await snap(page, info, "team-390");
 });
