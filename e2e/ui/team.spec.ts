@@ -88,6 +88,28 @@ test("a member's open page of the team project says it is gone once the member i
   await expect(sidebar(page).getByRole("link", { name: "Crew board" })).toHaveCount(0);
 });
 
+test("a member's team page follows the team project renamed and deleted elsewhere", async ({ page }, info) => {
+  const owner = await createUser(info, "owner");
+  const project = await createProject(owner, "Crew plans");
+  const member = await signedInUser(page, info, "member");
+  const api = (u: TestUser) => ({ authorization: `Bearer ${u.apiKey}` });
+  expect((await owner.session.post("/api/v1/billing/team/members", { headers: api(owner), data: { email: member.email, teamName: "Crew" } })).status()).toBe(200);
+  const token = (await inviteLink(dataDirOf(info), member.email)).split("/invite/")[1]!;
+  expect((await member.session.post("/api/v1/billing/team/invites/accept", { headers: api(member), data: { token } })).status()).toBe(200);
+  expect((await owner.session.patch("/api/v1/billing/team/project", { headers: api(owner), data: { projectId: project.id } })).status()).toBe(200);
+
+  await page.goto("/team");
+  await expect(page.getByTestId("team-project")).toHaveText("Crew plans");
+  expect((await owner.session.put(`/api/v1/projects/${project.id}`, { headers: api(owner), data: { name: "Crew plans, v2" } })).status()).toBe(200);
+  // The page has no live marker: seeing the first rename means its connection is up (it came
+  // through an event, or through the reload on connecting), so the second can only be an event.
+  await expect(page.getByTestId("team-project")).toHaveText("Crew plans, v2");
+  expect((await owner.session.put(`/api/v1/projects/${project.id}`, { headers: api(owner), data: { name: "Crew plans, v3" } })).status()).toBe(200);
+  await expect(page.getByTestId("team-project")).toHaveText("Crew plans, v3");
+  expect((await owner.session.delete(`/api/v1/projects/${project.id}`, { headers: api(owner) })).status()).toBe(200);
+  await expect(page.getByTestId("team-project")).toHaveText("None yet.");
+});
+
 test("the invite page explains a signed-out visitor, another address, and a used link in plain words", async ({ page, browser }, info) => {
   const owner = await createUser(info, "owner");
   const invitee = `invitee-${Date.now()}@e2e.example.com`;
