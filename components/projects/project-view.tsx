@@ -133,8 +133,9 @@ export function ProjectView({ projectId }: { projectId: string }) {
 
   const onEvent = useCallback(
     (event: RealtimeEvent) => {
-      if (event.projectId !== projectId) return;
       const data = (event.data ?? {}) as Record<string, unknown>;
+      // A team project gained or lost reaches the user's own room only, naming the project in data.
+      if ((event.projectId ?? (data.action === "team" ? data.projectId : undefined)) !== projectId) return;
       switch (event.type) {
         case "todo.created":
         case "todo.updated":
@@ -164,6 +165,10 @@ export function ProjectView({ projectId }: { projectId: string }) {
             const group = data.group as TTodoGroup;
             void mutateGroups((list) => list && withGroup(list, group), { revalidate: false });
             scheduleGroups();
+          } else if (data.action === "shared" || data.action === "team") {
+            // Someone's role or access changed, maybe the reader's (the event names the writer's
+            // role, or none): ask again; a reader who lost access gets the 404 page.
+            void mutateProject();
           }
           break;
         case "project.deleted":

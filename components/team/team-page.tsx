@@ -23,8 +23,17 @@ async function refresh() {
 export function TeamPage() {
   const team = useOperation("billing_getTeam", {});
   const profile = useOperation("user_profile", {});
-  // Any change of the team (members, roles, invites, project, join domain): read it again.
-  useLiveOperations((e) => (e.type === "team.updated" ? ["billing_getTeam"] : []), ["billing_getTeam"]);
+  // Any change of the team (members, roles, invites, project, join domain): read it again. The
+  // team's project renamed or deleted is news of the project alone (to every member's own room).
+  const teamProjectId = team.data?.project?.id;
+  useLiveOperations(
+    (e) =>
+      e.type === "team.updated" ||
+      (teamProjectId !== undefined && e.projectId === teamProjectId && (e.type === "project.deleted" || (e.type === "project.updated" && (e.data as { action?: string } | null)?.action === "updated")))
+        ? ["billing_getTeam"]
+        : [],
+    ["billing_getTeam"],
+  );
   if (team.error) return <LoadError what="your team" message={team.error.message} onRetry={() => void team.mutate()} />;
   if (team.data === undefined) return <Loading label="Loading your team…" />;
   const t = team.data;

@@ -71,7 +71,8 @@ export function useTodoChat(todoId: string): TodoChat {
 
   const onEvent = useCallback(
     (event: RealtimeEvent) => {
-      if (event.todoId !== todoId) return;
+      // project.deleted names no todo: the reducer matches it against the todo's project.
+      if (event.todoId !== todoId && event.type !== "project.deleted") return;
       const needs = eventNeedsRefetch(stateRef.current, event);
       dispatch({ type: "event", event });
       if (needs) refetch();

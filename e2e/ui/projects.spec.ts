@@ -1,7 +1,7 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { signedInUser, snap } from "../support/ui";
-import { createProject, createTodo, expectError, fromTemplate, getTodo, h, listTodos, okJson, setStatus, TURN_TIMEOUT, waitForReply, MISSING_ID } from "../support/todos";
-import type { TestUser } from "../support/users";
+import { createProject, createTodo, expectError, fromTemplate, getTodo, h, listTodos, okJson, setStatus, shareProject, TURN_TIMEOUT, waitForReply, MISSING_ID } from "../support/todos";
+import { createUser, type TestUser } from "../support/users";
 
 // The signed-in shell (sidebar) and the project view, in a real Chromium against the real server.
 // Every test makes its own users and data.
@@ -312,6 +312,27 @@ test("share with a second user, who sees the project appear in their sidebar", a
   expect((await owner.session.delete(`/api/v1/projects/${project.id}`, { headers: { authorization: `Bearer ${owner.apiKey}` } })).status()).toBe(200);
   await expect(sidebar(page2)).toContainText("No projects yet.");
   await context2.close();
+});
+
+test("a sharee's open project page follows a role the owner changes elsewhere", async ({ page }, info) => {
+  const owner = await createUser(info, "owner");
+  const project = await createProject(owner, "Shifting roles");
+  const sharee = await signedInUser(page, info, "sharee");
+  await shareProject(owner, project.id, sharee.email, "viewer");
+  await openProject(page, project.id, "Shifting roles");
+  await expect(page.getByText("You can read this project")).toBeVisible();
+  await expect(page.getByLabel("New todo")).toHaveCount(0);
+  await page.evaluate(() => ((window as unknown as { marker: string }).marker = "same page"));
+
+  // The owner, through the API, makes the sharee an editor: the page offers writing at once.
+  await shareProject(owner, project.id, sharee.email, "editor");
+  await expect(page.getByLabel("New todo")).toBeVisible();
+  await expect(page.getByText("You can read this project")).toHaveCount(0);
+  // And back to viewer.
+  await shareProject(owner, project.id, sharee.email, "viewer");
+  await expect(page.getByText("You can read this project")).toBeVisible();
+  await expect(page.getByLabel("New todo")).toHaveCount(0);
+  expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe("same page");
 });
 
 test("delete a project after confirming in a dialog", async ({ page }, info) => {

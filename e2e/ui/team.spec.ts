@@ -1,6 +1,6 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { signedInUser, snap } from "../support/ui";
-import { createUser, dataDirOf, firstLink, readOutbox } from "../support/users";
+import { createUser, dataDirOf, firstLink, readOutbox, type TestUser } from "../support/users";
 import { createProject } from "../support/todos";
 
 // Issue 13: the team page (/team) and the invite page (/invite/<token>) in a real Chromium, with
@@ -64,6 +64,50 @@ test("invite a member, accept from the outbox link in a second browser, share a 
   await expect(sidebar(memberPage).getByRole("link", { name: "Team launch" })).toHaveCount(0);
   await expect(sidebar(page).getByRole("link", { name: "Team launch" })).toBeVisible();
   await other.close();
+});
+
+test("a member's open page of the team project says it is gone once the member is removed elsewhere", async ({ page }, info) => {
+  const owner = await createUser(info, "owner");
+  const project = await createProject(owner, "Crew board");
+  const member = await signedInUser(page, info, "member");
+  const api = (u: TestUser) => ({ authorization: `Bearer ${u.apiKey}` });
+  expect((await owner.session.post("/api/v1/billing/team/members", { headers: api(owner), data: { email: member.email, teamName: "Crew" } })).status()).toBe(200);
+  const token = (await inviteLink(dataDirOf(info), member.email)).split("/invite/")[1]!;
+  const joined = await member.session.post("/api/v1/billing/team/invites/accept", { headers: api(member), data: { token } });
+  expect(joined.status(), await joined.text()).toBe(200);
+  const memberId = ((await joined.json()) as { members: { id: string; userId: string }[] }).members.find((m) => m.userId === member.userId)!.id;
+  expect((await owner.session.patch("/api/v1/billing/team/project", { headers: api(owner), data: { projectId: project.id } })).status()).toBe(200);
+
+  await page.goto(`/projects/${project.id}`);
+  await expect(page.getByTestId("project-name")).toHaveText("Crew board");
+  await expect(page.getByTestId("live-status")).toHaveText("Live");
+
+  // Removed through the API: the open page learns it (project.updated "team", access lost) at once.
+  expect((await owner.session.delete(`/api/v1/billing/team/members/${memberId}`, { headers: api(owner) })).status()).toBe(200);
+  await expect(page.getByRole("heading", { name: "Project not found" })).toBeVisible();
+  await expect(sidebar(page).getByRole("link", { name: "Crew board" })).toHaveCount(0);
+});
+
+test("a member's team page follows the team project renamed and deleted elsewhere", async ({ page }, info) => {
+  const owner = await createUser(info, "owner");
+  const project = await createProject(owner, "Crew plans");
+  const member = await signedInUser(page, info, "member");
+  const api = (u: TestUser) => ({ authorization: `Bearer ${u.apiKey}` });
+  expect((await owner.session.post("/api/v1/billing/team/members", { headers: api(owner), data: { email: member.email, teamName: "Crew" } })).status()).toBe(200);
+  const token = (await inviteLink(dataDirOf(info), member.email)).split("/invite/")[1]!;
+  expect((await member.session.post("/api/v1/billing/team/invites/accept", { headers: api(member), data: { token } })).status()).toBe(200);
+  expect((await owner.session.patch("/api/v1/billing/team/project", { headers: api(owner), data: { projectId: project.id } })).status()).toBe(200);
+
+  await page.goto("/team");
+  await expect(page.getByTestId("team-project")).toHaveText("Crew plans");
+  expect((await owner.session.put(`/api/v1/projects/${project.id}`, { headers: api(owner), data: { name: "Crew plans, v2" } })).status()).toBe(200);
+  // The page has no live marker: seeing the first rename means its connection is up (it came
+  // through an event, or through the reload on connecting), so the second can only be an event.
+  await expect(page.getByTestId("team-project")).toHaveText("Crew plans, v2");
+  expect((await owner.session.put(`/api/v1/projects/${project.id}`, { headers: api(owner), data: { name: "Crew plans, v3" } })).status()).toBe(200);
+  await expect(page.getByTestId("team-project")).toHaveText("Crew plans, v3");
+  expect((await owner.session.delete(`/api/v1/projects/${project.id}`, { headers: api(owner) })).status()).toBe(200);
+  await expect(page.getByTestId("team-project")).toHaveText("None yet.");
 });
 
 test("the invite page explains a signed-out visitor, another address, and a used link in plain words", async ({ page, browser }, info) => {

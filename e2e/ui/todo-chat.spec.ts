@@ -373,6 +373,22 @@ test("a message added through the API appears live, and the agent's reply with i
   await expect(chat.messages).toHaveCount(done.messages.length);
 });
 
+test("a sharee's open chat says the todo is gone when the owner deletes its project elsewhere", async ({ page }, info) => {
+  const owner = await createUser(info, "owner");
+  const p = await createProject(owner, "Short-lived");
+  const t = await createTodo(owner, p.id, "Goes with the project");
+  const sharee = await signedInUser(page, info, "sharee");
+  await shareProject(owner, p.id, sharee.email, "editor");
+  const chat = new TodoChatPage(page);
+  await chat.open(p.id, t.id);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Goes with the project");
+
+  // Deleting the project deletes its todos without a todo.deleted each: the chat hears project.deleted.
+  expect((await owner.session.delete(`/api/v1/projects/${p.id}`, { headers: h(owner) })).status()).toBe(200);
+  await expect(page.getByRole("heading", { name: "This todo was deleted" })).toBeVisible();
+  await expect(chat.composer).toHaveCount(0);
+});
+
 test("a missing todo, or another user's, is 'Todo not found'", async ({ page, browser }, info) => {
   const u = await signedInUser(page, info);
   const p = await createProject(u);

@@ -133,6 +133,15 @@ test("status, updates and deletion; events of another todo are ignored", () => {
   assert.equal(s.deleted, true);
 });
 
+test("the todo's project deleted (an event naming no todo) deletes the todo; another project's does not", () => {
+  let s = chatReducer(initialChatState, { type: "loaded", todo: todo([msg("u", 1)]) });
+  s = chatReducer(s, { type: "event", event: { type: "project.deleted", projectId: "p2", data: { projectId: "p2" } } });
+  assert.equal(s.deleted, false);
+  assert.equal(eventNeedsRefetch(s, { type: "project.deleted", projectId: "p1", data: { projectId: "p1" } }), false);
+  s = chatReducer(s, { type: "event", event: { type: "project.deleted", projectId: "p1", data: { projectId: "p1" } } });
+  assert.equal(s.deleted, true);
+});
+
 test("a message older than the loaded window is not put at its end", () => {
   let s = chatReducer(initialChatState, { type: "loaded", todo: todo([msg("c", 3)], true) });
   s = chatReducer(s, ev("message.updated", msg("a", 1, { state: "PENDING" })));

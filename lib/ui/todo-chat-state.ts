@@ -21,7 +21,7 @@ export type ChatState = {
   deleted: boolean;
 };
 
-export type RealtimeLike = { type: string; todoId?: string; data: unknown };
+export type RealtimeLike = { type: string; todoId?: string; projectId?: string; data: unknown };
 
 export type ChatAction =
   | { type: "loaded"; todo: TTodo }
@@ -140,6 +140,8 @@ function applyBlock(state: ChatState, block: TBlock): ChatState {
 }
 
 function applyEvent(state: ChatState, event: RealtimeLike): ChatState {
+  // A deleted project takes its todos with it, and says so once, to its members' own connections.
+  if (event.type === "project.deleted") return state.todo && event.projectId === state.todo.projectId ? { ...state, deleted: true } : state;
   if (state.todo && event.todoId !== state.todo.id) return state;
   const data = event.data as Record<string, unknown> | null;
   if (!data || typeof data !== "object") return state;
