@@ -1,18 +1,23 @@
 "use client";
 
+import { call } from "@/lib/api/client";
 import { useOperation } from "@/lib/api/swr";
+import { useMorePages } from "@/lib/ui/use-more-pages";
+import { ErrorAlert } from "@/components/ui/error-alert";
 import { LoadError, Loading } from "@/components/ui/load-state";
 import { TableScroll } from "@/components/ui/table-scroll";
 
 /** The admin log: who did what, when, reaching how many; the whole console's, or one course's. */
 export function AdminLogView({ course }: { course?: string }) {
-  const log = useOperation("admin_log", { query: course ? { course } : {} });
+  const query = course ? { course } : {};
+  const log = useOperation("admin_log", { query });
+  const more = useMorePages(log.data, (cursor) => call("admin_log", { query: { ...query, cursor } }));
   if (log.error) return <LoadError what="the admin log" message={log.error.message} onRetry={() => void log.mutate()} />;
   if (!log.data) return <Loading label="Loading the admin log…" />;
   return (
     <section className="card" aria-labelledby="admin-log-h">
       <h2 id="admin-log-h">Admin log</h2>
-      {log.data.items.length === 0 ? (
+      {more.items.length === 0 ? (
         <p className="muted">Nothing yet.</p>
       ) : (
         <TableScroll label="Admin log">
@@ -27,7 +32,7 @@ export function AdminLogView({ course }: { course?: string }) {
               </tr>
             </thead>
             <tbody>
-              {log.data.items.map((e) => (
+              {more.items.map((e) => (
                 <tr key={e.id}>
                   <td>{new Date(e.createdAt).toLocaleString()}</td>
                   <td>{e.actorEmail ?? e.actorId}</td>
@@ -40,6 +45,12 @@ export function AdminLogView({ course }: { course?: string }) {
           </table>
         </TableScroll>
       )}
+      {more.cursor && (
+        <button type="button" className="secondary" disabled={more.loading} onClick={() => void more.loadMore()}>
+          {more.loading ? "Loading…" : "Load older entries"}
+        </button>
+      )}
+      <ErrorAlert message={more.error} />
     </section>
   );
 }

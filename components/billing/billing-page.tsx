@@ -11,6 +11,7 @@ import { call } from "@/lib/api/client";
 import { revalidateOperations, useOperation } from "@/lib/api/swr";
 import type { OperationId } from "@/lib/api/types";
 import { errorMessage } from "@/lib/ui/form-issues";
+import { useMorePages } from "@/lib/ui/use-more-pages";
 import { formatMoney, plural, utcDays } from "@/lib/ui/format";
 import { ErrorAlert } from "@/components/ui/error-alert";
 import { LoadError, Loading } from "@/components/ui/load-state";
@@ -382,24 +383,9 @@ function SpendChart() {
 type Page<T> = { items: T[]; nextCursor: string | null };
 
 function Paged<T extends { id: string }>({ title, id, first, more, row, head }: { title: string; id: OperationId; first: { data?: Page<T>; error?: { message: string }; mutate: () => unknown }; more: (cursor: string) => Promise<Page<T>>; row: (item: T) => React.ReactNode; head: React.ReactNode }) {
-  const [extra, setExtra] = useState<{ items: T[]; cursor: string | null; base: string | null } | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { items, cursor, loadMore, loading, error } = useMorePages(first.data, more);
   if (first.error) return <LoadError what={title.toLowerCase()} message={first.error.message} onRetry={() => void first.mutate()} />;
   if (!first.data) return <Loading label={`Loading ${title.toLowerCase()}…`} />;
-  // A new first page (after a payment) drops the pages loaded after the old one.
-  const loaded = extra && extra.base === first.data.nextCursor ? extra : null;
-  const items = [...first.data.items, ...(loaded?.items ?? [])];
-  const cursor = loaded ? loaded.cursor : first.data.nextCursor;
-  async function loadMore() {
-    if (!cursor) return;
-    setError(null);
-    try {
-      const page = await more(cursor);
-      setExtra({ items: [...(loaded?.items ?? []), ...page.items], cursor: page.nextCursor, base: first.data!.nextCursor });
-    } catch (err) {
-      setError(errorMessage(err));
-    }
-  }
   return (
     <section className={styles.card} aria-labelledby={`${id}-title`} style={{ marginBottom: "1rem" }}>
       <h2 id={`${id}-title`}>{title}</h2>
@@ -409,7 +395,7 @@ function Paged<T extends { id: string }>({ title, id, first, more, row, head }: 
           <tbody>{items.map((i) => <tr key={i.id}>{row(i)}</tr>)}</tbody>
         </table>
       )}
-      {cursor && <button type="button" className="secondary" onClick={() => void loadMore()}>Load more</button>}
+      {cursor && <button type="button" className="secondary" disabled={loading} onClick={() => void loadMore()}>{loading ? "Loading…" : "Load more"}</button>}
       <ErrorAlert message={error} />
     </section>
   );

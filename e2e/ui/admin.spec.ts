@@ -110,3 +110,18 @@ test("the Remove administrator button reads clearly: red on the card, not red on
     await snap(page, info, `admin-remove-${scheme}`);
   }
 });
+
+test("a course's admin log shows the newest 50 entries and loads older ones on demand, none twice", async ({ page }, info) => {
+  const admin = await signedInUser(page, info, "admin");
+  makeAdmin(info, admin);
+  const slug = `e2e-log-${Date.now()}`;
+  // 53 saves of the course: 53 entries in its log.
+  for (let i = 0; i < 53; i++) await newCourse(admin, slug);
+  await page.goto(`/admin/courses/${slug}`);
+  const rows = page.getByTestId("admin-log").locator("tbody tr");
+  await expect(rows).toHaveCount(50);
+  await page.getByRole("button", { name: "Load older entries" }).click();
+  await expect(rows).toHaveCount(53);
+  await expect(page.getByRole("button", { name: "Load older entries" })).toHaveCount(0);
+  await snap(page, info, "admin-log-all");
+});
