@@ -416,9 +416,11 @@ test("loading, then a failed load with the API's message, and Try again", async 
   const t = await createTodo(u, p.id, "Flaky network");
   let release!: () => void;
   const held = new Promise<void>((r) => (release = r));
+  let failed = 0;
   await page.route(`**/cookie/v1/todos/${t.id}?*`, async (route) => {
     await held;
     await route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ message: "Internal server error", code: "INTERNAL_SERVER_ERROR" }) });
+    failed += 1;
   });
   await page.goto(`/projects/${p.id}/todos/${t.id}`);
   await expect(page.getByRole("status").filter({ hasText: "Loading todo…" })).toBeVisible();
@@ -428,6 +430,9 @@ test("loading, then a failed load with the API's message, and Try again", async 
   await expect(page.getByText("Internal server error")).toBeVisible();
   await snap(page, info, "load-error");
 
+  // The page reads the todo again once its live connection is subscribed: that read must have
+  // failed too before the API answers again, or it (not Try again) would load the todo first.
+  await expect.poll(() => failed).toBeGreaterThanOrEqual(2);
   await page.unroute(`**/cookie/v1/todos/${t.id}?*`);
   await page.getByRole("button", { name: "Try again" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Flaky network");
