@@ -51,6 +51,19 @@ export function ShellBlock({ block, editable }: { block: TBlock; editable: boole
   };
   const started = c.startedAt !== undefined;
   const headingId = `shell-${block.blockId}`;
+  // A public todo's shell blocks carry only their state (docs/api.md "Public todos").
+  if (c.command === undefined) {
+    return (
+      <section className={styles.shellBlock} data-testid="shell-block" data-state={c.state} aria-labelledby={headingId}>
+        <div className={styles.shellHead}>
+          <span id={headingId}>A shell command on the owner&apos;s device</span>
+          <span className={styles.shellState} data-testid="shell-state">
+            {shellStateLabel(c)}
+          </span>
+        </div>
+      </section>
+    );
+  }
   return (
     <section className={styles.shellBlock} data-testid="shell-block" data-state={c.state} aria-labelledby={headingId}>
       <div className={styles.shellHead}>

@@ -19,7 +19,7 @@ import { messageWithBlocks, toMessage } from "./serialize.ts";
  * message, once it holds MESSAGE_PAGE_MAX_CHARS characters of content. `nextCursor` is the oldest
  * message returned when older ones exist.
  */
-export async function messagePage(todoId: string, q: { limit?: number; before?: string }) {
+export async function messagePage(todoId: string, q: { limit?: number; before?: string; roles?: readonly ("user" | "assistant" | "system" | "tool")[] }) {
   const limit = Math.min(Math.max(1, Math.trunc(q.limit ?? MESSAGE_PAGE_DEFAULT)), MESSAGE_PAGE_MAX);
   let beforeSeq: bigint | undefined;
   if (q.before) {
@@ -28,7 +28,7 @@ export async function messagePage(todoId: string, q: { limit?: number; before?: 
     beforeSeq = anchor.seq;
   }
   const rows = await db().message.findMany({
-    where: { todoId, ...(beforeSeq !== undefined ? { seq: { lt: beforeSeq } } : {}) },
+    where: { todoId, ...(beforeSeq !== undefined ? { seq: { lt: beforeSeq } } : {}), ...(q.roles ? { role: { in: [...q.roles] } } : {}) },
     orderBy: { seq: "desc" },
     take: limit + 1,
     include: messageWithBlocks,

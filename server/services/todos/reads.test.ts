@@ -107,6 +107,30 @@ describe("the public todo", () => {
     }
   });
 
+  test("shows the conversation, not the agent's machinery: no system messages; tool steps and shell commands without input, output, command, device or path", async () => {
+    const { todoId } = await seed(0);
+    await t().prisma.todo.update({ where: { id: todoId }, data: { isPublic: true } });
+    const ask = await t().prisma.message.create({ data: { todoId, role: "user", content: "List my files" } });
+    const reply = await t().prisma.message.create({ data: { todoId, role: "assistant", content: "I ran it." } });
+    await t().prisma.message.create({ data: { todoId, role: "system", content: "Result of the shell command you proposed: AWS_SECRET=abc123" } });
+    await t().prisma.block.createMany({
+      data: [
+        { todoId, messageId: reply.id, type: "shell", position: 0, actionable: false, content: { command: "cat ~/.env", path: "/home/ada/secret-project", deviceId: "cdevice", deviceName: "ada-laptop", state: "done", output: "AWS_SECRET=abc123", exitCode: 0 } },
+        { todoId, messageId: reply.id, type: "tool_call", position: 1, actionable: false, content: { tool: "recall", toolCallId: "call1", input: { query: "bank pin" }, state: "done", output: "personal note: pin 4321" } },
+        { todoId, messageId: reply.id, type: "checklist_item", position: 2, actionable: true, content: { text: "tidy up" } },
+      ],
+    });
+    const pub = await getPublicTodo(todoId, {});
+    assert.deepEqual(pub.messages.map((m) => m.id), [ask.id, reply.id]);
+    assert.deepEqual(pub.blocks.map((b) => [b.type, b.content]), [
+      ["shell", { state: "done", exitCode: 0 }],
+      ["tool_call", { tool: "recall", state: "done" }],
+      ["checklist_item", { text: "tidy up" }],
+    ]);
+    const text = JSON.stringify(ZPublicTodo.parse(pub));
+    for (const leak of ["AWS_SECRET", "cat ~/.env", "/home/ada", "ada-laptop", "cdevice", "bank pin", "4321"]) assert.equal(text.includes(leak), false, leak);
+  });
+
   test("a private or missing todo is the same 404", async () => {
     const { todoId } = await seed(1);
     await assert.rejects(getPublicTodo(todoId, {}), apiError("NOT_FOUND"));

@@ -130,8 +130,20 @@ export function toTodo(t: TodoRow, messages: MessageRow[], hasMoreMessages: bool
 
 // The public todo: each field picked here, never a copy of the full todo with fields removed,
 // so nothing private (owner, metadata, agent settings, usage, error reasons) can slip through.
+/**
+ * What a public reader sees of a block's content: checklists as they are; of the agent's tool
+ * steps and shell commands only that they happened and how they ended, never their input, output,
+ * command, device or path (docs/api.md "Public todos").
+ */
+function publicContent(type: string, content: unknown): unknown {
+  const c = (content && typeof content === "object" ? content : {}) as Record<string, unknown>;
+  if (type === "tool_call") return { tool: c.tool ?? null, state: c.state ?? null };
+  if (type === "shell") return { state: c.state ?? null, exitCode: c.exitCode ?? null };
+  return content;
+}
+
 function toPublicBlock(b: BlockRow): TPublicBlock {
-  return { id: b.id, blockId: b.id, messageId: b.messageId, type: b.type, content: b.content, actionable: b.actionable, checked: b.checked, position: b.position };
+  return { id: b.id, blockId: b.id, messageId: b.messageId, type: b.type, content: publicContent(b.type, b.content), actionable: b.actionable, checked: b.checked, position: b.position };
 }
 
 function toPublicMessage(m: MessageRow): TPublicMessage {

@@ -104,11 +104,15 @@ export async function getTodo(caller: Caller, todoId: string, messageLimit?: num
 }
 
 /** todo_getPublic: only a public todo, only its public fields (toPublicTodo), a page of messages. */
+const PUBLIC_ROLES = ["user", "assistant"] as const;
+
 export async function getPublicTodo(todoId: string, q: { messageLimit?: number; before?: string }): Promise<TPublicTodo> {
   const todo = await db().todo.findUnique({ where: { id: todoId } });
   // A private todo answers exactly like a missing one.
   if (!todo || !todo.isPublic) throw notFound("Todo");
-  const page = await messagePage(todoId, { limit: q.messageLimit, before: q.before });
+  // The conversation only: system messages carry what the agent was given (a shell command's
+  // output, sub-todos' results, summaries), which the owner never wrote into it.
+  const page = await messagePage(todoId, { limit: q.messageLimit, before: q.before, roles: PUBLIC_ROLES });
   return toPublicTodo(todo, page.rows, page.hasMore, page.nextCursor);
 }
 
