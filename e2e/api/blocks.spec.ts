@@ -172,6 +172,7 @@ test("link with an id the caller cannot read is 404, like a missing one, and lin
   expect(blockIn(await getTodo(u, t.id), block!.blockId).subTodoIds).toEqual([mine.id]);
 
   await expectBadRequest(await link(u, t.id, block!.blockId, "not-a-list"), "body.subTodoIds");
+  await expectBadRequest(await link(u, t.id, block!.blockId, [extra.id, t.id]), "body.subTodoIds");
   await expectError(await link(u, t.id, MISSING_ID, [extra.id]), 404, "NOT_FOUND");
   expect(blockIn(await getTodo(u, t.id), block!.blockId)).toMatchObject({ subTodoIds: [mine.id] } satisfies Partial<Block>);
 });

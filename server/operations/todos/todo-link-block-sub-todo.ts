@@ -13,7 +13,7 @@ export default defineOperation({
   tag: "Todos",
   summary: "Link sub-agent todos to a block",
   description:
-    "Appends to `subTodoIds` in order, without duplicates; several at once. Every id must be a todo the caller can read (404, and nothing is linked, otherwise).",
+    "Appends to `subTodoIds` in order, without duplicates; several at once. Every id must be a todo the caller can read (404, and nothing is linked, otherwise), and not the todo itself (400).",
   auth: ANY_CREDENTIAL,
   params: ZBlockParams,
   body: ZTodoBlockSubTodoInput,

@@ -1,5 +1,5 @@
 import type { Caller } from "../../auth/caller.ts";
-import { ApiError, notFound } from "../../http/errors.ts";
+import { ApiError, badRequest, notFound } from "../../http/errors.ts";
 import { db } from "../../runtime.ts";
 import { getTodoOrThrow } from "../access.ts";
 import { publishTodo } from "./events.ts";
@@ -59,6 +59,7 @@ export async function linkSubTodos(caller: Caller, todoId: string, blockId: stri
   const { todo } = await getTodoOrThrow(caller, todoId, "write");
   await blockOf(todoId, blockId);
   const wanted = [...new Set(subTodoIds)];
+  if (wanted.includes(todoId)) throw badRequest("A todo cannot be its own sub-todo", [{ path: "body.subTodoIds", message: "must not contain the todo itself", code: "custom" }]);
   // Each linked todo must be one the caller can read: checked before anything is written.
   for (const id of wanted) await getTodoOrThrow({ ...caller, todoScope: null }, id, "read");
   const block = await db().$transaction(async (tx) => {
