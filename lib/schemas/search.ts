@@ -144,8 +144,7 @@ export const ZNotePage = z
   .meta({ id: "MemoryNotePage" });
 
 export const ZNoteCreateInput = z
-  .object({ content: ZNoteContent, projectId: ZId.optional().describe("Omit for a personal note") })
-  
+  .object({ content: ZNoteContent, projectId: ZId.nullable().optional().describe("Omit, or null, for a personal note") })
   .meta({ id: "MemoryNoteCreateInput" });
 export const ZNoteUpdateInput = z.object({ content: ZNoteContent }).meta({ id: "MemoryNoteUpdateInput" });
 export const ZNoteParams = z.object({ noteId: ZId });

@@ -38,6 +38,11 @@ test("a personal note is its author's alone", async () => {
   assert.equal(note.content, "Prefers short answers");
   assert.equal(note.projectId, null);
   assert.equal((await call("owner", "GET", `/notes/${note.id}`)).status, 200);
+  // What a note reads as (projectId: null) can be sent back.
+  const echoed = await call("owner", "POST", "/notes", { content: "Likes tea", projectId: null });
+  assert.equal(echoed.status, 200, echoed.text);
+  assert.equal((echoed.json as Json).projectId, null);
+  await call("owner", "DELETE", `/notes/${(echoed.json as Json).id}`);
   for (const who of ["editor", "stranger"]) {
     assert.equal((await call(who, "GET", `/notes/${note.id}`)).status, 404, who);
     assert.equal((await call(who, "PATCH", `/notes/${note.id}`, { content: "x" })).status, 404, who);
