@@ -52,3 +52,22 @@ test("an address the server refuses keeps where the visitor was going", async ({
   expect(url.searchParams.get("next")).toBe("/invite/tti_kept");
   await expect(page.locator('input[name="next"]')).toHaveValue("/invite/tti_kept");
 });
+
+test("a signed-out deep link goes to sign-in and, through the emailed link, back to the page asked for", async ({ page }, info) => {
+  const email = randomEmail("deep");
+  await page.goto("/settings?tab=devices");
+  await expect(page).toHaveURL(/\/signin\?next=/);
+  expect(new URL(page.url()).searchParams.get("next")).toBe("/settings?tab=devices");
+  await expect(page.locator('input[name="next"]')).toHaveValue("/settings?tab=devices");
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: "Email me a sign-in link" }).click();
+  await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible();
+  await page.goto(firstLink((await readOutbox(dataDirOf(info), email)).text));
+  await expect(page).toHaveURL(/\/settings\?tab=devices$/);
+  await expect(page.getByTestId("signed-in-email")).toHaveText(email);
+
+  // The admin console's own layout does the same.
+  await page.context().clearCookies();
+  await page.goto("/admin/log");
+  expect(new URL(page.url()).searchParams.get("next")).toBe("/admin/log");
+});

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { CLIENT_IP_HEADER, clientIp } from "./client-ip.ts";
 import { ApiError } from "./errors.ts";
+import { REQUEST_PATH_HEADER } from "../../lib/request-path.ts";
 
 // What the custom server does to every request before Next (pages and the API) sees it.
 
@@ -45,7 +46,8 @@ const FORWARDED = ["x-forwarded-host", "x-forwarded-proto", "x-forwarded-port", 
 /**
  * Prepares a request for Next: security headers on the response, client-sent X-Forwarded-*
  * dropped unless TRUST_PROXY, the client's address in CLIENT_IP_HEADER for per-IP rate limits
- * (overwriting any value a client sent). Answers (and returns true for) a method nothing serves: 405 in the
+ * (overwriting any value a client sent), and the request's path in REQUEST_PATH_HEADER (for the
+ * sign-in redirect's `next`). Answers (and returns true for) a method nothing serves: 405 in the
  * API's error shape with `Allow` and `x-request-id`.
  */
 // Built once per process and mode, not on every request.
@@ -55,6 +57,7 @@ export function frontDoor(req: IncomingMessage, res: ServerResponse, opts: { dev
   for (const [name, value] of SECURITY_HEADERS[opts.dev ? "dev" : "production"]) res.setHeader(name, value);
   if (!opts.trustProxy) for (const name of FORWARDED) delete req.headers[name];
   req.headers[CLIENT_IP_HEADER] = clientIp(req, opts.trustProxy);
+  req.headers[REQUEST_PATH_HEADER] = req.url ?? "/";
   if (req.method && SERVED.has(req.method)) return false;
   const { status, headers, body } = methodNotAllowed(req.method ?? "", req.headers["x-request-id"]);
   // The request's body (if any) is not read: close the connection after answering.

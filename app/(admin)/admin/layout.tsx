@@ -1,8 +1,10 @@
 import type { ReactNode } from "react";
 import Link from "next/link";
 import { connection } from "next/server";
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { auth } from "@/auth";
+import { REQUEST_PATH_HEADER, signInUrl } from "@/lib/request-path";
 import { cookieGet } from "@/components/shell/cookie-get";
 
 // The admin console's own route group: signed-out visitors go to /signin; a signed-in user who is
@@ -10,7 +12,7 @@ import { cookieGet } from "@/components/shell/cookie-get";
 export default async function AdminLayout({ children }: { children: ReactNode }) {
   await connection();
   const session = await auth();
-  if (!session?.user) redirect("/signin");
+  if (!session?.user) redirect(signInUrl((await headers()).get(REQUEST_PATH_HEADER)));
   const profile = await cookieGet("user_profile", {});
   if (!profile?.isAdmin)
     return (
