@@ -7,7 +7,7 @@ import { errorMessage } from "@/lib/ui/form-issues";
 import { useCoalesced } from "@/lib/ui/use-coalesced";
 import { useRealtime, type RealtimeEvent, type RealtimeStatus } from "@/lib/realtime-client";
 import type { TMessage, TTodo } from "@/lib/schemas/todos";
-import { chatReducer, eventNeedsRefetch, initialChatState, type ChatState } from "@/lib/ui/todo-chat-state";
+import { accessMayHaveChanged, chatReducer, eventNeedsRefetch, initialChatState, type ChatState } from "@/lib/ui/todo-chat-state";
 
 // The todo chat's data: the todo and its newest messages are read through the data layer
 // (lib/api/swr.ts, `todo_get` keyed by operation), so SWR fetches, keeps only the newest of
@@ -71,8 +71,9 @@ export function useTodoChat(todoId: string): TodoChat {
 
   const onEvent = useCallback(
     (event: RealtimeEvent) => {
-      // project.deleted names no todo: the reducer matches it against the todo's project.
-      if (event.todoId !== todoId && event.type !== "project.deleted") return;
+      // project.deleted names no todo: the reducer matches it against the todo's project; a
+      // change of access to that project (project.updated) asks for the todo again.
+      if (event.todoId !== todoId && event.type !== "project.deleted" && !accessMayHaveChanged(stateRef.current, event)) return;
       const needs = eventNeedsRefetch(stateRef.current, event);
       dispatch({ type: "event", event });
       if (needs) refetch();

@@ -1,7 +1,8 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { signedInUser, snap } from "../support/ui";
 import { createUser, dataDirOf, firstLink, readOutbox, type TestUser } from "../support/users";
-import { createProject } from "../support/todos";
+import { createProject, createTodo } from "../support/todos";
+import { TodoChatPage } from "../support/todo-page";
 
 // Issue 13: the team page (/team) and the invite page (/invite/<token>) in a real Chromium, with
 // the invitee in a second browser context.
@@ -108,6 +109,29 @@ test("a member's team page follows the team project renamed and deleted elsewher
   await expect(page.getByTestId("team-project")).toHaveText("Crew plans, v3");
   expect((await owner.session.delete(`/api/v1/projects/${project.id}`, { headers: api(owner) })).status()).toBe(200);
   await expect(page.getByTestId("team-project")).toHaveText("None yet.");
+});
+
+test("a member's open chat of a team project todo says it is not found once the member is removed elsewhere", async ({ page }, info) => {
+  const owner = await createUser(info, "owner");
+  const project = await createProject(owner, "Crew chat");
+  const todo = await createTodo(owner, project.id, "Crew todo");
+  const member = await signedInUser(page, info, "member");
+  const api = (u: TestUser) => ({ authorization: `Bearer ${u.apiKey}` });
+  expect((await owner.session.post("/api/v1/billing/team/members", { headers: api(owner), data: { email: member.email, teamName: "Crew" } })).status()).toBe(200);
+  const token = (await inviteLink(dataDirOf(info), member.email)).split("/invite/")[1]!;
+  const joined = await member.session.post("/api/v1/billing/team/invites/accept", { headers: api(member), data: { token } });
+  expect(joined.status(), await joined.text()).toBe(200);
+  const memberId = ((await joined.json()) as { members: { id: string; userId: string }[] }).members.find((m) => m.userId === member.userId)!.id;
+  expect((await owner.session.patch("/api/v1/billing/team/project", { headers: api(owner), data: { projectId: project.id } })).status()).toBe(200);
+
+  const chat = new TodoChatPage(page);
+  await chat.open(project.id, todo.id);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Crew todo");
+
+  // Removed through the API: the open chat learns it (project.updated "team") and reads the todo again.
+  expect((await owner.session.delete(`/api/v1/billing/team/members/${memberId}`, { headers: api(owner) })).status()).toBe(200);
+  await expect(page.getByTestId("todo-not-found")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Todo not found" })).toBeVisible();
 });
 
 test("the invite page explains a signed-out visitor, another address, and a used link in plain words", async ({ page, browser }, info) => {

@@ -142,6 +142,17 @@ test("the todo's project deleted (an event naming no todo) deletes the todo; ano
   assert.equal(s.deleted, true);
 });
 
+test("a change of access to the todo's project (a share's role, a team project lost) asks for the todo again; other projects' and renames do not", () => {
+  const s = chatReducer(initialChatState, { type: "loaded", todo: todo([msg("u", 1)]) });
+  assert.equal(eventNeedsRefetch(s, { type: "project.updated", projectId: "p1", data: { action: "shared" } }), true);
+  // The team event reaches the user's own room: no projectId on the envelope, the project in its data.
+  assert.equal(eventNeedsRefetch(s, { type: "project.updated", data: { action: "team", projectId: "p1" } }), true);
+  assert.equal(eventNeedsRefetch(s, { type: "project.updated", data: { action: "team", projectId: "p2" } }), false);
+  assert.equal(eventNeedsRefetch(s, { type: "project.updated", projectId: "p2", data: { action: "shared" } }), false);
+  assert.equal(eventNeedsRefetch(s, { type: "project.updated", projectId: "p1", data: { action: "updated" } }), false);
+  assert.deepEqual(chatReducer(s, { type: "event", event: { type: "project.updated", projectId: "p1", data: { action: "shared" } } }), s);
+});
+
 test("a message older than the loaded window is not put at its end", () => {
   let s = chatReducer(initialChatState, { type: "loaded", todo: todo([msg("c", 3)], true) });
   s = chatReducer(s, ev("message.updated", msg("a", 1, { state: "PENDING" })));

@@ -185,10 +185,24 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
 }
 
 /**
+ * Someone's access to the todo's project changed (a share's role, a team project gained or lost;
+ * the team event reaches the user's own room and names the project in its data): maybe the
+ * reader's, so the todo is read again, and a reader who lost access sees "Todo not found".
+ */
+export function accessMayHaveChanged(state: ChatState, event: RealtimeLike): boolean {
+  if (event.type !== "project.updated" || !state.todo) return false;
+  const data = (event.data ?? {}) as Record<string, unknown>;
+  if (data.action !== "shared" && data.action !== "team") return false;
+  return (event.projectId ?? data.projectId) === state.todo.projectId;
+}
+
+/**
  * A delta for a message the page does not have, or one that starts past the text the page has
- * (it missed some, e.g. between a reload's fetch and its subscription), means: refetch.
+ * (it missed some, e.g. between a reload's fetch and its subscription), means: refetch; so does
+ * a change of access to the todo's project.
  */
 export function eventNeedsRefetch(state: ChatState, event: RealtimeLike): boolean {
+  if (accessMayHaveChanged(state, event)) return true;
   if (state.todo && event.todoId !== state.todo.id) return false;
   if (event.type === "todo.status") return true; // waiting messages change state, ERROR carries a reason
   if (event.type !== "message.delta") return false;
