@@ -146,6 +146,8 @@ export async function joinTeamByDomain(userId: string, rt: Pick<Runtime, "prisma
       await lockRow(tx, "Team", team.id);
       if (await tx.teamMember.findUnique({ where: { userId }, select: { id: true } })) return;
       await tx.teamMember.create({ data: { teamId: team.id, userId, role: "member", via: "domain" } });
+      // An invite to this address that was still open is answered by joining: no longer pending.
+      await tx.teamInvite.updateMany({ where: { teamId: team.id, email: user.email.trim().toLowerCase(), status: "pending" }, data: { status: "accepted", acceptedAt: new Date(), acceptedById: userId } });
       await logActivity(tx, team.id, { kind: "joined", actorId: userId, userId, data: { via: "domain", domain } });
     });
     if (team.projectId) rt.bus.publish({ type: "project.updated", userId, data: { action: "team", projectId: team.projectId, access: "gained" } });

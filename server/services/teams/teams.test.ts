@@ -113,7 +113,10 @@ test("join by domain: verified address on the enabled domain only; public domain
   const owner = await createTestUser(p, { email: "boss@acme-corp.test" });
   await p.team.create({ data: { ownerId: owner.id, name: "Acme", joinDomainEnabled: true, joinDomain: "acme-corp.test", members: { create: { userId: owner.id, role: "owner", via: "owner" } } } });
   const unverified = await createTestUser(p, { email: "new@acme-corp.test" });
-  const verified = await p.user.create({ data: { email: "ok@acme-corp.test", emailVerified: new Date() } });
+  const verified = await p.user.create({ data: { email: "OK@acme-corp.test", emailVerified: new Date() } });
+  const team = await p.team.findFirstOrThrow({ where: { ownerId: owner.id } });
+  // Invited before the address signed in: joining by domain answers the invite too.
+  const invite = await p.teamInvite.create({ data: { teamId: team.id, email: "ok@acme-corp.test", tokenSalt: "s", tokenHash: "h", expiresAt: new Date(Date.now() + 86_400_000), invitedById: owner.id } });
   const other = await p.user.create({ data: { email: "ok@acme-corp.test.evil.test", emailVerified: new Date() } });
   const sub = await p.user.create({ data: { email: "ok@eu.acme-corp.test", emailVerified: new Date() } });
   assert.equal(await joinTeamByDomain(unverified.id), null);
@@ -124,4 +127,5 @@ test("join by domain: verified address on the enabled domain only; public domain
   const members: Json[] = await p.teamMember.findMany({ where: { team: { ownerId: owner.id } }, orderBy: { createdAt: "asc" } });
   assert.deepEqual(members.map((m) => [m.userId, m.via]), [[owner.id, "owner"], [verified.id, "domain"]]);
   assert.equal(await p.teamActivity.count({ where: { kind: "joined", userId: verified.id } }), 1);
+  assert.deepEqual(await p.teamInvite.findUniqueOrThrow({ where: { id: invite.id }, select: { status: true, acceptedById: true } }), { status: "accepted", acceptedById: verified.id });
 });
