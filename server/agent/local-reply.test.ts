@@ -28,6 +28,10 @@ test("a list yields a checklist reply, prose yields an approach, both determinis
   // The topic is the first line of prose, cut at 160 characters.
   const long = await planReply([`\n- item\n   ${"x".repeat(300)}   \nsecond`]);
   assert.ok(long.text.includes(`for "${"x".repeat(157)}…"`));
+  // Only a list: nothing to name, the list is not quoted back.
+  const only = await planReply(["- boxes\n- van"]);
+  assert.deepEqual(only.checklist, ["boxes", "van"]);
+  assert.equal(only.text, 'I turned your list into a checklist of 2 items. Start with "boxes", then "van". Check each one off as it is done, and tell me where you want help first.');
 });
 
 test("a line longer than MAX_LIST_LINE is prose; items are capped at MAX_ITEMS in all", async () => {

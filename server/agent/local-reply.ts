@@ -129,7 +129,8 @@ export async function planReply(userMessages: readonly string[]): Promise<LocalR
     topic = headlineOf(text, start, end);
     return false;
   });
-  return { text: replyText(checklist, topic ?? headlineOf(last, 0, last.length)), checklist };
+  // A message that is only a list has no topic to name: the reply does not quote the list back.
+  return { text: replyText(checklist, topic ?? (checklist.length ? "" : headlineOf(last, 0, last.length))), checklist };
 }
 
 /** Splits a reply into the pieces one step streams: a few words each, spaces kept. */
