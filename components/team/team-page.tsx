@@ -196,11 +196,12 @@ function Invites({ team }: { team: Team }) {
         {team.invites.map((i) => (
           <li key={i.id} data-testid="team-invite">
             {i.email} · {i.status === "expired" ? "expired" : `expires ${new Date(i.expiresAt).toLocaleDateString()}`}{" "}
-            <button type="button" className="secondary" disabled={busy} onClick={() => void run(() => call("billing_addTeamMember", { body: { email: i.email } }))}>
-              Resend to {i.email}
+            {/* The address is on the line already: short labels that fit a phone, full names for screen readers. */}
+            <button type="button" className="secondary" disabled={busy} aria-label={`Resend to ${i.email}`} onClick={() => void run(() => call("billing_addTeamMember", { body: { email: i.email } }))}>
+              Resend
             </button>{" "}
-            <button type="button" className="secondary" disabled={busy} onClick={() => void run(() => call("billing_revokeTeamInvite", { body: { inviteId: i.id } }))}>
-              Revoke invite to {i.email}
+            <button type="button" className="secondary" disabled={busy} aria-label={`Revoke invite to ${i.email}`} onClick={() => void run(() => call("billing_revokeTeamInvite", { body: { inviteId: i.id } }))}>
+              Revoke
             </button>
           </li>
         ))}
