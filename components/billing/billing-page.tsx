@@ -150,9 +150,9 @@ function Credit() {
         <select id="credit-amount" className={styles.control} value={amount} onChange={(e) => setAmount(e.target.value)}>
           {["5", "10", "25", "50", "100"].map((v) => <option key={v} value={v}>{formatMoney(Number(v) * 100)}</option>)}
         </select>
-        <button type="submit" disabled={busy}>{busy ? "Paying…" : "Add credit"}</button>
+        <button type="submit" disabled={busy || !defaultCard} aria-describedby="credit-card-note">{busy ? "Paying…" : "Add credit"}</button>
       </form>
-      <p className="muted">Paid with your default card.</p>
+      <p className="muted" id="credit-card-note" data-testid="credit-card-note">{defaultCard ? "Paid with your default card." : cards.data ? "Add a card under Cards first: credit is paid with your default card." : "Paid with your default card."}</p>
       <ErrorAlert message={error} />
       {(notice || waiting) && <p role="status">{notice || waiting}</p>}
     </section>

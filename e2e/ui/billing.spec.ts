@@ -12,6 +12,9 @@ test("add a test card and credit, see balance and transaction; a declined card s
   await expect(page.getByText(/^Test mode: payments go to a local Stripe stand-in/)).toBeVisible();
   await expect(page.getByTestId("balance")).toHaveText("$0.00");
   await expect(page.getByText("No card saved yet.")).toBeVisible();
+  // No card to pay with: the button says so instead of failing when pressed.
+  await expect(page.getByRole("button", { name: "Add credit" })).toBeDisabled();
+  await expect(page.getByTestId("credit-card-note")).toHaveText("Add a card under Cards first: credit is paid with your default card.");
 
   // A declined card: Stripe's reason is shown, nothing saved.
   await page.getByLabel("Card number").fill("4000 0000 0000 0002");
@@ -26,6 +29,7 @@ test("add a test card and credit, see balance and transaction; a declined card s
   await expect(cards).toContainText("4242");
   await expect(cards).toContainText("Default");
 
+  await expect(page.getByTestId("credit-card-note")).toHaveText("Paid with your default card.");
   await page.getByLabel("Add", { exact: true }).selectOption("25");
   await page.getByRole("button", { name: "Add credit" }).click();
   await expect(page.getByText("$25.00 added.")).toBeVisible();
