@@ -1,4 +1,4 @@
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page, type TestInfo } from "@playwright/test";
 import { signedInUser, snap } from "../support/ui";
 import { createUser, dataDirOf, firstLink, readOutbox, type TestUser } from "../support/users";
 import { createProject, createTodo } from "../support/todos";
@@ -67,17 +67,24 @@ test("invite a member, accept from the outbox link in a second browser, share a 
   await other.close();
 });
 
-test("a member's open page of the team project says it is gone once the member is removed elsewhere", async ({ page }, info) => {
-  const owner = await createUser(info, "owner");
-  const project = await createProject(owner, "Crew board");
+const api = (u: TestUser) => ({ authorization: `Bearer ${u.apiKey}` });
+
+/** A member signed in on `page`, invited by `owner` to the team "Crew" (made here), whose shared project is `projectId`. */
+async function joinTeamProject(page: Page, info: TestInfo, owner: TestUser, projectId: string) {
   const member = await signedInUser(page, info, "member");
-  const api = (u: TestUser) => ({ authorization: `Bearer ${u.apiKey}` });
   expect((await owner.session.post("/api/v1/billing/team/members", { headers: api(owner), data: { email: member.email, teamName: "Crew" } })).status()).toBe(200);
   const token = (await inviteLink(dataDirOf(info), member.email)).split("/invite/")[1]!;
   const joined = await member.session.post("/api/v1/billing/team/invites/accept", { headers: api(member), data: { token } });
   expect(joined.status(), await joined.text()).toBe(200);
   const memberId = ((await joined.json()) as { members: { id: string; userId: string }[] }).members.find((m) => m.userId === member.userId)!.id;
-  expect((await owner.session.patch("/api/v1/billing/team/project", { headers: api(owner), data: { projectId: project.id } })).status()).toBe(200);
+  expect((await owner.session.patch("/api/v1/billing/team/project", { headers: api(owner), data: { projectId } })).status()).toBe(200);
+  return { member, memberId };
+}
+
+test("a member's open page of the team project says it is gone once the member is removed elsewhere", async ({ page }, info) => {
+  const owner = await createUser(info, "owner");
+  const project = await createProject(owner, "Crew board");
+  const { memberId } = await joinTeamProject(page, info, owner, project.id);
 
   await page.goto(`/projects/${project.id}`);
   await expect(page.getByTestId("project-name")).toHaveText("Crew board");
@@ -92,12 +99,7 @@ test("a member's open page of the team project says it is gone once the member i
 test("a member's team page follows the team project renamed and deleted elsewhere", async ({ page }, info) => {
   const owner = await createUser(info, "owner");
   const project = await createProject(owner, "Crew plans");
-  const member = await signedInUser(page, info, "member");
-  const api = (u: TestUser) => ({ authorization: `Bearer ${u.apiKey}` });
-  expect((await owner.session.post("/api/v1/billing/team/members", { headers: api(owner), data: { email: member.email, teamName: "Crew" } })).status()).toBe(200);
-  const token = (await inviteLink(dataDirOf(info), member.email)).split("/invite/")[1]!;
-  expect((await member.session.post("/api/v1/billing/team/invites/accept", { headers: api(member), data: { token } })).status()).toBe(200);
-  expect((await owner.session.patch("/api/v1/billing/team/project", { headers: api(owner), data: { projectId: project.id } })).status()).toBe(200);
+  await joinTeamProject(page, info, owner, project.id);
 
   await page.goto("/team");
   await expect(page.getByTestId("team-project")).toHaveText("Crew plans");
@@ -115,14 +117,7 @@ test("a member's open chat of a team project todo says it is not found once the 
   const owner = await createUser(info, "owner");
   const project = await createProject(owner, "Crew chat");
   const todo = await createTodo(owner, project.id, "Crew todo");
-  const member = await signedInUser(page, info, "member");
-  const api = (u: TestUser) => ({ authorization: `Bearer ${u.apiKey}` });
-  expect((await owner.session.post("/api/v1/billing/team/members", { headers: api(owner), data: { email: member.email, teamName: "Crew" } })).status()).toBe(200);
-  const token = (await inviteLink(dataDirOf(info), member.email)).split("/invite/")[1]!;
-  const joined = await member.session.post("/api/v1/billing/team/invites/accept", { headers: api(member), data: { token } });
-  expect(joined.status(), await joined.text()).toBe(200);
-  const memberId = ((await joined.json()) as { members: { id: string; userId: string }[] }).members.find((m) => m.userId === member.userId)!.id;
-  expect((await owner.session.patch("/api/v1/billing/team/project", { headers: api(owner), data: { projectId: project.id } })).status()).toBe(200);
+  const { memberId } = await joinTeamProject(page, info, owner, project.id);
 
   const chat = new TodoChatPage(page);
   await chat.open(project.id, todo.id);
