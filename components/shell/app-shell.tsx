@@ -1,6 +1,6 @@
 "use client";
 
-import { useState, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { usePathname } from "next/navigation";
 import { ShellProvider } from "./shell-context";
 import { Sidebar } from "./sidebar";
@@ -14,10 +14,25 @@ export function AppShell({ email, children }: { email: string; children: ReactNo
   const [openAt, setOpenAt] = useState<string | null>(null);
   // The menu closes by itself when the user navigates (it stays open only on the page it was opened on).
   const open = openAt === pathname;
+  const toggle = useRef<HTMLButtonElement>(null);
+  // Escape closes the open menu from the toggle or from inside it, and gives focus back to the toggle.
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "Escape" || e.defaultPrevented) return;
+      const focused = document.activeElement;
+      if (focused !== toggle.current && !document.getElementById("app-sidebar")?.contains(focused)) return;
+      setOpenAt(null);
+      toggle.current?.focus();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [open]);
   return (
     <ShellProvider email={email}>
       <div className="shell">
         <button
+          ref={toggle}
           type="button"
           className="shell-toggle secondary"
           aria-expanded={open}

@@ -115,6 +115,12 @@ test("create todos with and without the agent; at 375 px the sidebar folds behin
   await expect(page.getByTestId("signed-in-email")).toHaveText(user.email);
   await expect(sidebar(page).getByRole("link", { name: "Agent work" })).toHaveAttribute("aria-current", "page");
   await snap(page, info, "project-375-menu");
+  // Escape from inside the menu closes it and gives focus back to the toggle.
+  await sidebar(page).getByRole("link", { name: "Agent work" }).focus();
+  await page.keyboard.press("Escape");
+  await expect(toggle).toHaveAttribute("aria-expanded", "false");
+  await expect(toggle).toBeFocused();
+  await expect(page.getByTestId("signed-in-email")).toBeHidden();
 });
 
 test("groups: todos by group, an empty group, rename a group, add a group", async ({ page }, info) => {
