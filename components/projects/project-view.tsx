@@ -19,6 +19,7 @@ import { ListShortcuts } from "./shortcuts";
 import { Loading } from "@/components/ui/load-state";
 import { ProposedSection, SearchBox, TodoBoard, type GroupsState } from "./todo-board";
 import { toListItem, useTodoFeed } from "./use-todo-feed";
+import { eventProjectId, isAccessChange } from "@/lib/ui/project-events";
 
 /** The page of a project that is not there (any more), with the way back. */
 function ProjectGone({ id, title, children }: { id: string; title: string; children: ReactNode }) {
@@ -134,8 +135,7 @@ export function ProjectView({ projectId }: { projectId: string }) {
   const onEvent = useCallback(
     (event: RealtimeEvent) => {
       const data = (event.data ?? {}) as Record<string, unknown>;
-      // A team project gained or lost reaches the user's own room only, naming the project in data.
-      if ((event.projectId ?? (data.action === "team" ? data.projectId : undefined)) !== projectId) return;
+      if (eventProjectId(event) !== projectId) return;
       switch (event.type) {
         case "todo.created":
         case "todo.updated":
@@ -165,9 +165,8 @@ export function ProjectView({ projectId }: { projectId: string }) {
             const group = data.group as TTodoGroup;
             void mutateGroups((list) => list && withGroup(list, group), { revalidate: false });
             scheduleGroups();
-          } else if (data.action === "shared" || data.action === "team") {
-            // Someone's role or access changed, maybe the reader's (the event names the writer's
-            // role, or none): ask again; a reader who lost access gets the 404 page.
+          } else if (isAccessChange(event)) {
+            // Maybe the reader's: a reader who lost access gets the 404 page.
             void mutateProject();
           }
           break;

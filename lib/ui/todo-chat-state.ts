@@ -1,4 +1,5 @@
 import type { TBlock, TMessage, TTodo, TTodoListItem, TTodoStatus } from "../schemas/todos.ts";
+import { eventProjectId, isAccessChange } from "./project-events";
 
 // The todo chat page's state: the todo, the loaded window of its messages (newest last), and the
 // real-time events folded into them. Pure, so the merge rules are unit-tested
@@ -190,10 +191,7 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
  * reader's, so the todo is read again, and a reader who lost access sees "Todo not found".
  */
 export function accessMayHaveChanged(state: ChatState, event: RealtimeLike): boolean {
-  if (event.type !== "project.updated" || !state.todo) return false;
-  const data = (event.data ?? {}) as Record<string, unknown>;
-  if (data.action !== "shared" && data.action !== "team") return false;
-  return (event.projectId ?? data.projectId) === state.todo.projectId;
+  return !!state.todo && isAccessChange(event) && eventProjectId(event) === state.todo.projectId;
 }
 
 /**
