@@ -7,7 +7,7 @@ import { CliError, EXIT } from "./exit-codes.ts";
 import { download, formatBytes, suggestedName } from "./export.ts";
 import { deviceLogin } from "./login.ts";
 import { blockLine, checklistItemAt, checklistOf, searchText, todoText } from "./render.ts";
-import { pendingShellNotice, watchTodo } from "./watch.ts";
+import { isPendingShell, watchTodo } from "./watch.ts";
 import { parseWhen } from "./when.ts";
 
 // `todo`: the service from the command line (README "Command line"). Every command takes --json
@@ -211,7 +211,7 @@ for (const [name, approve] of [["approve", true], ["deny", false]] as const) {
       const { client } = await session();
       let blockId = blockRef;
       if (!blockId) {
-        const waiting = (await client.call("todo_get", { params: { todoId } })).blocks.filter((b) => pendingShellNotice(todoId, b));
+        const waiting = (await client.call("todo_get", { params: { todoId } })).blocks.filter(isPendingShell);
         if (waiting.length === 0) throw new CliError(`No shell command of ${todoId} waits for a decision.`, EXIT.NOT_FOUND);
         if (waiting.length > 1) throw new CliError(`Several commands wait; name one:\n${waiting.map((b) => blockLine(b)).join("\n")}`, EXIT.USAGE);
         blockId = waiting[0]!.id;

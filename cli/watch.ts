@@ -9,10 +9,15 @@ const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "
 type Envelope = { todoId?: string; data: { messageId?: string; delta?: string; status?: string } };
 type BlockLike = { id: string; type: string; content: unknown };
 
-/** A shell command the agent proposed that waits for the user's decision, as a line for people; else null. */
+/** A shell command the agent proposed that waits for the user's decision. */
+export function isPendingShell(block: BlockLike): boolean {
+  return block.type === "shell" && (block.content as { state?: unknown } | null)?.state === "pending";
+}
+
+/** A waiting shell command (isPendingShell) as a line for people, with the commands that decide it; else null. */
 export function pendingShellNotice(todoId: string, block: BlockLike): string | null {
-  const c = (block.content ?? {}) as { state?: unknown; command?: unknown; deviceName?: unknown; path?: unknown };
-  if (block.type !== "shell" || c.state !== "pending") return null;
+  if (!isPendingShell(block)) return null;
+  const c = block.content as { command?: unknown; deviceName?: unknown; path?: unknown };
   return `The agent wants to run \`${String(c.command)}\` on ${String(c.deviceName)}:${String(c.path)}. Approve: todo approve ${todoId} ${block.id}   Deny: todo deny ${todoId} ${block.id}`;
 }
 
