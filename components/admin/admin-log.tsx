@@ -3,7 +3,7 @@
 import { call } from "@/lib/api/client";
 import { useOperation } from "@/lib/api/swr";
 import { useMorePages } from "@/lib/ui/use-more-pages";
-import { ErrorAlert } from "@/components/ui/error-alert";
+import { LoadMore } from "@/components/ui/load-more";
 import { LoadError, Loading } from "@/components/ui/load-state";
 import { TableScroll } from "@/components/ui/table-scroll";
 
@@ -45,12 +45,7 @@ export function AdminLogView({ course }: { course?: string }) {
           </table>
         </TableScroll>
       )}
-      {more.cursor && (
-        <button type="button" className="secondary" disabled={more.loading} onClick={() => void more.loadMore()}>
-          {more.loading ? "Loading…" : "Load older entries"}
-        </button>
-      )}
-      <ErrorAlert message={more.error} />
+      <LoadMore more={more} label="Load older entries" />
     </section>
   );
 }

@@ -14,6 +14,7 @@ import { errorMessage } from "@/lib/ui/form-issues";
 import { useMorePages } from "@/lib/ui/use-more-pages";
 import { formatMoney, plural, utcDays } from "@/lib/ui/format";
 import { ErrorAlert } from "@/components/ui/error-alert";
+import { LoadMore } from "@/components/ui/load-more";
 import { LoadError, Loading } from "@/components/ui/load-state";
 import styles from "./billing.module.css";
 
@@ -383,20 +384,19 @@ function SpendChart() {
 type Page<T> = { items: T[]; nextCursor: string | null };
 
 function Paged<T extends { id: string }>({ title, id, first, more, row, head }: { title: string; id: OperationId; first: { data?: Page<T>; error?: { message: string }; mutate: () => unknown }; more: (cursor: string) => Promise<Page<T>>; row: (item: T) => React.ReactNode; head: React.ReactNode }) {
-  const { items, cursor, loadMore, loading, error } = useMorePages(first.data, more);
+  const paged = useMorePages(first.data, more);
   if (first.error) return <LoadError what={title.toLowerCase()} message={first.error.message} onRetry={() => void first.mutate()} />;
   if (!first.data) return <Loading label={`Loading ${title.toLowerCase()}…`} />;
   return (
     <section className={styles.card} aria-labelledby={`${id}-title`} style={{ marginBottom: "1rem" }}>
       <h2 id={`${id}-title`}>{title}</h2>
-      {items.length === 0 ? <p className="muted">Nothing yet.</p> : (
+      {paged.items.length === 0 ? <p className="muted">Nothing yet.</p> : (
         <table className={styles.table}>
           <thead>{head}</thead>
-          <tbody>{items.map((i) => <tr key={i.id}>{row(i)}</tr>)}</tbody>
+          <tbody>{paged.items.map((i) => <tr key={i.id}>{row(i)}</tr>)}</tbody>
         </table>
       )}
-      {cursor && <button type="button" className="secondary" disabled={loading} onClick={() => void loadMore()}>{loading ? "Loading…" : "Load more"}</button>}
-      <ErrorAlert message={error} />
+      <LoadMore more={paged} label="Load more" />
     </section>
   );
 }
