@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { z } from "zod";
-import { MAX_BODY_BYTES } from "./http/body.ts";
+import { MAX_BODY_BYTES, parseJsonBytes } from "./http/body.ts";
 import { ApiError, badRequest, toApiError } from "./http/errors.ts";
 import { zodIssues } from "./http/pipeline.ts";
 import { log } from "./log.ts";
@@ -64,9 +64,9 @@ function readBody(req: IncomingMessage): Promise<unknown> {
       if (done) return;
       done = true;
       try {
-        resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")));
-      } catch {
-        reject(new ApiError("BAD_REQUEST", "Malformed JSON body", { issues: [{ path: "body", message: "not valid JSON", code: "invalid_json" }] }));
+        resolve(parseJsonBytes(Buffer.concat(chunks)));
+      } catch (error) {
+        reject(error);
       }
     });
   });

@@ -1,5 +1,6 @@
 import { request as httpRequest } from "node:http";
 import { connect as netConnect } from "node:net";
+import { gzipSync } from "node:zlib";
 import { lstat, readdir } from "node:fs/promises";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
@@ -75,6 +76,36 @@ test.describe("methods nothing serves", () => {
     const answer = await rawSocket(baseURL!, "GET / HTTP/1.1\r\nHost: localhost\r\nBad Header: x\r\n\r\n");
     expect(answer).toMatch(/^HTTP\/1\.1 400 /);
     expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toMatchObject({ code: "BAD_REQUEST" });
+  });
+
+  test("a served path asked with a method its route does not serve (the Stripe webhook's GET) is 405 in the error shape with Allow", async ({ baseURL }) => {
+    for (const method of ["GET", "PUT", "DELETE"]) {
+      const res = await raw(baseURL!, method, "/webhooks/stripe", { "x-request-id": `webhook-${method}` });
+      expect(res.status, `${method}: ${res.body}`).toBe(405);
+      expect(JSON.parse(res.body)).toEqual({ message: `${method} is not supported at /webhooks/stripe`, code: "METHOD_NOT_SUPPORTED", data: { allow: ["POST"] } });
+      expect(res.headers.allow).toBe("POST");
+      expect(res.headers["x-request-id"]).toBe(`webhook-${method}`);
+    }
+  });
+
+  test("request bodies: a UTF-8 byte order mark is ignored; gzip is refused by name; a body that is not UTF-8 is 400", async ({ baseURL }, info) => {
+    const user = await createUser(info);
+    const auth = { ...bearer(user.apiKey), "content-type": "application/json" };
+    const post = (body: Buffer, headers: Record<string, string> = {}) =>
+      fetch(new URL("/api/v1/projects", baseURL), { method: "POST", headers: { ...auth, ...headers }, body: new Uint8Array(body) });
+    const bom = await post(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"name":"From a BOM editor"}')]));
+    expect(bom.status, await bom.clone().text()).toBe(200);
+    expect(((await bom.json()) as { name: string }).name).toBe("From a BOM editor");
+    const gz = await post(gzipSync('{"name":"Zipped"}'), { "content-encoding": "gzip" });
+    expect(gz.status).toBe(400);
+    expect(((await gz.json()) as { data: { issues: { path: string }[] } }).data.issues[0]!.path).toBe("header.content-encoding");
+    const latin1 = await post(Buffer.from('{"name":"Caf\xe9"}', "latin1"));
+    expect(latin1.status).toBe(400);
+    expect(((await latin1.json()) as { data: { issues: { message: string }[] } }).data.issues[0]!.message).toBe("not valid UTF-8");
+    const list = (await (await fetch(new URL("/api/v1/projects", baseURL), { headers: bearer(user.apiKey) })).json()) as { name: string }[];
+    const names = list.map((p) => p.name);
+    expect(names).not.toContain("Zipped");
+    expect(names.some((n) => n.startsWith("Caf"))).toBe(false);
   });
 
   test("the methods we serve still work (HEAD and OPTIONS included)", async ({ baseURL }) => {

@@ -30,21 +30,48 @@ export async function readBodyBytes(request: Request, max = MAX_BODY_BYTES): Pro
   return Buffer.concat(chunks);
 }
 
-/** Reads at most 1 MiB (413 past it) and parses JSON; an empty body is `undefined`. */
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+function malformed(message: string): ApiError {
+  return new ApiError("BAD_REQUEST", "Malformed JSON body", { issues: [{ path: "body", message, code: "invalid_json" }] });
+}
+
+/**
+ * JSON text from a body's bytes (RFC 8259): UTF-8 only, a leading byte order mark ignored (the
+ * decoder drops it), bytes that are not UTF-8 refused rather than read as U+FFFD; blank is `undefined`.
+ */
+export function parseJsonBytes(bytes: Uint8Array): unknown {
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    throw malformed("not valid UTF-8");
+  }
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw malformed("not valid JSON");
+  }
+}
+
+/**
+ * Reads at most 1 MiB (413 past it) and parses JSON; an empty body is `undefined`. A compressed
+ * body (`Content-Encoding` other than identity) is refused by name: the server does not inflate
+ * request bodies, and reading gzip as JSON would only say "malformed".
+ */
 export async function readJsonBody(request: Request): Promise<unknown> {
   const bytes = await readBodyBytes(request);
   if (bytes.length === 0) return undefined;
-  const text = bytes.toString("utf8");
-  if (text.trim() === "") return undefined;
+  const encoding = request.headers.get("content-encoding")?.trim().toLowerCase();
+  if (encoding && encoding !== "identity")
+    throw new ApiError("BAD_REQUEST", `Content-Encoding ${encoding.slice(0, 32)} is not accepted; send the JSON body uncompressed`, {
+      issues: [{ path: "header.content-encoding", message: "expected no encoding (identity)", code: "invalid_value" }],
+    });
+  if (bytes.toString("latin1").trim() === "") return undefined;
   if (!isJsonContentType(request.headers.get("content-type")))
     throw new ApiError("BAD_REQUEST", "Content-Type must be application/json", {
       issues: [{ path: "header.content-type", message: "expected application/json", code: "invalid_type" }],
     });
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ApiError("BAD_REQUEST", "Malformed JSON body", {
-      issues: [{ path: "body", message: "not valid JSON", code: "invalid_json" }],
-    });
-  }
+  return parseJsonBytes(bytes);
 }

@@ -302,7 +302,7 @@ export function buildOpenApi(ops: readonly AnyOperation[]): Json {
       title: "Todo Service API",
       version: "1.0.0",
       description:
-        "Todos in projects, each a conversation with an AI agent. Every operation is served under the base paths whose credential it accepts: `/api/v1` (API key), `/cookie/v1` (browser session) and `/dst/v1` (device token); server URLs are relative to this document's origin. Timestamps are milliseconds since the epoch; errors are `{message, code, data?}`. A known path asked with a method it does not serve is `405 METHOD_NOT_SUPPORTED` with an `Allow` header.",
+        "Todos in projects, each a conversation with an AI agent. Every operation is served under the base paths whose credential it accepts: `/api/v1` (API key), `/cookie/v1` (browser session) and `/dst/v1` (device token); server URLs are relative to this document's origin. Timestamps are milliseconds since the epoch; errors are `{message, code, data?}`. A known path asked with a method it does not serve is `405 METHOD_NOT_SUPPORTED` with an `Allow` header. Request bodies are uncompressed UTF-8 JSON (a leading byte order mark is ignored; another `Content-Encoding`, another content type, bytes that are not UTF-8 or malformed JSON are `400`), at most 1 MiB (`413`).",
     },
     servers: (Object.keys(BASE_PATH) as Base[]).map((b) => ({ url: BASE_PATH[b], description: `${BASE_CREDENTIAL[b]} credential` })),
     tags: tags.map((name) => ({ name, ...(TAG_DESCRIPTIONS[name] ? { description: TAG_DESCRIPTIONS[name] } : {}) })),

@@ -488,6 +488,36 @@ describe("input validation", () => {
     assert.equal(calls.length, 0);
   });
 
+  test("a UTF-8 byte order mark before the JSON is ignored; bytes that are not UTF-8 → 400", async () => {
+    const json = new TextEncoder().encode('{"name":"bom"}');
+    const withBom = new Uint8Array([0xef, 0xbb, 0xbf, ...json]);
+    const r = await call("api", "/api/v1/things", { method: "POST", headers: { ...apiUser, "content-type": "application/json" }, body: withBom });
+    assert.equal(r.status, 200, r.text);
+    assert.equal((callsOf("thing_create").at(-1)!.body as { name: string }).name, "bom");
+    const before = calls.length;
+    const latin1 = new Uint8Array([...new TextEncoder().encode('{"name":"caf'), 0xe9, ...new TextEncoder().encode('"}')]);
+    const bad = await call("api", "/api/v1/things", { method: "POST", headers: { ...apiUser, "content-type": "application/json" }, body: latin1 });
+    assert.equal(bad.status, 400);
+    assert.deepEqual(bad.json.data.issues, [{ path: "body", message: "not valid UTF-8", code: "invalid_json" }]);
+    assert.equal(calls.length, before);
+  });
+
+  test("a compressed body (Content-Encoding gzip) → 400 naming the header, not 'malformed'", async () => {
+    const { gzipSync } = await import("node:zlib");
+    const before = calls.length;
+    const r = await call("api", "/api/v1/things", {
+      method: "POST",
+      headers: { ...apiUser, "content-type": "application/json", "content-encoding": "gzip" },
+      body: new Uint8Array(gzipSync('{"name":"x"}')),
+    });
+    assert.equal(r.status, 400);
+    assert.equal(r.json.data.issues[0].path, "header.content-encoding");
+    assert.match(r.json.message, /Content-Encoding gzip is not accepted/);
+    assert.equal(calls.length, before);
+    const identity = await call("api", "/api/v1/things", { method: "POST", headers: { ...apiUser, "content-type": "application/json", "content-encoding": "identity" }, body: '{"name":"x"}' });
+    assert.equal(identity.status, 200, identity.text);
+  });
+
   test("a body with the wrong content type → 400", async () => {
     for (const type of ["text/plain", "application/x-www-form-urlencoded", null]) {
       const headers: Record<string, string> = { ...apiUser };

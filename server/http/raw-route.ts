@@ -3,7 +3,7 @@ import { log } from "../log.ts";
 import { MAX_BODY_BYTES, readBodyBytes } from "./body.ts";
 import { getBridge } from "./bridge.ts";
 import { CLIENT_IP_HEADER, ipKey } from "./client-ip.ts";
-import { errorResponse, jsonResponse, toApiError } from "./errors.ts";
+import { ApiError, errorResponse, jsonResponse, toApiError } from "./errors.ts";
 import type { RateLimits, RatePolicyName } from "./rate-limit.ts";
 
 // The one way for a route outside the operation registry to receive its body as sent: a webhook
@@ -65,5 +65,21 @@ export function defineRawRoute(def: RawRouteDef, deps: RawRouteDeps = {}): (requ
       else if (error.code !== "TOO_MANY_REQUESTS") log.warn("raw route refused a request", { route: def.id, requestId, status: error.status, code: error.code });
       return errorResponse(error, headers);
     }
+  };
+}
+
+/**
+ * The answer for a method a raw route does not serve: 405 `METHOD_NOT_SUPPORTED` in the error shape
+ * with `Allow`, as the API's pipeline answers (Next's own 405 for a method a route file does not
+ * export has an empty body). A route file exports it under each method it refuses:
+ *
+ *   const refuse = refuseMethod("/webhooks/stripe", ["POST"]);
+ *   export { refuse as GET, refuse as PUT, refuse as PATCH, refuse as DELETE };
+ */
+export function refuseMethod(path: string, allow: readonly string[]): (request: Request) => Response {
+  return (request) => {
+    const requestId = request.headers.get("x-request-id")?.slice(0, 64) || randomUUID();
+    const error = new ApiError("METHOD_NOT_SUPPORTED", `${request.method.slice(0, 32)} is not supported at ${path}`, { allow: [...allow] });
+    return errorResponse(error, { "x-request-id": requestId, allow: allow.join(", ") });
   };
 }

@@ -1,5 +1,5 @@
 import { getBridge } from "@/server/http/bridge";
-import { defineRawRoute } from "@/server/http/raw-route";
+import { defineRawRoute, refuseMethod } from "@/server/http/raw-route";
 
 // Stripe's webhook endpoint (and the local stand-in's): the signature covers the exact bytes. The
 // check and the job run in the server's module graph (server/services/billing/webhooks.ts), reached
@@ -15,3 +15,7 @@ export const POST = defineRawRoute({
     return handle(rawBody, request);
   },
 });
+
+// Any other method: 405 in the error shape with `Allow: POST` (Next's own 405 has an empty body).
+const refuse = refuseMethod("/webhooks/stripe", ["POST"]);
+export { refuse as GET, refuse as PUT, refuse as PATCH, refuse as DELETE };
