@@ -12,7 +12,7 @@ import { ZTodoStatusUpdateInput, type TStatusAction, type TTodoListItem } from "
 import { allowedActions } from "@/lib/todo-lifecycle";
 import { formatDateTime, formatRelative, truncate } from "@/lib/ui/format";
 import { errorMessage } from "@/lib/ui/form-issues";
-import { startWith, waitingMessage } from "@/lib/ui/agent-start";
+import { startWaiting } from "@/lib/ui/agent-start";
 import { statusIconStyle, statusLabel } from "@/lib/ui/status";
 
 export function StatusBadge({ status }: { status: TTodoListItem["status"] }) {
@@ -118,17 +118,7 @@ export function TodoRow({ todo, canWrite, groups = [], onChanged, onRemoved }: P
     run(action, () => call("todo_updateStatus", { params: { todoId: todo.id }, body: ZTodoStatusUpdateInput.parse({ action }) }), success);
 
   /** A todo created without the agent: its waiting message starts a turn now. */
-  const start = () =>
-    run(
-      "start",
-      async () => {
-        const full = await call("todo_get", { params: { todoId: todo.id }, query: { messageLimit: 50 } });
-        const waiting = waitingMessage(full.messages, { scheduled: true });
-        if (!waiting) throw new Error("Nothing waits for the agent: open the todo and write to it.");
-        await startWith(todo.id, waiting);
-      },
-      "Agent started",
-    );
+  const start = () => run("start", () => startWaiting(todo.id), "Agent started");
 
   function cancelWithUndo() {
     let undone = false;

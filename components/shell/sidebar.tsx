@@ -44,6 +44,15 @@ export function Sidebar({ id, open }: { id: string; open: boolean }) {
       <div className="sidebar-section sidebar-search">
         <SearchDialog />
       </div>
+      <nav aria-label="Tasks" className="sidebar-section">
+        <ul className="plain sidebar-links">
+          <li>
+            <Link href="/upcoming" aria-current={pathname === "/upcoming" ? "page" : undefined}>
+              Upcoming
+            </Link>
+          </li>
+        </ul>
+      </nav>
       <nav aria-label="Projects" className="sidebar-section" data-testid="project-list">
         <h2 className="sidebar-heading">Your projects</h2>
         {projects.phase === "loading" ? <p className="muted">Loading projects…</p> : null}

@@ -155,6 +155,9 @@ export const ZPendingTask = z
     messageId: ZId.nullable(),
     dueAt: ZTimestamp.nullable(),
     createdAt: ZTimestamp,
+    projectName: z.string().describe("The todo's project, to show the task without another read"),
+    todoContent: z.string().describe("The todo's content, its first 200 characters"),
+    messageContent: z.string().nullable().describe("A scheduled message's text, its first 500 characters; null for a proposed todo"),
   })
   .meta({ id: "PendingTask" });
 
@@ -271,3 +274,4 @@ export type TMessage = z.infer<typeof ZMessage>;
 export type TBlock = z.infer<typeof ZBlock>;
 export type TTodoStatus = z.infer<typeof ZTodoStatus>;
 export type TStatusAction = z.infer<typeof ZStatusAction>;
+export type TPendingTask = z.infer<typeof ZPendingTask>;

@@ -12,3 +12,16 @@ export function waitingMessage<M extends Waiting>(messages: readonly M[], opts: 
 export function startWith(todoId: string, message: Pick<Waiting, "messageId" | "content">) {
   return call("todo_updateAndStart", { params: { todoId }, body: { messageId: message.messageId, content: message.content } });
 }
+
+/**
+ * Starts the agent now on a todo's waiting message, read fresh: `messageId` when given (a
+ * scheduled message sent early), else the newest message that waits, scheduled ones included.
+ */
+export async function startWaiting(todoId: string, messageId?: string): Promise<void> {
+  const full = await call("todo_get", { params: { todoId }, query: { messageLimit: 50 } });
+  const waiting = messageId
+    ? full.messages.find((m) => m.messageId === messageId && m.role === "user" && (m.state === "SCHEDULED" || m.state === "PENDING"))
+    : waitingMessage(full.messages, { scheduled: true });
+  if (!waiting) throw new Error(messageId ? "This message is no longer waiting: it was sent or changed meanwhile." : "Nothing waits for the agent: open the todo and write to it.");
+  await startWith(todoId, waiting);
+}

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { plural, utcDays } from "./format.ts";
+import { formatDateTime, formatDue, plural, utcDays } from "./format.ts";
 
 test("utcDays lists every UTC day of the range, both ends included, gaps and month ends too", () => {
   const from = Date.parse("2026-02-27T18:00:00Z");
@@ -14,4 +14,16 @@ test("plural", () => {
   assert.equal(plural(1, "turn"), "1 turn");
   assert.equal(plural(0, "turn"), "0 turns");
   assert.equal(plural(3, "entry", "entries"), "3 entries");
+});
+
+test("formatDue: due now once past, minutes, hours, then the date", () => {
+  const now = Date.parse("2026-11-27T12:00:00Z");
+  assert.equal(formatDue(now - 5_000, now), "due now");
+  assert.equal(formatDue(now, now), "due now");
+  assert.equal(formatDue(now + 10_000, now), "in 1 min");
+  assert.equal(formatDue(now + 59 * 60_000, now), "in 59 min");
+  assert.equal(formatDue(now + 60 * 60_000, now), "in 1 h");
+  assert.equal(formatDue(now + 150 * 60_000, now), "in 3 h");
+  const later = now + 30 * 3_600_000;
+  assert.equal(formatDue(later, now), formatDateTime(later));
 });

@@ -13,6 +13,16 @@ export function formatRelative(ms: number, now: number = Date.now()): string {
   return new Date(ms).toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric" });
 }
 
+/** When something is due: "due now" once past, "in 5 min", "in 3 h", then the date and time. */
+export function formatDue(ms: number, now: number = Date.now()): string {
+  const min = Math.ceil((ms - now) / 60_000);
+  if (min <= 0) return "due now";
+  if (min < 60) return `in ${min} min`;
+  const h = Math.round(min / 60);
+  if (h < 24) return `in ${h} h`;
+  return formatDateTime(ms);
+}
+
 export function formatDateTime(ms: number): string {
   return new Date(ms).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 }

@@ -62,20 +62,53 @@ export async function updateWorkflow(caller: Caller, todoId: string, patch: { co
   return null;
 }
 
-/** The caller's scheduled messages and proposed todos, soonest first. */
+const TODO_CONTENT_CHARS = 200;
+const MESSAGE_CONTENT_CHARS = 500;
+
+/** The first `max` UTF-16 units of `text`, never half of a surrogate pair. */
+function preview(text: string, max: number): string {
+  const cut = text.slice(0, max);
+  return /[\uD800-\uDBFF]$/.test(cut) && text.length > max ? cut.slice(0, -1) : cut;
+}
+
+/**
+ * The caller's scheduled messages and proposed todos, soonest first (a proposed todo has no time:
+ * after every scheduled message, oldest first), each with what a list shows: the project's name,
+ * the todo's content and the message's text, cut to a preview.
+ */
 export async function pendingTasks(caller: Caller) {
+  const todo = { select: { content: true, projectId: true, project: { select: { name: true } } } } as const;
   const [scheduled, proposed] = await Promise.all([
     db().message.findMany({
       where: { state: "SCHEDULED", todo: { ...visibleTodosWhere(caller), userId: caller.userId } },
-      select: { id: true, todoId: true, scheduledAt: true, createdAt: true, todo: { select: { projectId: true } } },
+      select: { id: true, todoId: true, content: true, scheduledAt: true, createdAt: true, todo },
       orderBy: { scheduledAt: "asc" },
       take: 200,
     }),
-    db().todo.findMany({ where: { ...visibleTodosWhere(caller), userId: caller.userId, status: "PROPOSED" }, select: { id: true, projectId: true, createdAt: true }, orderBy: { createdAt: "asc" }, take: 200 }),
+    db().todo.findMany({
+      where: { ...visibleTodosWhere(caller), userId: caller.userId, status: "PROPOSED" },
+      select: { id: true, createdAt: true, ...todo.select },
+      orderBy: { createdAt: "asc" },
+      take: 200,
+    }),
   ]);
+  const about = (t: { content: string; projectId: string; project: { name: string } }) => ({
+    projectId: t.projectId,
+    projectName: t.project.name,
+    todoContent: preview(t.content, TODO_CONTENT_CHARS),
+  });
   const tasks = [
-    ...scheduled.map((m) => ({ id: `message:${m.id}`, kind: "scheduled_message" as const, todoId: m.todoId, projectId: m.todo.projectId, messageId: m.id, dueAt: epochMsOrNull(m.scheduledAt), createdAt: epochMs(m.createdAt) })),
-    ...proposed.map((t) => ({ id: `todo:${t.id}`, kind: "proposed_todo" as const, todoId: t.id, projectId: t.projectId, messageId: null, dueAt: null, createdAt: epochMs(t.createdAt) })),
+    ...scheduled.map((m) => ({
+      id: `message:${m.id}`,
+      kind: "scheduled_message" as const,
+      todoId: m.todoId,
+      ...about(m.todo),
+      messageId: m.id,
+      messageContent: preview(m.content, MESSAGE_CONTENT_CHARS),
+      dueAt: epochMsOrNull(m.scheduledAt),
+      createdAt: epochMs(m.createdAt),
+    })),
+    ...proposed.map((t) => ({ id: `todo:${t.id}`, kind: "proposed_todo" as const, todoId: t.id, ...about(t), messageId: null, messageContent: null, dueAt: null, createdAt: epochMs(t.createdAt) })),
   ];
   return tasks.sort((a, b) => (a.dueAt ?? Infinity) - (b.dueAt ?? Infinity) || a.createdAt - b.createdAt);
 }
