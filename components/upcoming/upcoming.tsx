@@ -27,13 +27,18 @@ function ProjectWatch({ projectId, onEvent, onLive }: { projectId: string; onEve
   return null;
 }
 
-/** Re-renders every minute, so "in 5 min" counts down. */
-function useMinuteClock(): number {
+/** The time "in 5 min" is counted from: read again right after each new answer and every 30 s. */
+function useNow(answer: unknown): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 60_000);
-    return () => clearInterval(timer);
-  }, []);
+    const read = () => setNow(Date.now());
+    const first = setTimeout(read, 0);
+    const timer = setInterval(read, 30_000);
+    return () => {
+      clearTimeout(first);
+      clearInterval(timer);
+    };
+  }, [answer]);
   return now;
 }
 
@@ -50,7 +55,7 @@ function todoHref(task: TPendingTask, messageId?: string | null) {
 export function Upcoming() {
   const pending = useOperation("task_getPending", {});
   const { projects } = useShell();
-  const now = useMinuteClock();
+  const now = useNow(pending.data);
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -118,7 +123,11 @@ export function Upcoming() {
                           {label}
                         </Link>
                         <span className={styles.project}>{task.projectName}</span>
-                        <p className={styles.message}>{truncate(task.messageContent ?? "", 240)}</p>
+                        {task.messageContent && task.messageContent !== task.todoContent ? (
+                          <p className={styles.message} data-testid="pending-message">
+                            {truncate(task.messageContent, 240)}
+                          </p>
+                        ) : null}
                       </div>
                       <div className={styles.actions}>
                         <button type="button" onClick={() => void sendNow(task)} disabled={busy !== null} aria-busy={busy === `${task.id}:send`} aria-label={`Send now: ${label}`}>
