@@ -6,9 +6,13 @@ import { clearConfig, configFile, readConfig, serverOf, writeConfig } from "./co
 import { CliError, EXIT } from "./exit-codes.ts";
 import { download, formatBytes, suggestedName } from "./export.ts";
 import { deviceLogin } from "./login.ts";
-import { blockLine, checklistItemAt, checklistOf, searchText, todoText } from "./render.ts";
+import { blockLine, checklistItemAt, checklistOf, pendingText, searchText, todoText } from "./render.ts";
 import { isPendingShell, watchTodo } from "./watch.ts";
 import { parseWhen } from "./when.ts";
+import type { TStatusAction } from "../lib/schemas/todos.ts";
+
+/** `todo status`'s actions: those of todo_updateStatus (a type import: the CLI loads no schemas). */
+const STATUS_ACTIONS: readonly TStatusAction[] = ["pause", "resume", "complete", "cancel", "accept", "dismiss"];
 
 // `todo`: the service from the command line (README "Command line"). Every command takes --json
 // (one JSON document on stdout, nothing else there) and exits with a code of exit-codes.ts.
@@ -201,6 +205,15 @@ program
     out(found, () => searchText(found));
   });
 
+program
+  .command("upcoming")
+  .description("what waits on you: scheduled messages, soonest first, and todos the agent proposed")
+  .action(async () => {
+    const { client } = await session();
+    const tasks = await client.call("task_getPending", {});
+    out(tasks, () => pendingText(tasks));
+  });
+
 for (const [name, approve] of [["approve", true], ["deny", false]] as const) {
   program
     .command(name)
@@ -246,10 +259,10 @@ for (const [name, checked] of [["check", true], ["uncheck", false]] as const) {
 
 program
   .command("status")
-  .description("pause, resume, complete or cancel a todo")
+  .description("pause, resume, complete or cancel a todo; accept or dismiss one the agent proposed")
   .argument("<id>", "todo id")
-  .addArgument(new Command().createArgument("<action>", "the change").choices(["pause", "resume", "complete", "cancel"]))
-  .action(async (todoId: string, action: "pause" | "resume" | "complete" | "cancel") => {
+  .addArgument(new Command().createArgument("<action>", "the change").choices(STATUS_ACTIONS))
+  .action(async (todoId: string, action: TStatusAction) => {
     const { client } = await session();
     await client.call("todo_updateStatus", { params: { todoId }, body: { action } });
     const todo = await client.call("todo_get", { params: { todoId } });

@@ -1,6 +1,6 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { blockLine, checklistItemAt, checklistOf, searchText, todoText } from "./render.ts";
+import { blockLine, checklistItemAt, checklistOf, pendingText, searchText, todoText } from "./render.ts";
 
 type Todo = Parameters<typeof todoText>[0];
 type Block = Todo["messages"][number]["blocks"][number];
@@ -80,5 +80,28 @@ describe("todo search's text", () => {
 
   test("nothing found says so", () => {
     assert.equal(searchText({ exact: [], related: [], embeddingModel: "m" } as unknown as Page), "Nothing found.");
+  });
+});
+
+describe("todo upcoming's text", () => {
+  const at = Date.UTC(2030, 0, 2, 3, 4);
+  const base = { projectId: "p1", createdAt: 1 };
+  test("scheduled messages with their time and, when it is not the todo's content, their text; then proposals; empty says so", () => {
+    const text = pendingText([
+      { ...base, id: "message:m1", kind: "scheduled_message", todoId: "t1", messageId: "m1", dueAt: at, projectName: "Home", todoContent: "Call the plumber", messageContent: "Call the plumber" },
+      { ...base, id: "message:m2", kind: "scheduled_message", todoId: "t2", messageId: "m2", dueAt: at, projectName: "Work", todoContent: "Taxes", messageContent: "Did the\naccountant reply?" },
+      { ...base, id: "todo:t3", kind: "proposed_todo", todoId: "t3", messageId: null, dueAt: null, projectName: "Home", todoContent: "Repaint the hall", messageContent: null },
+    ]);
+    const when = new Date(at).toLocaleString();
+    assert.deepEqual(text.split("\n"), [
+      "Scheduled:",
+      `t1  ${when}  Home / Call the plumber`,
+      `t2  ${when}  Work / Taxes`,
+      "    Did the accountant reply?",
+      "",
+      "Proposed (todo status <id> accept | dismiss):",
+      "t3  Home / Repaint the hall",
+    ]);
+    assert.equal(pendingText([]), "Nothing scheduled and no proposals waiting.");
   });
 });

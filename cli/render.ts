@@ -4,6 +4,7 @@ import type { OperationResult } from "../lib/api/types.ts";
 
 type Todo = OperationResult<"todo_get">;
 type SearchPage = OperationResult<"todo_searchUnified">;
+type Pending = OperationResult<"task_getPending">;
 type Block = Todo["messages"][number]["blocks"][number];
 
 const str = (value: unknown): string | undefined => (typeof value === "string" && value.trim() !== "" ? value : undefined);
@@ -62,6 +63,30 @@ export function searchText(page: SearchPage): string {
     for (const r of page.related) lines.push(`${r.id}  ${r.kind.padEnd(4)}  ${oneLine(r.title, 80)}`);
   }
   return lines.join("\n") || "Nothing found.";
+}
+
+/**
+ * `todo upcoming`: scheduled messages (soonest first, with their time) and proposed todos, one
+ * line each with the todo id the other commands take, and the message's text below when it is not
+ * the todo's own.
+ */
+export function pendingText(tasks: Pending): string {
+  const scheduled = tasks.filter((t) => t.kind === "scheduled_message");
+  const proposed = tasks.filter((t) => t.kind === "proposed_todo");
+  const lines: string[] = [];
+  if (scheduled.length) {
+    lines.push("Scheduled:");
+    for (const t of scheduled) {
+      lines.push(`${t.todoId}  ${t.dueAt ? new Date(t.dueAt).toLocaleString() : "unscheduled"}  ${t.projectName} / ${oneLine(t.todoContent, 70)}`);
+      if (t.messageContent && t.messageContent !== t.todoContent) lines.push(`    ${oneLine(t.messageContent, 100)}`);
+    }
+  }
+  if (proposed.length) {
+    if (lines.length) lines.push("");
+    lines.push("Proposed (todo status <id> accept | dismiss):");
+    for (const t of proposed) lines.push(`${t.todoId}  ${t.projectName} / ${oneLine(t.todoContent, 80)}`);
+  }
+  return lines.join("\n") || "Nothing scheduled and no proposals waiting.";
 }
 
 function oneLine(text: string, max: number): string {

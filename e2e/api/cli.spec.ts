@@ -7,7 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { createUser } from "../support/users";
 import { startBridge } from "../support/bridge";
-import { TURN_TIMEOUT, createProject, createTodo, getTodo, h, listTodos, okJson, waitForStatus, type Block } from "../support/todos";
+import { TURN_TIMEOUT, createProject, createTodo, fromTemplate, getTodo, h, listTodos, okJson, waitForStatus, type Block } from "../support/todos";
 
 // Issue 14: the shipped `todo` command as a child process against the real server.
 
@@ -174,6 +174,20 @@ test("projects create --default; list pages with a cursor hint; show numbers the
   expect(plant.code, plant.stderr).toBe(0);
   const plantId = plant.stderr.match(/Created (\S+), scheduled for/)![1]!;
   expect(await getTodo(u, plantId)).toMatchObject({ status: "SCHEDULED", scheduledAt: Date.UTC(year, 5, 30, 9) });
+
+  // upcoming: both scheduled messages, soonest first; a proposal, accepted with status.
+  const proposal = await fromTemplate(u, projectId, { content: "Maybe: buy a map", propose: true });
+  const upcoming = await todo(["upcoming"], env);
+  expect(upcoming.code, upcoming.stderr).toBe(0);
+  const lines = upcoming.stdout.trim().split("\n");
+  expect(lines[0]).toBe("Scheduled:");
+  expect(lines[1]).toMatch(new RegExp(`^${todoId}  .+  Trip / Pack: - passport`));
+  expect(lines[2]).toBe("    Remind me about the socks");
+  expect(lines[3]).toMatch(new RegExp(`^${plantId}  .+  Trip / Water the plants$`));
+  expect(lines.slice(4)).toEqual(["", "Proposed (todo status <id> accept | dismiss):", `${proposal.id}  Trip / Maybe: buy a map`]);
+  const accepted = await todo(["status", proposal.id, "accept"], env);
+  expect(accepted.code, accepted.stderr).toBe(0);
+  expect((await todo(["upcoming"], env)).stdout).not.toContain(proposal.id);
 
   // export: the account's data streamed to a file only its owner reads (or to stdout).
   const file = path.join(env.TODO_CONFIG_DIR, "mine.json");
