@@ -12,7 +12,7 @@ import { revalidateOperations, useOperation } from "@/lib/api/swr";
 import type { OperationId } from "@/lib/api/types";
 import { errorMessage } from "@/lib/ui/form-issues";
 import { useMorePages } from "@/lib/ui/use-more-pages";
-import { formatMoney, plural, utcDays } from "@/lib/ui/format";
+import { cloudSizeText, formatMoney, plural, utcDays } from "@/lib/ui/format";
 import { ErrorAlert } from "@/components/ui/error-alert";
 import { LoadMore } from "@/components/ui/load-more";
 import { LoadError, Loading } from "@/components/ui/load-state";
@@ -282,6 +282,7 @@ function Plan() {
           <div key={p.tier} className={styles.plan} data-current={p.current}>
             <p><strong>{p.name}</strong> · {formatMoney(p.priceCents)}/month</p>
             <p className="muted">{formatMoney(p.sessionAllowanceCents)} per 5-hour session, {formatMoney(p.weeklyAllowanceCents)} per week, {formatMoney(p.monthlyAllowanceCents)} per month of agent use</p>
+            <p className="muted" data-testid="plan-cloud">{p.cloudDevice ? `A ${p.cloudDevice.size} cloud device: ${cloudSizeText(p.cloudDevice)}` : "No cloud device"}</p>
             {p.current ? (current.tier !== "free" && current.cancelAtPeriodEnd ? <button type="button" disabled={busy !== null} onClick={() => void change(p.tier)}>Keep {p.name}</button> : <span className={styles.badge}>Current plan</span>) : (
               <button type="button" disabled={busy !== null} onClick={() => void change(p.tier)}>
                 {p.tier === "free" ? "Cancel at period end" : `${current.tier === "free" ? "Subscribe" : p.priceCents > (plans.data!.plans.find((x) => x.current)?.priceCents ?? 0) ? "Upgrade" : "Downgrade"} · ${formatMoney(p.changeNowCents)} now`}

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ZId, ZName, ZTimestamp } from "./common.ts";
+import { ZCloudDeviceSize } from "./devices.ts";
 import { ZEmail } from "./projects.ts";
 
 // ───────────── Countries ─────────────
@@ -296,6 +297,7 @@ export const ZPlan = z
     weeklyAllowanceCents: ZCents,
     current: z.boolean(),
     changeNowCents: ZCents.describe("What moving to this plan charges now (prorated for the rest of the period; 0 for the current plan, a downgrade or free)"),
+    cloudDevice: ZCloudDeviceSize.nullable().describe("The hosted cloud device the plan includes (device_resyncCloud starts it); null for none"),
   })
   .meta({ id: "SubscriptionPlan" });
 export const ZSubscriptionPlansResponse = z

@@ -30,6 +30,11 @@ export const ZEdgeUpdateInput = z
   .refine((v) => v.name !== undefined || v.metadata !== undefined, { message: "give name or metadata" })
   .meta({ id: "EdgeUpdateInput", anyOf: [{ required: ["name"] }, { required: ["metadata"] }] });
 
+/** A hosted cloud device's size, as a plan includes it (server/services/billing/plans.ts). */
+export const ZCloudDeviceSize = z
+  .object({ size: z.enum(["small", "large"]), vcpus: z.number().int(), memoryMb: z.number().int(), diskGb: z.number().int() })
+  .meta({ id: "CloudDeviceSize" });
+
 export const ZDevice = z
   .object({
     id: ZId,
@@ -39,14 +44,7 @@ export const ZDevice = z
     workspacePaths: z.array(z.string()),
     lastSeenAt: ZTimestamp.nullable(),
     createdAt: ZTimestamp,
-    cloud: z
-      .object({
-        tier: z.enum(["pro", "max"]).describe("The plan it was booted for"),
-        size: z.enum(["small", "large"]),
-        vcpus: z.number().int(),
-        memoryMb: z.number().int(),
-        diskGb: z.number().int(),
-      })
+    cloud: ZCloudDeviceSize.extend({ tier: z.enum(["pro", "max"]).describe("The plan it was booted for") })
       .optional()
       .describe("Cloud devices only: the size the user's plan gives it (device_resyncCloud)"),
   })
@@ -132,4 +130,5 @@ export const ZMayflyToken = z.object({ apiToken: z.string(), todoId: ZId, expire
 
 export type TEdge = z.infer<typeof ZEdge>;
 export type TDevice = z.infer<typeof ZDevice>;
+export type TCloudDeviceSize = z.infer<typeof ZCloudDeviceSize>;
 export type TLoginPoll = z.infer<typeof ZLoginPoll>;

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { formatDateTime, formatDue, plural, utcDays } from "./format.ts";
+import { cloudSizeText, formatDateTime, formatDue, plural, utcDays } from "./format.ts";
 
 test("utcDays lists every UTC day of the range, both ends included, gaps and month ends too", () => {
   const from = Date.parse("2026-02-27T18:00:00Z");
@@ -26,4 +26,9 @@ test("formatDue: due now once past, minutes, hours, then the date", () => {
   assert.equal(formatDue(now + 150 * 60_000, now), "in 3 h");
   const later = now + 30 * 3_600_000;
   assert.equal(formatDue(later, now), formatDateTime(later));
+});
+
+test("cloudSizeText: whole gigabytes of memory as GB, else MB", () => {
+  assert.equal(cloudSizeText({ vcpus: 2, memoryMb: 4096, diskGb: 20 }), "2 vCPUs, 4 GB memory, 20 GB disk");
+  assert.equal(cloudSizeText({ vcpus: 1, memoryMb: 1536, diskGb: 10 }), "1 vCPU, 1536 MB memory, 10 GB disk");
 });

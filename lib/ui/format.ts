@@ -61,3 +61,9 @@ export function utcDays(from: number, to: number): string[] {
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
+
+/** A cloud device's size for people: "2 vCPUs, 4 GB memory, 20 GB disk". */
+export function cloudSizeText(size: { vcpus: number; memoryMb: number; diskGb: number }): string {
+  const memory = size.memoryMb % 1024 === 0 ? `${size.memoryMb / 1024} GB` : `${size.memoryMb} MB`;
+  return `${plural(size.vcpus, "vCPU")}, ${memory} memory, ${size.diskGb} GB disk`;
+}

@@ -224,6 +224,7 @@ export async function listPlans(caller: Caller) {
         weeklyAllowanceCents: p.weeklyAllowanceCents,
         current: t === current,
         changeNowCents: changeCost(row, t),
+        cloudDevice: p.cloudDevice ? { ...p.cloudDevice } : null,
       };
     }),
   };

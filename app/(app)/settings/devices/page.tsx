@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { CloudDevice } from "@/components/devices/cloud-device";
 import { Devices } from "@/components/devices/devices";
 import { SettingsHeader } from "@/components/settings/settings-nav";
 
@@ -9,6 +10,7 @@ export default function DevicesPage() {
     <>
       <SettingsHeader title="Devices" current="/settings/devices" />
       <Devices />
+      <CloudDevice />
     </>
   );
 }
