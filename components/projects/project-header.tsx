@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { useId, useState, type FormEvent } from "react";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { ErrorAlert } from "@/components/ui/error-alert";
 import { call } from "@/lib/api/client";
 import { RenameInput } from "@/components/ui/rename-input";
@@ -9,7 +10,6 @@ import { ZProjectUpdateInput, type TProjectFull } from "@/lib/schemas/projects";
 import { useForm } from "@/components/ui/form";
 import type { RealtimeStatus } from "@/lib/realtime-client";
 import { useShell } from "@/components/shell/shell-context";
-import { DeleteProjectDialog } from "./delete-project-dialog";
 import { ShareForm } from "./share-form";
 
 type Panel = "none" | "rename" | "share";
@@ -115,7 +115,18 @@ export function ProjectHeader({
       <ErrorAlert message={alert} />
 
       {isOwner ? (
-        <DeleteProjectDialog projectId={project.id} name={project.name} open={confirmDelete} onClose={() => setConfirmDelete(false)} onDeleted={onDeleted} />
+        <ConfirmDialog
+          open={confirmDelete}
+          title={`Delete project “${project.name}”?`}
+          description="The project and all its todos and messages are deleted permanently. This cannot be undone."
+          confirmLabel="Delete permanently"
+          busyLabel="Deleting…"
+          onConfirm={async () => {
+            await call("project_delete", { params: { projectId: project.id }, body: { projectId: project.id } });
+            onDeleted();
+          }}
+          onClose={() => setConfirmDelete(false)}
+        />
       ) : null}
     </header>
   );

@@ -4,6 +4,7 @@ import styles from "./settings.module.css";
 const LINKS = [
   { href: "/settings", label: "Settings" },
   { href: "/settings/api-keys", label: "API keys" },
+  { href: "/settings/memory", label: "Memory" },
   { href: "/team", label: "Team" },
   { href: "/settings/devices", label: "Devices" },
 ] as const;
@@ -11,7 +12,7 @@ const LINKS = [
 /** The account area's own tabs (the app shell links here). */
 export function SettingsNav({ current }: { current: (typeof LINKS)[number]["href"] }) {
   return (
-    <nav aria-label="Account" className={styles.nav}>
+    <nav aria-label="Account settings" className={styles.nav}>
       {LINKS.map((l) => (
         <Link key={l.href} href={l.href} aria-current={l.href === current ? "page" : undefined}>
           {l.label}

@@ -1,0 +1,91 @@
+import { expect, test, type Page } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
+import { signedInUser, snap } from "../support/ui";
+import { createUser } from "../support/users";
+import { createProject, h, okJson, shareProject } from "../support/todos";
+
+// Settings → Memory: the agent's memory notes (note_*), which had only the API, the CLI and the
+// agent's tools: personal and per project, add with the shared schema's checks, edit, delete after
+// confirming, a page at a time, read-only for a viewer.
+test.describe.configure({ timeout: 90_000 });
+
+const notes = (page: Page) => page.getByTestId("note");
+
+test("personal notes: empty state, a refused empty note, add, edit, delete after confirming, and paging", async ({ page }, info) => {
+  const u = await signedInUser(page, info, "memory");
+  await page.goto("/settings");
+  await page.getByRole("navigation", { name: "Account settings" }).getByRole("link", { name: "Memory" }).click();
+  await expect(page).toHaveURL(/\/settings\/memory$/);
+  await expect(page).toHaveTitle("Memory · Todo Service");
+  await expect(page.getByTestId("notes-empty")).toBeVisible();
+
+  const box = page.getByRole("textbox", { name: "New note" });
+  await page.getByRole("button", { name: "Save note" }).click();
+  await expect(page.getByText("must not be empty")).toBeVisible();
+  await expect(box).toBeFocused();
+  await expect(box).toHaveAttribute("aria-invalid", "true");
+
+  await box.fill("I prefer metric units.");
+  await expect(page.getByText(`22 / 4000`)).toBeVisible();
+  await page.getByRole("button", { name: "Save note" }).click();
+  await expect(notes(page)).toHaveCount(1);
+  await expect(notes(page).first()).toContainText("I prefer metric units.");
+  await expect(box).toHaveValue("");
+  // Stored as the API reads it.
+  const stored = await okJson<{ items: { id: string; content: string; projectId: string | null }[] }>(await u.session.get("/api/v1/notes", { headers: h(u) }));
+  expect(stored.items).toEqual([expect.objectContaining({ content: "I prefer metric units.", projectId: null })]);
+
+  await page.getByRole("button", { name: "Edit note: I prefer metric units." }).click();
+  const editor = page.getByRole("form", { name: "Edit note" }).getByRole("textbox", { name: "Note" });
+  await expect(editor).toBeFocused();
+  await editor.fill("I prefer metric units, and 24-hour times.");
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(notes(page).first()).toContainText("I prefer metric units, and 24-hour times.");
+  await expect(notes(page).first()).toContainText("edited");
+
+  // Delete: Cancel keeps it; confirming deletes it, and focus comes back.
+  const del = page.getByRole("button", { name: /^Delete note: I prefer metric units/ });
+  await del.click();
+  const dialog = page.getByRole("dialog", { name: "Delete this note?" });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(del).toBeFocused();
+  await del.click();
+  await dialog.getByRole("button", { name: "Delete note" }).click();
+  await expect(page.getByTestId("notes-empty")).toBeVisible();
+  expect((await okJson<{ items: unknown[] }>(await u.session.get("/api/v1/notes", { headers: h(u) }))).items).toEqual([]);
+
+  // 55 notes: the first page of 50, then the rest.
+  for (let i = 0; i < 55; i++) await okJson(await u.session.post("/api/v1/notes", { headers: h(u), data: { content: `Fact number ${i}` } }));
+  await page.reload();
+  await expect(notes(page)).toHaveCount(50);
+  await page.getByRole("button", { name: "Load older notes" }).click();
+  await expect(notes(page)).toHaveCount(55);
+  await expect(page.getByRole("button", { name: "Load older notes" })).toHaveCount(0);
+  await expect(notes(page).last()).toContainText("Fact number 0");
+});
+
+test("a project's notes: a viewer reads the project's notes without controls, and never the owner's personal ones", async ({ page }, info) => {
+  const owner = await createUser(info, "memory-owner");
+  const viewer = await signedInUser(page, info, "memory-viewer");
+  const project = await createProject(owner, "Cookbook");
+  await shareProject(owner, project.id, viewer.email, "viewer");
+  await okJson(await owner.session.post("/api/v1/notes", { headers: h(owner), data: { content: "Recipes are for four people.", projectId: project.id } }));
+  await okJson(await owner.session.post("/api/v1/notes", { headers: h(owner), data: { content: "The owner's own secret." } }));
+
+  await page.goto("/settings/memory");
+  await expect(page.getByTestId("notes-empty")).toBeVisible();
+  await page.getByLabel("Notes of").selectOption({ label: "Cookbook (read only)" });
+  await expect(page.getByRole("heading", { name: "Cookbook: notes" })).toBeVisible();
+  await expect(notes(page)).toHaveCount(1);
+  await expect(notes(page).first()).toContainText("Recipes are for four people.");
+  await expect(page.getByRole("textbox", { name: "New note" })).toHaveCount(0);
+  await expect(notes(page).first().getByRole("button")).toHaveCount(0);
+  await expect(page.getByText("The owner's own secret.")).toHaveCount(0);
+
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  await snap(page, info, "memory-viewer");
+});
