@@ -3,6 +3,7 @@
 import type { HttpMethod, OperationId } from "./types";
 
 export const ROUTES = {
+  admin_aiReports: ["GET", "/admin/ai-reports"],
   admin_couponAudit: ["GET", "/admin/coupon/{code}/audit"],
   admin_courseAudit: ["GET", "/admin/course/{slug}/audit"],
   admin_courseCoupons: ["POST", "/admin/course/{slug}/coupons"],
@@ -20,6 +21,7 @@ export const ROUTES = {
   admin_log: ["GET", "/admin/log"],
   admin_saveCourse: ["PUT", "/admin/course/{slug}"],
   admin_setAdmin: ["PUT", "/admin/administrators"],
+  admin_setAiReportStatus: ["PATCH", "/admin/ai-reports/{reportId}"],
   apiKey_create: ["POST", "/apikeys"],
   apiKey_delete: ["DELETE", "/apikeys/{name}"],
   apiKey_get: ["GET", "/apikeys/{name}"],

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ZAgentSettings } from "./agent.ts";
 import { atLeastOne, ZEpochMs, ZEpochMsQuery, ZId, ZJsonObject, ZLimit, ZSocketId, ZTimestamp } from "./common.ts";
+import { ZAiReportReason } from "./reports.ts";
 
 export const TODO_STATUSES = ["PROPOSED", "TODO", "SCHEDULED", "RUNNING", "PAUSED", "READY", "DONE", "ERROR", "CANCELLED"] as const;
 export const ZTodoStatus = z.enum(TODO_STATUSES);
@@ -242,7 +243,7 @@ export const ZReportAiOutputInput = z
   .object({
     todoId: ZId,
     messageId: ZId.optional(),
-    reason: z.enum(["offensive", "unsafe", "incorrect", "other"]),
+    reason: ZAiReportReason,
     details: z.string().max(5_000).default(""),
   })
   .meta({ id: "ReportAiOutputInput" });

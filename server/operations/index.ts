@@ -5,6 +5,7 @@ import { deviceOperations } from "./devices/index.ts";
 import { billingOperations } from "./billing/index.ts";
 import { metaOperations } from "./meta/index.ts";
 import { projectOperations } from "./projects/index.ts";
+import { reportOperations } from "./reports/index.ts";
 import { searchOperations } from "./search/index.ts";
 import { noteOperations } from "./notes/index.ts";
 import { settingsOperations } from "./settings/index.ts";
@@ -25,6 +26,7 @@ export const operations: readonly AnyOperation[] = [
   ...deviceOperations,
   ...billingOperations,
   ...courseOperations,
+  ...reportOperations,
   ...metaOperations(() => operations),
 ];
 
@@ -45,6 +47,7 @@ export type TypedRegistryOperation =
   | (typeof deviceOperations)[number]
   | (typeof billingOperations)[number]
   | (typeof courseOperations)[number]
+  | (typeof reportOperations)[number]
   | ReturnType<typeof metaOperations>[number];
 
 /** operationId → params, query, body and response types, for the bridge's typed `call`. */

@@ -34,6 +34,7 @@ const NOT_PROJECT_DATA: Record<string, string> = {
   admin_courseIdeas: "administrators only, no project data",
   admin_courseRegistrations: "administrators only, no project data",
   admin_log: "administrators only, no project data",
+  admin_aiReports: "administrators only: a reported message's text, which its reporter sent for review (the reporter could read it)",
   course_listIdeas: "a course's public wall, no project data",
 };
 
