@@ -11,6 +11,7 @@ import { Markdown } from "./markdown";
 import { formatDateTime } from "@/lib/ui/format";
 import { toLocalInput, validateMessageEdit } from "./form-validation";
 import { IssueList } from "@/components/ui/issue-list";
+import { ReportDialog } from "./report-dialog";
 import styles from "./todo.module.css";
 
 export const ROLE_LABEL: Record<TMessage["role"], string> = { user: "You", assistant: "Agent", system: "System", tool: "Tool" };
@@ -44,6 +45,10 @@ export function MessageItem({ message, agentName, projectId, onCheck, onChanged,
   const role = message.role === "assistant" && agentName ? agentName : message.role === "user" && userLabel ? userLabel : ROLE_LABEL[message.role];
   const scheduled = message.state === "SCHEDULED";
   const canEdit = scheduled && message.role === "user" && !!onChanged;
+  // A finished reply can be reported (not on the public page, which has no onChanged).
+  const canReport = message.role === "assistant" && (message.state === "DONE" || message.state === "ERROR") && !!onChanged;
+  const [reporting, setReporting] = useState(false);
+  const [reported, setReported] = useState(false);
 
   async function sendNow() {
     setBusy(true);
@@ -71,7 +76,23 @@ export function MessageItem({ message, agentName, projectId, onCheck, onChanged,
           <time dateTime={new Date(message.createdAt).toISOString()} suppressHydrationWarning>{formatDateTime(message.createdAt)}</time>
           {message.state === "PENDING" ? <span>waiting for the agent</span> : null}
           {message.state === "ERROR" ? <span className="error">failed</span> : null}
+          {canReport ? (
+            <button type="button" className={`link-button ${styles.reportButton}`} onClick={() => setReporting(true)} disabled={reported} aria-label={reported ? "Reported" : `Report this reply from ${formatDateTime(message.createdAt)}`}>
+              {reported ? "Reported" : "Report"}
+            </button>
+          ) : null}
         </div>
+        {reporting ? (
+          <ReportDialog
+            todoId={message.todoId}
+            messageId={message.messageId}
+            onClose={() => setReporting(false)}
+            onSent={() => {
+              setReporting(false);
+              setReported(true);
+            }}
+          />
+        ) : null}
         {scheduled && message.scheduledAt !== null ? (
           <p className={styles.meta} data-testid="scheduled-at" style={{ margin: "0 0 0.3rem" }}>
             Scheduled for <time dateTime={new Date(message.scheduledAt).toISOString()} suppressHydrationWarning>{formatDateTime(message.scheduledAt)}</time>

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { readFile, readdir } from "node:fs/promises";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
@@ -74,4 +75,12 @@ export async function createUser(info: TestInfo, tag = "user"): Promise<TestUser
 
 export function bearer(key: string) {
   return { authorization: `Bearer ${key}` };
+}
+
+/** Makes the user an administrator the way operators do: npm run user:create -- --admin (through the running server). */
+export function makeAdmin(info: TestInfo, user: TestUser): void {
+  execFileSync(process.execPath, ["--import", "tsx", "scripts/user-create.ts", "--email", user.email, "--admin"], {
+    env: { ...process.env, DATA_DIR: dataDirOf(info), LOG_LEVEL: "silent" },
+    stdio: "pipe",
+  });
 }

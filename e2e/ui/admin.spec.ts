@@ -1,21 +1,12 @@
-import { execFileSync } from "node:child_process";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type TestInfo } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { signedInUser, snap } from "../support/ui";
-import { createUser, dataDirOf, type TestUser } from "../support/users";
+import { createUser, makeAdmin, type TestUser } from "../support/users";
 
 // Issue 16: the admin console in a real Chromium: the refusal page for a non-admin; an admin mails
 // coupons and watches the progress bar reach 100% (and still there after a reload); hiding an idea
 // removes it from the public wall.
 test.describe.configure({ timeout: 120_000 });
-
-/** Makes the user an administrator the way operators do: npm run user:create -- --admin (through the running server). */
-function makeAdmin(info: TestInfo, user: TestUser) {
-  execFileSync(process.execPath, ["--import", "tsx", "scripts/user-create.ts", "--email", user.email, "--admin"], {
-    env: { ...process.env, DATA_DIR: dataDirOf(info), LOG_LEVEL: "silent" },
-    stdio: "pipe",
-  });
-}
 
 async function newCourse(admin: TestUser, slug: string) {
   const res = await admin.session.put(`/cookie/v1/admin/course/${slug}`, { data: { title: `Course ${slug}`, startsAt: Date.now() + 86_400_000, perkCreditCents: 100 } });

@@ -31,6 +31,7 @@ export default async function AdminLayout({ children }: { children: ReactNode })
       <nav aria-label="Course console" className="inline-fields" style={{ marginBottom: "1rem" }}>
         <strong>Course console</strong>
         <Link href="/admin">Courses</Link>
+        <Link href="/admin/reports">Reported replies</Link>
         <Link href="/admin/log">Admin log</Link>
         <Link href="/">Back to the app</Link>
       </nav>
