@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZSubscriptionInfo } from "./billing.ts";
 import { ZId, ZName, ZTimestamp } from "./common.ts";
 import { ZEmail } from "./projects.ts";
 
@@ -57,6 +58,13 @@ export const ZTeamInfo = z
 
 export const ZTeamInfoOrNull = ZTeamInfo.nullable().describe("The team, or null when the caller is in none");
 export type TTeamInfo = z.infer<typeof ZTeamInfo>;
+
+export const ZTeamJoinResult = ZTeamInfo.extend({
+  ownPlan: ZSubscriptionInfo.nullable().describe(
+    "The caller's own plan now that the team's shared pool pays for their turns: a paid plan is set to end at its period's end (`cancelAtPeriodEnd: true`, no renewal, nothing refunded); null on the free tier (or when the change is still being made at Stripe, retried in the background)",
+  ),
+}).meta({ id: "TeamJoinResult" });
+export type TTeamJoinResult = z.infer<typeof ZTeamJoinResult>;
 
 export const ZTeamAddMemberInput = z
   .object({

@@ -5,6 +5,7 @@ import { log } from "../../log.ts";
 import type { TTeamInfo } from "../../../lib/schemas/teams.ts";
 import { db, runtime, type Runtime } from "../../runtime.ts";
 import { getProjectOrThrow } from "../access.ts";
+import { queueEndTeamMemberPlan } from "../billing/team-plan-job.ts";
 import { domainOf, isPublicMailDomain } from "./domains.ts";
 import { accessGained, accessLost, logActivity, teamChanged, teamInfo, teamUserIds, type TeamActor } from "./teams.ts";
 
@@ -134,7 +135,7 @@ export async function setTeamJoinDomain(team: TeamActor, enabled: boolean): Prom
  * `via: "domain"`). Never fails the sign-in: problems are logged. Takes the runtime explicitly,
  * since auth.ts runs in Next's bundle (server/http/bridge.ts).
  */
-export async function joinTeamByDomain(userId: string, rt: Pick<Runtime, "prisma" | "bus"> = runtime()): Promise<string | null> {
+export async function joinTeamByDomain(userId: string, rt: Pick<Runtime, "prisma" | "bus" | "jobs"> = runtime()): Promise<string | null> {
   try {
     const user = await rt.prisma.user.findUnique({ where: { id: userId }, select: { email: true, emailVerified: true, teamMembership: { select: { id: true } } } });
     if (!user?.emailVerified || user.teamMembership) return null;
@@ -153,6 +154,10 @@ export async function joinTeamByDomain(userId: string, rt: Pick<Runtime, "prisma
     if (team.projectId) rt.bus.publish({ type: "project.updated", userId, data: { action: "team", projectId: team.projectId, access: "gained" } });
     const audience = (await rt.prisma.teamMember.findMany({ where: { teamId: team.id }, select: { userId: true } })).map((m) => m.userId);
     rt.bus.publish({ type: "team.updated", audience, data: { teamId: team.id } });
+    // The pool pays for their turns now: a paid plan of their own ends at its period's end (by a
+    // job, so the sign-in does not wait on Stripe; a failure to queue it is logged, not the sign-in's).
+    if (await rt.prisma.subscription.findFirst({ where: { userId, NOT: { tier: "free" } }, select: { userId: true } }))
+      await queueEndTeamMemberPlan(userId, rt.jobs).catch((err: unknown) => log.error("queueing the end of a team member's own plan failed", { userId, error: String(err) }));
     return team.id;
   } catch (err) {
     log.error("joining a team by domain failed", { userId, error: String(err) });
