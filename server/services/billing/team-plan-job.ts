@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { enqueue } from "../../jobs/enqueue.ts";
-import { defineJob, type JobBackend } from "../../jobs/define.ts";
+import { defineJob } from "../../jobs/define.ts";
 import { log } from "../../log.ts";
+import { runtime, type Runtime } from "../../runtime.ts";
 import type { TSubscriptionInfo } from "../../../lib/schemas/billing.ts";
 import { endPlanPaidByTeam } from "./subscriptions.ts";
 
@@ -20,9 +21,18 @@ export const endTeamMemberPlanJob = defineJob(
   { attempts: 8, backoffMs: 5_000 },
 );
 
-/** Queues the job after the commit that made the user a member; `backend` for callers outside the server's runtime (auth.ts). */
-export async function queueEndTeamMemberPlan(userId: string, backend?: JobBackend): Promise<void> {
-  await enqueue(endTeamMemberPlanJob, { userId }, { key: userId }, backend);
+/**
+ * Queues the job after the commit that made the user a member of someone else's team, when they
+ * have a paid plan; `rt` for callers outside the server's runtime (auth.ts, as joinTeamByDomain).
+ * A failure to queue is logged, not the caller's: the team change is committed.
+ */
+export async function queueEndTeamMemberPlan(userId: string, rt: Pick<Runtime, "prisma" | "jobs"> = runtime()): Promise<void> {
+  try {
+    if (!(await rt.prisma.subscription.findFirst({ where: { userId, NOT: { tier: "free" } }, select: { userId: true } }))) return;
+    await enqueue(endTeamMemberPlanJob, { userId }, { key: userId }, rt.jobs);
+  } catch (err) {
+    log.error("queueing the end of a team member's own plan failed", { userId, error: String(err) });
+  }
 }
 
 /**

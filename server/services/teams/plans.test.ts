@@ -4,15 +4,17 @@ import { apiError } from "../../testing/caller.ts";
 import { createTestUser, uniqueEmail } from "../../testing/runtime.ts";
 import { setupPaymentMethod } from "../billing/payments.ts";
 import { createSubscription, getSubscription, updateSubscription } from "../billing/subscriptions.ts";
+import { getUsageStatus } from "../billing/usage.ts";
 import { billingTestbed } from "../billing/testing.ts";
 import { callerOf } from "../../testing/caller.ts";
 import { acceptTeamInvite, addTeamMember } from "./invites.ts";
-import { joinTeamByDomain } from "./members.ts";
+import { joinTeamByDomain, removeTeamMember, setTeamMemberRole } from "./members.ts";
 import { ensureTeam, requireTeamRole } from "./teams.ts";
 import { inviteToken } from "./tokens.ts";
 
-// A member's turns are paid by the team's pool (the owner's plan): a paid plan of their own must
-// not keep renewing once they are in someone else's team (docs/api.md "Teams", "Own plans").
+// The team's shared spend pool is its owner's billing account (docs/api.md "Teams"): a paid plan of
+// a member's own must not keep renewing once they are in someone else's team, and the pool changes
+// hands only when the new owner accepts it.
 
 const bed = billingTestbed();
 const t = () => bed.rt();
@@ -81,5 +83,62 @@ describe("a paid plan of one's own and a team", () => {
     await bed.settled();
     assert.equal((await getSubscription(caller)).cancelAtPeriodEnd, true);
     assert.equal((await atStripe(user.id)).cancel_at_period_end, true);
+  });
+});
+
+describe("handing the team over: the pool moves only with the new owner's consent", () => {
+  test("the owner's offer moves nothing; only the member named accepts it; then their account pays the pool and the old owner's own plan ends at its period's end", async () => {
+    const owner = await bed.userWithCard();
+    const heir = await bed.userWithCard();
+    const other = await bed.userWithCard();
+    await createSubscription(owner.caller, { tier: "max" }, null);
+    await acceptTeamInvite(heir.caller, await invite(owner.caller, heir.user.email));
+    await acceptTeamInvite(other.caller, await invite(owner.caller, other.user.email));
+    const team = await teamOf(owner.caller);
+    const heirMember = await t().prisma.teamMember.findUniqueOrThrow({ where: { userId: heir.user.id } });
+
+    const offered = await setTeamMemberRole(team, heirMember.id, "owner");
+    assert.equal(offered.ownerId, owner.user.id, "the owner stays the owner");
+    assert.equal(offered.role, "owner");
+    assert.deepEqual([offered.handover?.memberId, offered.handover?.userId], [heirMember.id, heir.user.id]);
+    assert.equal((await getUsageStatus(heir.user.id)).teamPool?.ownerId, owner.user.id, "the pool is still the owner's");
+    assert.ok(offered.activity.some((a) => a.kind === "owner_offered" && a.userId === heir.user.id));
+
+    // Nobody else can take it: another member, or the heir acting on someone else.
+    const otherActor = await requireTeamRole(other.caller, ["owner", "admin", "member"]);
+    const otherMember = await t().prisma.teamMember.findUniqueOrThrow({ where: { userId: other.user.id } });
+    await assert.rejects(setTeamMemberRole(otherActor, otherMember.id, "owner"), (e) => apiError("FORBIDDEN")(e) && (e as { data: { reason: string } }).data.reason === "no_handover_offer");
+    const heirActor = await requireTeamRole(heir.caller, ["owner", "admin", "member"]);
+    await assert.rejects(setTeamMemberRole(heirActor, otherMember.id, "owner"), apiError("FORBIDDEN"));
+    await assert.rejects(setTeamMemberRole(heirActor, heirMember.id, "admin"), apiError("FORBIDDEN"));
+    assert.equal((await t().prisma.team.findUniqueOrThrow({ where: { id: team.teamId } })).ownerId, owner.user.id);
+
+    // The heir accepts: owner now, the pool is theirs, the old owner an admin whose own plan ends.
+    const accepted = await setTeamMemberRole(heirActor, heirMember.id, "owner");
+    assert.equal(accepted.ownerId, heir.user.id);
+    assert.equal(accepted.role, "owner");
+    assert.equal(accepted.handover, null);
+    assert.equal(accepted.members.find((m) => m.userId === owner.user.id)?.role, "admin");
+    assert.equal((await getUsageStatus(other.user.id)).teamPool?.ownerId, heir.user.id);
+    await bed.settled();
+    assert.equal((await atStripe(owner.user.id)).cancel_at_period_end, true, "the old owner's plan no longer pays the pool: it ends at the period's end");
+  });
+
+  test("the owner withdraws an offer by setting the member's role; a member who leaves takes the offer with them", async () => {
+    const owner = await bed.userWithCard();
+    const heir = await bed.userWithCard();
+    await acceptTeamInvite(heir.caller, await invite(owner.caller, heir.user.email));
+    const team = await teamOf(owner.caller);
+    const heirMember = await t().prisma.teamMember.findUniqueOrThrow({ where: { userId: heir.user.id } });
+    const heirActor = await requireTeamRole(heir.caller, ["owner", "admin", "member"]);
+
+    await setTeamMemberRole(team, heirMember.id, "owner");
+    const withdrawn = await setTeamMemberRole(team, heirMember.id, "member");
+    assert.equal(withdrawn.handover, null);
+    await assert.rejects(setTeamMemberRole(heirActor, heirMember.id, "owner"), apiError("FORBIDDEN"));
+
+    await setTeamMemberRole(team, heirMember.id, "owner");
+    await removeTeamMember(heirActor, heirMember.id);
+    assert.equal((await t().prisma.team.findUniqueOrThrow({ where: { id: team.teamId } })).handoverToId, null);
   });
 });
