@@ -95,8 +95,10 @@ export function InvitePage({ token }: { token: string }) {
         <>
           {plan.data && plan.data.tier !== "free" ? (
             <p data-testid="invite-plan-notice">
-              The team&apos;s shared pool pays for its members&apos; agent turns, so you will not need your own {PLAN_NAMES[plan.data.tier]} plan: joining sets it to end
-              on {day(plan.data.currentPeriodEnd)} (it stays yours until then and is not renewed; nothing is refunded).
+              The team&apos;s shared pool pays for its members&apos; agent turns, so you will not need your own {PLAN_NAMES[plan.data.tier]} plan:{" "}
+              {plan.data.cancelAtPeriodEnd
+                ? `it ends on ${day(plan.data.currentPeriodEnd)} as you chose, and you cannot renew it while you are in the team.`
+                : `joining sets it to end on ${day(plan.data.currentPeriodEnd)} (it stays yours until then and is not renewed; nothing is refunded).`}
             </p>
           ) : null}
           <p>

@@ -127,7 +127,7 @@ function Members({ team, meId }: { team: Team; meId: string | null }) {
                     >
                       <option value="admin">admin</option>
                       <option value="member">member</option>
-                      <option value="owner">{team.handover?.memberId === m.id ? "owner (offered, waiting)" : "owner (offer the team)"}</option>
+                      <option value="owner">{team.handover?.memberId === m.id ? "owner (offered)" : "owner (offer the team)"}</option>
                     </select>
                   ) : (
                     m.role
