@@ -109,11 +109,12 @@ function Members({ team, meId }: { team: Team; meId: string | null }) {
                   {m.via === "domain" ? <span className="muted"> · joined by domain</span> : null}
                 </td>
                 <td>
+                  {/* The member keeps their role while an offered hand-over waits (the Hand-over section says so). */}
                   {team.role === "owner" && m.role !== "owner" ? (
                     <select
                       aria-label={`Role of ${m.email}`}
                       className={styles.control}
-                      value={team.handover?.memberId === m.id ? "owner" : m.role}
+                      value={m.role}
                       disabled={busy}
                       onChange={(e) => {
                         const role = e.target.value as "admin" | "member" | "owner";
@@ -127,7 +128,7 @@ function Members({ team, meId }: { team: Team; meId: string | null }) {
                     >
                       <option value="admin">admin</option>
                       <option value="member">member</option>
-                      <option value="owner">{team.handover?.memberId === m.id ? "owner (offered)" : "owner (offer the team)"}</option>
+                      <option value="owner">owner (offer the team)</option>
                     </select>
                   ) : (
                     m.role
