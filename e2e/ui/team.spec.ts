@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page, type TestInfo } from "@playwright/test";
-import { signedInUser, snap } from "../support/ui";
+import { expectAccessible, signedInUser, snap } from "../support/ui";
 import { bearer, createUser, dataDirOf, firstLink, readOutbox, type TestUser } from "../support/users";
 import { createProject, createTodo } from "../support/todos";
 import { TodoChatPage } from "../support/todo-page";
@@ -97,15 +97,18 @@ test("a Max subscriber is told before and after joining that their own plan ends
   await memberPage.goto(await inviteLink(dataDirOf(info), member.email));
   await expect(memberPage.getByTestId("invite-plan-notice")).toContainText("so you will not need your own Max plan: joining sets it to end on");
   await snap(memberPage, info, "invite-plan-notice");
+  await expectAccessible(memberPage, "invite-plan-notice");
   await memberPage.getByRole("button", { name: "Accept and join Pool crew" }).click();
   await expect(memberPage.getByRole("status").filter({ hasText: "You joined Pool crew" })).toContainText(/Your Max plan ends on .+ and will not renew/);
   await snap(memberPage, info, "invite-plan-ended");
+  await expectAccessible(memberPage, "invite-plan-ended");
 
   // The billing page says why, and offers no way to keep the plan while the pool pays.
   await memberPage.goto("/billing");
   await expect(memberPage.getByTestId("plan-team-note")).toContainText("paid by your team's shared pool");
   await expect(memberPage.getByRole("button", { name: "Keep Max" })).toBeDisabled();
   await snap(memberPage, info, "billing-plan-paid-by-team");
+  await expectAccessible(memberPage, "billing-plan-paid-by-team");
 
   // The owner offers the team: nothing changes until the member accepts.
   await page.goto("/team");
@@ -114,10 +117,12 @@ test("a Max subscriber is told before and after joining that their own plan ends
   await expect(page.getByTestId("handover-waiting")).toContainText(`You offered the team to ${member.email}`);
   await expect(page.getByTestId("team-summary")).toContainText("you are the owner");
   await snap(page, info, "handover-waiting");
+  await expectAccessible(page, "handover-waiting");
 
   await memberPage.goto("/team");
   await expect(memberPage.getByTestId("handover-offer")).toContainText("every member's agent turns are paid by your account");
   await snap(memberPage, info, "handover-offer");
+  await expectAccessible(memberPage, "handover-offer");
   await memberPage.getByRole("button", { name: "Accept and pay for the team" }).click();
   await expect(memberPage.getByTestId("team-summary")).toContainText("Pool crew: you are the owner");
   await expect(memberPage.getByTestId("handover-offer")).toHaveCount(0);
