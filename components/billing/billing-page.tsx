@@ -236,6 +236,11 @@ function Cards() {
 function Plan() {
   const plans = useOperation("billing_getSubscriptionPlans", {});
   const sub = useOperation("billing_getSubscription", {});
+  // A member of someone else's team: the team's pool pays their turns, so no plan of their own
+  // (subscribing or changing tier is 409 paid_by_team; docs/api.md "Own plans of members").
+  const status = useOperation("billing_getUsageStatus", {});
+  const profile = useOperation("user_profile", {});
+  const pooled = status.data?.teamPool != null && profile.data !== undefined && status.data.teamPool.ownerId !== profile.data.id;
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState("");
@@ -277,14 +282,20 @@ function Plan() {
       ) : current.tier !== "free" ? (
         <p className="muted">{current.cancelAtPeriodEnd ? `Ends ${when(current.currentPeriodEnd)}` : `Renews ${when(current.currentPeriodEnd)}`}</p>
       ) : null}
+      {pooled ? (
+        <p id="plan-team-note" data-testid="plan-team-note">
+          Your agent turns are paid by your team&apos;s shared pool, so you need no plan of your own while you are in the team
+          {current.tier !== "free" ? (current.cancelAtPeriodEnd ? `: this plan ends ${when(current.currentPeriodEnd)} and is not renewed` : ": cancel this plan at period end to stop paying for it") : ""}. Leave the team to choose a plan again.
+        </p>
+      ) : null}
       <div className={styles.plans}>
         {plans.data.plans.map((p) => (
           <div key={p.tier} className={styles.plan} data-current={p.current}>
             <p><strong>{p.name}</strong> · {formatMoney(p.priceCents)}/month</p>
             <p className="muted">{formatMoney(p.sessionAllowanceCents)} per 5-hour session, {formatMoney(p.weeklyAllowanceCents)} per week, {formatMoney(p.monthlyAllowanceCents)} per month of agent use</p>
             <p className="muted" data-testid="plan-cloud">{p.cloudDevice ? `A ${p.cloudDevice.size} cloud device: ${cloudSizeText(p.cloudDevice)}` : "No cloud device"}</p>
-            {p.current ? (current.tier !== "free" && current.cancelAtPeriodEnd ? <button type="button" disabled={busy !== null} onClick={() => void change(p.tier)}>Keep {p.name}</button> : <span className={styles.badge}>Current plan</span>) : (
-              <button type="button" disabled={busy !== null} onClick={() => void change(p.tier)}>
+            {p.current ? (current.tier !== "free" && current.cancelAtPeriodEnd ? <button type="button" disabled={busy !== null || pooled} aria-describedby={pooled ? "plan-team-note" : undefined} onClick={() => void change(p.tier)}>Keep {p.name}</button> : <span className={styles.badge}>Current plan</span>) : (
+              <button type="button" disabled={busy !== null || (pooled && p.tier !== "free")} aria-describedby={pooled && p.tier !== "free" ? "plan-team-note" : undefined} onClick={() => void change(p.tier)}>
                 {p.tier === "free" ? "Cancel at period end" : `${current.tier === "free" ? "Subscribe" : p.priceCents > (plans.data!.plans.find((x) => x.current)?.priceCents ?? 0) ? "Upgrade" : "Downgrade"} · ${formatMoney(p.changeNowCents)} now`}
               </button>
             )}

@@ -15,6 +15,12 @@ const GONE: Record<string, string> = {
   expired: "This invite has expired. Ask the team for a new one.",
 };
 
+const PLAN_NAMES: Record<string, string> = { free: "Free", pro: "Pro", max: "Max" };
+
+function day(ms: number | null): string {
+  return ms ? new Date(ms).toLocaleDateString(undefined, { dateStyle: "medium" }) : "the end of its period";
+}
+
 /** The sign-in page with the invited address filled in, coming back here once signed in. */
 function signInHref(token: string, email: string): string {
   return `/signin?${new URLSearchParams({ next: `/invite/${encodeURIComponent(token)}`, email })}`;
@@ -24,7 +30,9 @@ export function InvitePage({ token }: { token: string }) {
   const preview = useOperation("billing_previewTeamInvite", { params: { token } });
   // 401 when signed out: that is an answer here, not an error.
   const profile = useOperation("user_profile", {});
-  const [joined, setJoined] = useState<string | null>(null);
+  // Signed in: a paid plan of their own ends when they join (the team's pool pays), so say so first.
+  const plan = useOperation("billing_getSubscription", profile.data ? {} : null);
+  const [joined, setJoined] = useState<{ team: string; plan: string | null } | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -47,7 +55,11 @@ export function InvitePage({ token }: { token: string }) {
     setError(null);
     try {
       const team = await call("billing_acceptTeamInvite", { body: { token } });
-      setJoined(team?.name ?? p.teamName);
+      const own = team.ownPlan;
+      setJoined({
+        team: team.name,
+        plan: own && own.tier !== "free" && own.cancelAtPeriodEnd ? `Your ${PLAN_NAMES[own.tier]} plan ends on ${day(own.currentPeriodEnd)} and will not renew: the team's shared pool pays for your agent turns now.` : null,
+      });
     } catch (err) {
       setError(err instanceof ApiClientError || err instanceof Error ? err.message : String(err));
     } finally {
@@ -63,9 +75,12 @@ export function InvitePage({ token }: { token: string }) {
         {p.memberCount === 1 ? "member" : "members"}){p.project ? `, which shares the project “${p.project.name}”` : ""}.
       </p>
       {joined ? (
-        <p role="status">
-          You joined {joined}. <Link href="/team">Go to your team</Link>
-        </p>
+        <div role="status">
+          <p>
+            You joined {joined.team}. <Link href="/team">Go to your team</Link>
+          </p>
+          {joined.plan ? <p data-testid="invite-plan-ended">{joined.plan}</p> : null}
+        </div>
       ) : p.status !== "pending" ? (
         <p role="alert">{GONE[p.status]}</p>
       ) : signedInAs === null ? (
@@ -77,11 +92,21 @@ export function InvitePage({ token }: { token: string }) {
           You are signed in as {signedInAs}, but this invite is for {p.email}. Sign out, sign in with {p.email}, and open the link again.
         </p>
       ) : (
-        <p>
-          <button type="button" disabled={busy} onClick={() => void accept()}>
-            Accept and join {p.teamName}
-          </button>
-        </p>
+        <>
+          {plan.data && plan.data.tier !== "free" ? (
+            <p data-testid="invite-plan-notice">
+              The team&apos;s shared pool pays for its members&apos; agent turns, so you will not need your own {PLAN_NAMES[plan.data.tier]} plan:{" "}
+              {plan.data.cancelAtPeriodEnd
+                ? `it ends on ${day(plan.data.currentPeriodEnd)} as you chose, and you cannot renew it while you are in the team.`
+                : `joining sets it to end on ${day(plan.data.currentPeriodEnd)} (it stays yours until then and is not renewed; nothing is refunded).`}
+            </p>
+          ) : null}
+          <p>
+            <button type="button" disabled={busy} onClick={() => void accept()}>
+              Accept and join {p.teamName}
+            </button>
+          </p>
+        </>
       )}
       <ErrorAlert message={error} />
     </section>

@@ -51,6 +51,7 @@ export function TeamPage() {
       <p className="muted" data-testid="team-summary">
         <strong>{t.name}</strong>: you are {t.role === "owner" ? "the owner" : `a${t.role === "admin" ? "n admin" : " member"}`}.
       </p>
+      {t.handover ? <Handover team={t} meId={profile.data?.id ?? null} /> : null}
       <Members team={t} meId={profile.data?.id ?? null} />
       {manager ? (
         <Section id="invite" title="Invite a member" description="They get an email with a link that works once, for 7 days.">
@@ -108,6 +109,7 @@ function Members({ team, meId }: { team: Team; meId: string | null }) {
                   {m.via === "domain" ? <span className="muted"> · joined by domain</span> : null}
                 </td>
                 <td>
+                  {/* The member keeps their role while an offered hand-over waits (the Hand-over section says so). */}
                   {team.role === "owner" && m.role !== "owner" ? (
                     <select
                       aria-label={`Role of ${m.email}`}
@@ -116,8 +118,8 @@ function Members({ team, meId }: { team: Team; meId: string | null }) {
                       disabled={busy}
                       onChange={(e) => {
                         const role = e.target.value as "admin" | "member" | "owner";
-                        // Handing the team over cannot be undone by the one who does it: ask first.
-                        if (role === "owner" && !window.confirm(`Hand the team over to ${m.email}? They become its owner and you an admin.`)) {
+                        // Once accepted, the hand-over cannot be undone by the one who offered it: ask first.
+                        if (role === "owner" && !window.confirm(`Offer the team to ${m.email}? Once they accept, they become its owner and pay for the team's shared pool, and you become an admin.`)) {
                           e.target.value = m.role;
                           return;
                         }
@@ -126,7 +128,7 @@ function Members({ team, meId }: { team: Team; meId: string | null }) {
                     >
                       <option value="admin">admin</option>
                       <option value="member">member</option>
-                      <option value="owner">owner (hand the team over)</option>
+                      <option value="owner">owner (offer the team)</option>
                     </select>
                   ) : (
                     m.role
@@ -154,6 +156,58 @@ function Members({ team, meId }: { team: Team; meId: string | null }) {
           })}
         </tbody>
       </table>
+      <ErrorAlert message={error} />
+    </Section>
+  );
+}
+
+/**
+ * A hand-over the owner offered (docs/api.md "Teams"): the member named accepts it here, knowing
+ * that their account pays the team's shared pool from then on; the owner sees that it waits and
+ * may withdraw it; everyone else sees that it waits.
+ */
+function Handover({ team, meId }: { team: Team; meId: string | null }) {
+  const { busy, error, run } = useAction();
+  const h = team.handover!;
+  const who = h.name ? `${h.name} (${h.email})` : h.email;
+  const since = new Date(h.offeredAt).toLocaleDateString(undefined, { dateStyle: "medium" });
+  const owner = team.members.find((m) => m.role === "owner");
+  const offeredBy = owner ? (owner.name ?? owner.email) : "The owner";
+  if (h.userId === meId)
+    return (
+      <Section id="handover" title="You are offered the team">
+        <p data-testid="handover-offer">
+          {offeredBy} offers you the ownership of {team.name} (since {since}). If you accept, you become its owner and {offeredBy} an admin, and{" "}
+          <strong>every member&apos;s agent turns are paid by your account</strong>: your plan, its usage windows and, with extra spend on, your credit.
+        </p>
+        <p>
+          <button type="button" disabled={busy} onClick={() => void run(() => call("billing_setTeamMemberRole", { params: { memberId: h.memberId }, body: { role: "owner" } }))}>
+            Accept and pay for the team
+          </button>
+        </p>
+        <ErrorAlert message={error} />
+      </Section>
+    );
+  return (
+    <Section id="handover" title="Hand-over waiting">
+      <p role="status" data-testid="handover-waiting">
+        {team.role === "owner" ? "You offered" : `${offeredBy} offered`} the team to {who} on {since}. Nothing changes until they accept; the shared pool is paid by {team.role === "owner" ? "you" : offeredBy} until then.
+      </p>
+      {team.role === "owner" ? (
+        <p>
+          <button
+            type="button"
+            className="secondary"
+            disabled={busy}
+            onClick={() => {
+              const role = team.members.find((m) => m.id === h.memberId)?.role === "admin" ? "admin" : "member";
+              void run(() => call("billing_setTeamMemberRole", { params: { memberId: h.memberId }, body: { role } }));
+            }}
+          >
+            Withdraw the offer to {h.email}
+          </button>
+        </p>
+      ) : null}
       <ErrorAlert message={error} />
     </Section>
   );

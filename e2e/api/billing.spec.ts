@@ -91,6 +91,29 @@ test("cards: list, make default, remove; someone else's card is 404", async ({},
   expect((await okJson<{ items: Method[] }>(await other.session.get("/api/v1/billing/payment-methods", { headers: h(other) }))).items.map((m) => m.id)).toEqual([theirs.id]);
 });
 
+test("a refused credit, card or plan request leaves no Stripe customer behind (asked of the stand-in)", async ({}, info) => {
+  const u = await createUser(info, "refused");
+  const other = await createUser(info, "refused-other");
+  const theirs = await saveCard(other);
+  // The stand-in's address, from someone else's answer; the stand-in answers Stripe's list of customers.
+  const { standinUrl } = await okJson<{ standinUrl: string }>(await other.session.post("/api/v1/billing/setup-payment-method", { headers: h(other), data: {} }));
+  const customersOf = async (email: string) => {
+    const res = await fetch(`${standinUrl}/v1/customers?email=${encodeURIComponent(email)}`, { headers: { authorization: "Bearer sk_test_local_standin" } });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { data: { id: string }[] }).data;
+  };
+  expect(await customersOf(other.email)).toHaveLength(1);
+
+  await expectError(await addCredit(u, 1000, theirs.id), 404, "NOT_FOUND");
+  await expectError(await addCredit(u, 1000, "pm_does_not_exist"), 404, "NOT_FOUND");
+  await expectError(await addCredit(u, 5, "pm_card_visa"), 400, "BAD_REQUEST");
+  await expectError(await u.session.post("/api/v1/billing/setup-payment-method", { headers: h(u), data: { paymentMethodId: "pm_does_not_exist" } }), 404, "NOT_FOUND");
+  await expectError(await u.session.post("/api/v1/billing/setup-payment-method", { headers: h(u), data: { paymentMethodId: theirs.id } }), 404, "NOT_FOUND");
+  await expectError(await u.session.post("/api/v1/billing/subscription", { headers: h(u), data: { tier: "pro" } }), 402, "PAYMENT_REQUIRED");
+  expect(await customersOf(u.email)).toEqual([]);
+  expect((await usage(u)).balanceCents).toBe(0);
+});
+
 test("plans and subscriptions: subscribe, upgrade with proration, invoices, cancel at period end and now", async ({}, info) => {
   const u = await createUser(info, "plans");
   const plans = await okJson<{ plans: { tier: string; priceCents: number; changeNowCents: number; current: boolean }[]; currentTier: string }>(await u.session.get("/api/v1/billing/subscription/plans", { headers: h(u) }));

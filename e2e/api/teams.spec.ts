@@ -255,21 +255,36 @@ test("join domain: a verified address on the owner's company domain joins at sig
   await Promise.all([ownerSession, colleague, stranger, late].map((s) => s.dispose()));
 });
 
-test("the owner hands the team over: the member becomes owner, the old owner an admin, and only the new owner may act as one", async ({}, info) => {
+test("handing the team over needs the new owner's consent: the offer moves neither the team nor its spend pool; the member named accepts, then the pool is theirs and only they act as owner", async ({}, info) => {
+  type Pool = { teamPool: { teamId: string; ownerId: string } | null };
   const dataDir = dataDirOf(info);
-  const [owner, heir] = await Promise.all([createUser(info, "owner"), createUser(info, "heir")]);
-  const team = await join(dataDir, owner, heir);
+  const [owner, heir, other] = await Promise.all([createUser(info, "owner"), createUser(info, "heir"), createUser(info, "other")]);
+  await join(dataDir, owner, heir);
+  const team = await join(dataDir, owner, other);
   const heirId = memberOf(team, heir).id;
+  const otherId = memberOf(team, other).id;
   const ownerMemberId = team.members.find((m) => m.role === "owner")!.id;
 
-  const seenByOldOwner = await ok<Team>(api(owner).patch(`/billing/team/members/${heirId}/role`, { role: "owner" }));
-  expect(seenByOldOwner.role).toBe("admin");
-  expect(seenByOldOwner.ownerId).toBe(heir.userId);
-  expect(memberOf(seenByOldOwner, heir).role).toBe("owner");
-  expect(memberOf(seenByOldOwner, owner).role).toBe("admin");
-  const seenByHeir = await ok<Team>(api(heir).get("/billing/team"));
-  expect(seenByHeir.role).toBe("owner");
-  expect(seenByHeir.activity.some((a) => a.kind === "owner_changed" && a.userId === heir.userId)).toBe(true);
+  // The offer: nothing moves; everyone sees it.
+  const offered = await ok<Team & { handover: { memberId: string; userId: string } | null }>(api(owner).patch(`/billing/team/members/${heirId}/role`, { role: "owner" }));
+  expect(offered).toMatchObject({ role: "owner", ownerId: owner.userId, handover: { memberId: heirId, userId: heir.userId } });
+  expect(memberOf(offered, heir).role).toBe("member");
+  expect(offered.activity.some((a) => a.kind === "owner_offered" && a.userId === heir.userId)).toBe(true);
+  expect((await ok<Pool>(api(other).get("/billing/usage"))).teamPool).toEqual({ teamId: team.id, ownerId: owner.userId });
+  expect((await ok<Team & { handover: unknown }>(api(heir).get("/billing/team"))).handover).toMatchObject({ memberId: heirId });
+
+  // Only the member named accepts, and only for themselves.
+  const noOffer = await refused(api(other).patch(`/billing/team/members/${otherId}/role`, { role: "owner" }), 403, "FORBIDDEN");
+  expect(noOffer.data).toMatchObject({ reason: "no_handover_offer" });
+  await refused(api(heir).patch(`/billing/team/members/${otherId}/role`, { role: "owner" }), 403, "FORBIDDEN");
+  await refused(api(heir).patch(`/billing/team/members/${ownerMemberId}/role`, { role: "member" }), 403, "FORBIDDEN");
+
+  const accepted = await ok<Team & { handover: unknown }>(api(heir).patch(`/billing/team/members/${heirId}/role`, { role: "owner" }));
+  expect(accepted).toMatchObject({ role: "owner", ownerId: heir.userId, handover: null });
+  expect(memberOf(accepted, owner).role).toBe("admin");
+  expect(accepted.activity.some((a) => a.kind === "owner_changed" && a.userId === heir.userId)).toBe(true);
+  expect((await ok<Pool>(api(other).get("/billing/usage"))).teamPool).toEqual({ teamId: team.id, ownerId: heir.userId });
+  expect((await ok<Team>(api(owner).get("/billing/team"))).role).toBe("admin");
 
   // Owner-only now refuses the old owner and serves the new one.
   await refused(api(owner).patch(`/billing/team/members/${ownerMemberId}/role`, { role: "member" }), 403, "FORBIDDEN");

@@ -1,22 +1,10 @@
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
-import { signedInUser, snap } from "../support/ui";
+import { expect, test } from "@playwright/test";
+import { expectAccessible, signedInUser, snap } from "../support/ui";
 import { addMessage, createProject, createTodo, h } from "../support/todos";
 
 // Every page, checked with axe-core: no serious or critical accessibility violations, in the light
 // and the dark theme.
 test.describe.configure({ timeout: 180_000 });
-
-async function expectAccessible(page: Page, name: string) {
-  // The page's <title> comes with its metadata, a moment after its content on a navigation.
-  await expect(page, `${name}: a document title`).toHaveTitle(/\S/);
-  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(
-    bad.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`),
-    `${name}: serious or critical violations`,
-  ).toEqual([]);
-}
 
 for (const scheme of ["light", "dark"] as const) {
   test(`every page has no serious or critical violations (${scheme})`, async ({ page }, info) => {

@@ -1,6 +1,6 @@
 import { expect, test, type Locator, type Page, type TestInfo } from "@playwright/test";
-import { signedInUser, snap } from "../support/ui";
-import { createUser, dataDirOf, firstLink, readOutbox, type TestUser } from "../support/users";
+import { expectAccessible, signedInUser, snap } from "../support/ui";
+import { bearer, createUser, dataDirOf, firstLink, readOutbox, type TestUser } from "../support/users";
 import { createProject, createTodo } from "../support/todos";
 import { TodoChatPage } from "../support/todo-page";
 
@@ -80,6 +80,56 @@ async function joinTeamProject(page: Page, info: TestInfo, owner: TestUser, proj
   expect((await owner.session.patch("/api/v1/billing/team/project", { headers: api(owner), data: { projectId } })).status()).toBe(200);
   return { member, memberId };
 }
+
+test("a Max subscriber is told before and after joining that their own plan ends; a hand-over offered waits until the member accepts to pay for the team", async ({ page, browser }, info) => {
+  const owner = await signedInUser(page, info, "owner");
+  const member = await createUser(info, "max-member");
+  const api = (u: TestUser, path: string, data: unknown) => u.session.post(`/api/v1${path}`, { headers: bearer(u.apiKey), data });
+  for (const [path, data] of [["/billing/setup-payment-method", { paymentMethodId: "pm_card_visa" }], ["/billing/subscription", { tier: "max" }]] as const) {
+    const r = await api(member, path, data);
+    expect(r.status(), await r.text()).toBe(200);
+  }
+  expect((await api(owner, "/billing/team/members", { email: member.email, teamName: "Pool crew" })).status()).toBe(200);
+
+  const other = await browser.newContext({ baseURL: info.project.use.baseURL });
+  await other.addCookies((await member.session.storageState()).cookies);
+  const memberPage = await other.newPage();
+  await memberPage.goto(await inviteLink(dataDirOf(info), member.email));
+  await expect(memberPage.getByTestId("invite-plan-notice")).toContainText("so you will not need your own Max plan: joining sets it to end on");
+  await snap(memberPage, info, "invite-plan-notice");
+  await expectAccessible(memberPage, "invite-plan-notice");
+  await memberPage.getByRole("button", { name: "Accept and join Pool crew" }).click();
+  await expect(memberPage.getByRole("status").filter({ hasText: "You joined Pool crew" })).toContainText(/Your Max plan ends on .+ and will not renew/);
+  await snap(memberPage, info, "invite-plan-ended");
+  await expectAccessible(memberPage, "invite-plan-ended");
+
+  // The billing page says why, and offers no way to keep the plan while the pool pays.
+  await memberPage.goto("/billing");
+  await expect(memberPage.getByTestId("plan-team-note")).toContainText("paid by your team's shared pool");
+  await expect(memberPage.getByRole("button", { name: "Keep Max" })).toBeDisabled();
+  await snap(memberPage, info, "billing-plan-paid-by-team");
+  await expectAccessible(memberPage, "billing-plan-paid-by-team");
+
+  // The owner offers the team: nothing changes until the member accepts.
+  await page.goto("/team");
+  page.once("dialog", (d) => void d.accept());
+  await page.getByLabel(`Role of ${member.email}`).selectOption("owner");
+  await expect(page.getByTestId("handover-waiting")).toContainText(`You offered the team to ${member.email}`);
+  await expect(page.getByTestId("team-summary")).toContainText("you are the owner");
+  await snap(page, info, "handover-waiting");
+  await expectAccessible(page, "handover-waiting");
+
+  await memberPage.goto("/team");
+  await expect(memberPage.getByTestId("handover-offer")).toContainText("every member's agent turns are paid by your account");
+  await snap(memberPage, info, "handover-offer");
+  await expectAccessible(memberPage, "handover-offer");
+  await memberPage.getByRole("button", { name: "Accept and pay for the team" }).click();
+  await expect(memberPage.getByTestId("team-summary")).toContainText("Pool crew: you are the owner");
+  await expect(memberPage.getByTestId("handover-offer")).toHaveCount(0);
+  // The old owner's page follows (team.updated): an admin now.
+  await expect(page.getByTestId("team-summary")).toContainText("Pool crew: you are an admin");
+  await other.close();
+});
 
 test("a member's open page of the team project says it is gone once the member is removed elsewhere", async ({ page }, info) => {
   const owner = await createUser(info, "owner");

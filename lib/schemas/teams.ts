@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZSubscriptionInfo } from "./billing.ts";
 import { ZId, ZName, ZTimestamp } from "./common.ts";
 import { ZEmail } from "./projects.ts";
 
@@ -29,7 +30,7 @@ export const ZTeamInviteInfo = z.object({
 
 export const ZTeamActivity = z.object({
   id: ZId,
-  kind: z.string().describe("created, invited, invite_revoked, joined, left, removed, role_changed, project_set, join_domain_set, owner_changed (the owner handed the team over, or deleted their account; userId is the new owner)"),
+  kind: z.string().describe("created, invited, invite_revoked, joined, left, removed, role_changed, project_set, join_domain_set, owner_offered (userId: the member offered the team), owner_offer_withdrawn, owner_changed (the member offered the team accepted it, or the owner deleted their account; userId is the new owner)"),
   actorId: ZId.nullable(),
   userId: ZId.nullable(),
   data: z.record(z.string(), z.unknown()),
@@ -51,12 +52,25 @@ export const ZTeamInfo = z
       eligible: z.boolean().describe("Whether the owner's domain may be a join domain (not a public mail domain)"),
     }),
     activity: z.array(ZTeamActivity).describe("The newest 50 entries of the team's log; owner and admins only, empty for members"),
+    handover: z
+      .object({ memberId: ZId, userId: ZId, email: z.string(), name: z.string().nullable(), offeredAt: ZTimestamp })
+      .nullable()
+      .describe(
+        "The hand-over the owner offered and the member named has not accepted yet, or null. Nothing moves until that member accepts (billing_setTeamMemberRole on their own memberId with `role: \"owner\"`): then the team's shared spend pool is paid by their account",
+      ),
     createdAt: ZTimestamp,
   })
   .meta({ id: "TeamInfo" });
 
 export const ZTeamInfoOrNull = ZTeamInfo.nullable().describe("The team, or null when the caller is in none");
 export type TTeamInfo = z.infer<typeof ZTeamInfo>;
+
+export const ZTeamJoinResult = ZTeamInfo.extend({
+  ownPlan: ZSubscriptionInfo.nullable().describe(
+    "The caller's own plan now that the team's shared pool pays for their turns: a paid plan is set to end at its period's end (`cancelAtPeriodEnd: true`, no renewal, nothing refunded); null on the free tier (or when the change is still being made at Stripe, retried in the background)",
+  ),
+}).meta({ id: "TeamJoinResult" });
+export type TTeamJoinResult = z.infer<typeof ZTeamJoinResult>;
 
 export const ZTeamAddMemberInput = z
   .object({
@@ -95,7 +109,9 @@ export const ZTeamSetRoleInput = z
   .object({
     role: z
       .enum(["admin", "member", "owner"])
-      .describe("`owner` hands the team over: the member becomes its owner and the caller (the owner) an admin. The owner's own role cannot be set"),
+      .describe(
+        "`owner` offers the team to the member (the owner calling) or accepts the offer (the member named, on their own memberId): on acceptance they become its owner, paying the shared spend pool, and the old owner an admin. The owner's own role cannot be set",
+      ),
   })
   .meta({ id: "TeamSetRoleInput" });
 export const ZTeamRemoveMemberInput = z.object({ memberId: ZId }).meta({ id: "TeamRemoveMemberInput" });

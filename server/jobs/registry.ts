@@ -5,6 +5,7 @@ import { agentTurnJob } from "../agent/turn-job.ts";
 import { sendMailJob } from "../email/send-job.ts";
 import { courseMailRunJob } from "../services/courses/mail-run-job.ts";
 import { coursePerkOpenJob } from "../services/courses/perk-job.ts";
+import { endTeamMemberPlanJob } from "../services/billing/team-plan-job.ts";
 import { stripeEventJob } from "../services/billing/webhook-job.ts";
 import { teamInviteMailJob } from "../services/teams/invite-mail-job.ts";
 import { embedBackfillJob } from "../services/search/backfill-job.ts";
@@ -12,4 +13,4 @@ import { embedJob } from "../services/search/embed-job.ts";
 import { stripeCustomerCleanupJob } from "../services/users/stripe-cleanup-job.ts";
 import type { JobDefinition } from "./define.ts";
 
-export const jobs: readonly JobDefinition[] = [agentTurnJob, sendMailJob, fireMessageJob, teamInviteMailJob, stripeEventJob, stripeCustomerCleanupJob, embedJob, embedBackfillJob, courseMailRunJob, coursePerkOpenJob];
+export const jobs: readonly JobDefinition[] = [agentTurnJob, sendMailJob, fireMessageJob, teamInviteMailJob, stripeEventJob, endTeamMemberPlanJob, stripeCustomerCleanupJob, embedJob, embedBackfillJob, courseMailRunJob, coursePerkOpenJob];

@@ -9,7 +9,7 @@ export default defineOperation({
   tag: "Billing",
   summary: "Save a card: a Stripe SetupIntent",
   description:
-    "Without a body field: a SetupIntent whose `clientSecret` Stripe.js confirms (`publishableKey` given). With `paymentMethodId` (a card from Stripe.js / the test-card form, or a Stripe test token such as `pm_card_visa`) it is confirmed now and the card saved (`paymentMethod`); the first card becomes the default. A declined card is 402 with Stripe's reason. `testMode` is true when the local Stripe stand-in serves payments.",
+    "Without a body field: a SetupIntent whose `clientSecret` Stripe.js confirms (`publishableKey` given). With `paymentMethodId` (a card from Stripe.js / the test-card form, or a Stripe test token such as `pm_card_visa`) it is confirmed now and the card saved (`paymentMethod`); the first card becomes the default. A declined card is 402 with Stripe's reason. Another user's card, or an unknown one, is 404, checked before anything is made at Stripe: a refused request leaves no Stripe customer behind. `testMode` is true when the local Stripe stand-in serves payments.",
   auth: USER_CREDENTIAL,
   errors: ["PAYMENT_REQUIRED", "NOT_FOUND"],
   body: ZSetupPaymentMethodInput,

@@ -9,7 +9,8 @@ const EXPECTED: Record<string, string[] | "none"> = {
   billing_revokeTeamInvite: ["owner", "admin"],
   billing_setTeamProject: ["owner", "admin"],
   billing_setTeamJoinDomain: ["owner"],
-  billing_setTeamMemberRole: ["owner"],
+  // The owner sets roles and offers the team; the member offered it accepts (checked in the service).
+  billing_setTeamMemberRole: ["owner", "admin", "member"],
   // Any member may leave; removing someone else is the owner's (checked in the service).
   billing_removeTeamMember: ["owner", "admin", "member"],
   // Not role-gated: any member reads, anyone with the token previews, the invited address accepts.

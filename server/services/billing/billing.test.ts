@@ -1,7 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { ApiError } from "../../http/errors.ts";
-import { apiError } from "../../testing/caller.ts";
+import { apiError, callerOf } from "../../testing/caller.ts";
 import { createTestUser } from "../../testing/runtime.ts";
 import { balanceOf, ledgerSum, postTransaction } from "./ledger.ts";
 import { createPaymentIntent, listInvoices, listPaymentMethods, listTransactions, setupPaymentMethod } from "./payments.ts";
@@ -94,6 +94,22 @@ describe("credit through Stripe (the stand-in, through the SDK)", () => {
     await assert.rejects(setupPaymentMethod(b.caller, { paymentMethodId: a.pm.id }, null), apiError("NOT_FOUND"));
     assert.deepEqual((await listPaymentMethods(b.caller)).items.map((m) => m.id), [b.pm.id]);
     assert.deepEqual((await listPaymentMethods(a.caller)).items.map((m) => m.id), [a.pm.id]);
+  });
+
+  test("a request refused by our checks makes no Stripe customer: the customer is made only when the payment goes ahead", async () => {
+    const other = await userWithCard();
+    const user = await createTestUser(t().prisma);
+    const caller = callerOf(user);
+    await assert.rejects(createPaymentIntent(caller, { amountCents: 1000, currency: "usd", paymentMethodId: other.pm.id }, null), apiError("NOT_FOUND"));
+    await assert.rejects(createPaymentIntent(caller, { amountCents: 1000, currency: "usd", paymentMethodId: "pm_does_not_exist" }, null), apiError("NOT_FOUND"));
+    await assert.rejects(setupPaymentMethod(caller, { paymentMethodId: "pm_does_not_exist" }, null), apiError("NOT_FOUND"));
+    await assert.rejects(createSubscription(caller, { tier: "pro" }, null), apiError("PAYMENT_REQUIRED"));
+    const held = await bed.gw().client.customers.list({ email: user.email });
+    assert.deepEqual(held.data.map((c) => c.id), [], "the stand-in holds no customer for the user");
+    assert.equal((await t().prisma.billingAccount.findUnique({ where: { userId: user.id } }))?.stripeCustomerId ?? null, null);
+    // A request that goes ahead makes the one customer.
+    await setupPaymentMethod(caller, { paymentMethodId: "pm_card_visa" }, null);
+    assert.equal((await bed.gw().client.customers.list({ email: user.email })).data.length, 1);
   });
 
   test("a badly signed webhook is 400 and changes nothing", async () => {

@@ -30,8 +30,8 @@ export function fromStripeError(e: unknown): never {
 
 /** The user's Stripe customer, made on first use (the idempotency key makes two racing calls one customer). */
 export async function ensureCustomer(userId: string): Promise<string> {
-  const account = await db().billingAccount.findUnique({ where: { userId }, select: { stripeCustomerId: true } });
-  if (account?.stripeCustomerId) return account.stripeCustomerId;
+  const known = await knownCustomer(userId);
+  if (known) return known;
   const user = await db().user.findUniqueOrThrow({ where: { id: userId }, select: { email: true, name: true } });
   const { client } = await stripeGateway();
   // STRIPE_TEST_CLOCKS (test mode): the customer lives on a clock of its own, which tests move forward.
@@ -46,6 +46,11 @@ export async function ensureCustomer(userId: string): Promise<string> {
     await tx.billingAccount.update({ where: { userId }, data: { stripeCustomerId: customer.id } });
     return customer.id;
   }, TX_OPTIONS);
+}
+
+/** The user's Stripe customer if one was made already (never makes one). */
+async function knownCustomer(userId: string): Promise<string | null> {
+  return (await db().billingAccount.findUnique({ where: { userId }, select: { stripeCustomerId: true } }))?.stripeCustomerId ?? null;
 }
 
 /** Credits a succeeded PaymentIntent once (its id is the ledger reference); the webhook and the request may both call it. */
@@ -71,10 +76,12 @@ export async function userOfCustomer(customerId: string | null): Promise<string 
 }
 
 /**
- * A payment method the caller may pay with: one of their saved cards, or one fresh from Stripe.js /
- * the test-card form (no customer yet). Another customer's card is 404, like an unknown id.
+ * A payment method the caller may pay with or save: one of their saved cards, or one fresh from
+ * Stripe.js / the test-card form (no customer yet). Another customer's card is 404, like an unknown
+ * id. It runs before the caller's Stripe customer is made (`customerId` null until then), so a
+ * refused card leaves nothing behind at Stripe.
  */
-async function usablePaymentMethod(userId: string, customerId: string, pmId: string): Promise<string> {
+async function usablePaymentMethod(userId: string, customerId: string | null, pmId: string): Promise<string> {
   if (await db().paymentMethod.findFirst({ where: { id: pmId, userId }, select: { id: true } })) return pmId;
   if (await db().paymentMethod.findUnique({ where: { id: pmId }, select: { id: true } })) throw notFound("Payment method");
   const { client } = await stripeGateway();
@@ -112,8 +119,9 @@ function toIntent(pi: Stripe.PaymentIntent, balanceCents: number | null): TPayme
  * request's Idempotency-Key is also Stripe's, so a retried request never makes a second payment.
  */
 export async function createPaymentIntent(caller: Caller, input: { amountCents: number; currency: string; paymentMethodId?: string }, idempotencyKey: string | null): Promise<TPaymentIntent> {
+  // The checks first: a refused request makes no Stripe customer.
+  const pm = input.paymentMethodId ? await usablePaymentMethod(caller.userId, await knownCustomer(caller.userId), input.paymentMethodId) : undefined;
   const customer = await ensureCustomer(caller.userId);
-  const pm = input.paymentMethodId ? await usablePaymentMethod(caller.userId, customer, input.paymentMethodId) : undefined;
   const { client } = await stripeGateway();
   let pi: Stripe.PaymentIntent;
   try {
@@ -167,9 +175,10 @@ export async function recordPaymentMethod(userId: string, pm: Stripe.PaymentMeth
  * form, or a Stripe test token) it is confirmed now and the card saved; a decline is 402.
  */
 export async function setupPaymentMethod(caller: Caller, input: { paymentMethodId?: string }, idempotencyKey: string | null) {
-  // Another user's saved card is 404, as for paying with it (usablePaymentMethod), not Stripe's
-  // "already attached to a customer", which would tell the caller that the card exists.
-  if (input.paymentMethodId && (await db().paymentMethod.findFirst({ where: { id: input.paymentMethodId, NOT: { userId: caller.userId } }, select: { id: true } }))) throw notFound("Payment method");
+  // Another user's card, or an unknown one, is 404, as for paying with it (usablePaymentMethod), not
+  // Stripe's "already attached to a customer", which would tell the caller that the card exists;
+  // checked before the customer is made, so a refused request leaves no customer behind.
+  if (input.paymentMethodId) await usablePaymentMethod(caller.userId, await knownCustomer(caller.userId), input.paymentMethodId);
   const customer = await ensureCustomer(caller.userId);
   const gw = await stripeGateway();
   let si: Stripe.SetupIntent;

@@ -132,9 +132,21 @@ async function paymentMethodFor(userId: string, pmId: string | undefined): Promi
   return account.defaultPaymentMethodId;
 }
 
+/**
+ * A member of a team they do not own: the team's pool (its owner's plan) pays for their turns, so
+ * a plan of their own would be paid for nothing. Subscribing, changing tier and keeping a plan that
+ * ends are 409 (`data.reason: "paid_by_team"`) until they leave the team.
+ */
+async function refuseIfPaidByTeam(userId: string): Promise<void> {
+  const member = await db().teamMember.findUnique({ where: { userId }, select: { role: true, team: { select: { name: true } } } });
+  if (member && member.role !== "owner")
+    throw new ApiError("CONFLICT", `Your turns are paid by the shared pool of ${member.team.name}, so you need no plan of your own while you are in it`, { reason: "paid_by_team" });
+}
+
 /** Subscribes to a paid tier, charging the first month now (a decline is 402 and changes nothing). */
 export async function createSubscription(caller: Caller, input: { tier: "pro" | "max"; paymentMethodId?: string }, idempotencyKey: string | null) {
   if (await liveSubscription(caller.userId)) throw new ApiError("CONFLICT", "There is already a subscription: change its tier instead");
+  await refuseIfPaidByTeam(caller.userId);
   const pm = await paymentMethodFor(caller.userId, input.paymentMethodId);
   const customer = await ensureCustomer(caller.userId);
   const price = await priceOf(input.tier);
@@ -170,6 +182,7 @@ export async function updateSubscription(caller: Caller, input: { tier: "pro" | 
   const row = await liveSubscription(caller.userId);
   if (!row) throw new ApiError("CONFLICT", "There is no subscription to change: subscribe first");
   if (row.tier === input.tier && !row.cancelAtPeriodEnd) throw new ApiError("CONFLICT", `The subscription is already ${PLANS[input.tier].name}`);
+  await refuseIfPaidByTeam(caller.userId);
   const price = await priceOf(input.tier);
   const { client } = await stripeGateway();
   let sub: Stripe.Subscription;
@@ -189,18 +202,38 @@ export async function updateSubscription(caller: Caller, input: { tier: "pro" | 
   return { subscription: await getSubscription(caller), chargedNowCents: charged };
 }
 
-export async function cancelSubscription(caller: Caller, input: { atPeriodEnd: boolean }) {
-  const row = await liveSubscription(caller.userId);
-  if (!row) throw new ApiError("CONFLICT", "There is no subscription to cancel");
+/** Ends a live subscription at Stripe (at the period's end, or now) and mirrors Stripe's answer. */
+async function cancelAtStripe(userId: string, subscriptionId: string, atPeriodEnd: boolean): Promise<void> {
   const { client } = await stripeGateway();
   let sub: Stripe.Subscription;
   try {
-    sub = input.atPeriodEnd ? await client.subscriptions.update(row.stripeSubscriptionId, { cancel_at_period_end: true }) : await client.subscriptions.cancel(row.stripeSubscriptionId);
+    sub = atPeriodEnd ? await client.subscriptions.update(subscriptionId, { cancel_at_period_end: true }) : await client.subscriptions.cancel(subscriptionId);
   } catch (e) {
     fromStripeError(e);
   }
-  await syncSubscription(caller.userId, sub.id, Math.floor(Date.now() / 1000));
+  await syncSubscription(userId, sub.id, Math.floor(Date.now() / 1000));
+}
+
+export async function cancelSubscription(caller: Caller, input: { atPeriodEnd: boolean }) {
+  const row = await liveSubscription(caller.userId);
+  if (!row) throw new ApiError("CONFLICT", "There is no subscription to cancel");
+  await cancelAtStripe(caller.userId, row.stripeSubscriptionId, input.atPeriodEnd);
   return { subscription: await getSubscription(caller), chargedNowCents: 0 };
+}
+
+/**
+ * A user who is now a member of a team they do not own (joined it, or handed it over): the team's
+ * pool pays for their turns from now on, so their own paid plan is set to end at its period's end
+ * (nothing refunded, no renewal), the way they would cancel it themselves. Returns the plan as it
+ * is now, or null when they have none. Does nothing to the plan of a user who is no longer such a
+ * member when it runs (they left again, or own the team now).
+ */
+export async function endPlanPaidByTeam(userId: string): Promise<TSubscriptionInfo | null> {
+  const member = await db().teamMember.findUnique({ where: { userId }, select: { role: true } });
+  const row = await liveSubscription(userId);
+  if (!row) return null;
+  if (member && member.role !== "owner" && !row.cancelAtPeriodEnd) await cancelAtStripe(userId, row.stripeSubscriptionId, true);
+  return toInfo(await db().subscription.findUnique({ where: { userId } }));
 }
 
 export async function listPlans(caller: Caller) {

@@ -3,8 +3,9 @@ import type { Caller } from "../../auth/caller.ts";
 import { lockRow } from "../../db/lock.ts";
 import { ApiError, badRequest, notFound } from "../../http/errors.ts";
 import { enqueue } from "../../jobs/enqueue.ts";
-import type { TTeamInfo } from "../../../lib/schemas/teams.ts";
+import type { TTeamInfo, TTeamJoinResult } from "../../../lib/schemas/teams.ts";
 import { db } from "../../runtime.ts";
+import { endTeamMemberPlanNow } from "../billing/team-plan-job.ts";
 import { teamInviteMailJob } from "./invite-mail-job.ts";
 import { accessGained, logActivity, teamChanged, teamInfo, type TeamActor } from "./teams.ts";
 import { INVITE_TTL_MS, hashInviteToken, inviteToken, newSalt } from "./tokens.ts";
@@ -98,9 +99,10 @@ export async function previewTeamInvite(token: string) {
 /**
  * Joins the invite's team as a member. Order of refusals: unknown token 404; an invite that is no
  * longer pending 409 (`data.status`); another signed-in address 422; already in a team 409. Any
- * refusal changes nothing.
+ * refusal changes nothing. Once joined, the team's pool pays for the member's turns, so a paid
+ * plan of their own is set to end at its period's end (`ownPlan` of the answer).
  */
-export async function acceptTeamInvite(caller: Caller, token: string): Promise<TTeamInfo> {
+export async function acceptTeamInvite(caller: Caller, token: string): Promise<TTeamJoinResult> {
   const found = await inviteByToken(token);
   const { teamId, projectId } = await db().$transaction(async (tx) => {
     if (!(await lockRow(tx, "Team", found.teamId))) throw notFound("Invite");
@@ -123,5 +125,6 @@ export async function acceptTeamInvite(caller: Caller, token: string): Promise<T
   });
   if (projectId) accessGained([caller.userId], projectId);
   await teamChanged(teamId);
-  return teamInfo(teamId, "member");
+  const ownPlan = await endTeamMemberPlanNow(caller.userId);
+  return { ...(await teamInfo(teamId, "member")), ownPlan };
 }

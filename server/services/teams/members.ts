@@ -5,32 +5,58 @@ import { log } from "../../log.ts";
 import type { TTeamInfo } from "../../../lib/schemas/teams.ts";
 import { db, runtime, type Runtime } from "../../runtime.ts";
 import { getProjectOrThrow } from "../access.ts";
+import { queueEndTeamMemberPlan } from "../billing/team-plan-job.ts";
 import { domainOf, isPublicMailDomain } from "./domains.ts";
 import { accessGained, accessLost, logActivity, teamChanged, teamInfo, teamUserIds, type TeamActor } from "./teams.ts";
 
-/** Owner only: makes a member an admin or an admin a member, or (`owner`) hands the team over to a member, staying on as an admin. The owner cannot set their own role. */
+/**
+ * The owner makes a member an admin or an admin a member, or (`owner`) offers them the team; the
+ * owner cannot set their own role. A hand-over needs the new owner's consent, since the team's
+ * shared spend pool is its owner's billing account: the offer changes nothing but the team's
+ * `handover` until the member named accepts it by setting their own role to `owner`. Then they are
+ * the owner (their account pays the pool from then on) and the old owner an admin, in one step.
+ * The owner setting the offered member's role (admin or member) withdraws the offer; offering the
+ * team to another member replaces it; the member leaving or being removed drops it.
+ */
 export async function setTeamMemberRole(team: TeamActor, memberId: string, role: "admin" | "member" | "owner"): Promise<TTeamInfo> {
-  const callerRole = await db().$transaction(async (tx) => {
+  const outcome = await db().$transaction(async (tx) => {
     await lockRow(tx, "Team", team.teamId);
     const target = await tx.teamMember.findFirst({ where: { id: memberId, teamId: team.teamId } });
     if (!target) throw notFound("Member");
+    const current = await tx.team.findUniqueOrThrow({ where: { id: team.teamId }, select: { ownerId: true, handoverToId: true } });
+    if (team.role !== "owner") {
+      // Anyone but the owner may only accept the hand-over offered to them.
+      if (target.id !== team.memberId || role !== "owner") throw new ApiError("FORBIDDEN", "Only the team's owner may change roles", { role: team.role });
+      if (current.handoverToId !== team.memberId)
+        throw new ApiError("FORBIDDEN", "The owner has not offered you the team: they offer it by setting your role to owner", { role: team.role, reason: "no_handover_offer" });
+      await tx.teamMember.updateMany({ where: { teamId: team.teamId, role: "owner" }, data: { role: "admin" } });
+      await tx.teamMember.update({ where: { id: target.id }, data: { role: "owner" } });
+      await tx.team.update({ where: { id: team.teamId }, data: { ownerId: target.userId, handoverToId: null, handoverAt: null } });
+      await logActivity(tx, team.teamId, { kind: "owner_changed", actorId: team.caller.userId, userId: target.userId, data: { reason: "handed_over", previousOwnerId: current.ownerId } });
+      return { callerRole: "owner" as const, previousOwnerId: current.ownerId };
+    }
     if (target.role === "owner") throw new ApiError("CONFLICT", "The owner's role cannot be changed");
     if (role === "owner") {
-      // The hand-over: one owner at every moment; the old owner stays on as an admin.
-      await tx.teamMember.update({ where: { id: team.memberId }, data: { role: "admin" } });
-      await tx.teamMember.update({ where: { id: memberId }, data: { role: "owner" } });
-      await tx.team.update({ where: { id: team.teamId }, data: { ownerId: target.userId } });
-      await logActivity(tx, team.teamId, { kind: "owner_changed", actorId: team.caller.userId, userId: target.userId, data: { reason: "handed_over" } });
-      return "admin" as const;
+      // The offer: nothing moves until the member accepts it.
+      if (current.handoverToId === target.id) return { callerRole: team.role };
+      await tx.team.update({ where: { id: team.teamId }, data: { handoverToId: target.id, handoverAt: new Date() } });
+      await logActivity(tx, team.teamId, { kind: "owner_offered", actorId: team.caller.userId, userId: target.userId });
+      return { callerRole: team.role };
     }
-    if (target.role === role) return team.role;
-    await tx.teamMember.update({ where: { id: memberId }, data: { role } });
-    await logActivity(tx, team.teamId, { kind: "role_changed", actorId: team.caller.userId, userId: target.userId, data: { from: target.role, to: role } });
-    return team.role;
+    if (current.handoverToId === target.id) {
+      await tx.team.update({ where: { id: team.teamId }, data: { handoverToId: null, handoverAt: null } });
+      await logActivity(tx, team.teamId, { kind: "owner_offer_withdrawn", actorId: team.caller.userId, userId: target.userId });
+    }
+    if (target.role !== role) {
+      await tx.teamMember.update({ where: { id: memberId }, data: { role } });
+      await logActivity(tx, team.teamId, { kind: "role_changed", actorId: team.caller.userId, userId: target.userId, data: { from: target.role, to: role } });
+    }
+    return { callerRole: team.role };
   });
   await teamChanged(team.teamId);
-  // After a hand-over the caller sees the team as the admin they now are.
-  return teamInfo(team.teamId, callerRole);
+  // The old owner is a member of someone else's team now: a paid plan of their own is no longer the pool's.
+  if (outcome.previousOwnerId) await queueEndTeamMemberPlan(outcome.previousOwnerId);
+  return teamInfo(team.teamId, outcome.callerRole);
 }
 
 /**
@@ -134,7 +160,7 @@ export async function setTeamJoinDomain(team: TeamActor, enabled: boolean): Prom
  * `via: "domain"`). Never fails the sign-in: problems are logged. Takes the runtime explicitly,
  * since auth.ts runs in Next's bundle (server/http/bridge.ts).
  */
-export async function joinTeamByDomain(userId: string, rt: Pick<Runtime, "prisma" | "bus"> = runtime()): Promise<string | null> {
+export async function joinTeamByDomain(userId: string, rt: Pick<Runtime, "prisma" | "bus" | "jobs"> = runtime()): Promise<string | null> {
   try {
     const user = await rt.prisma.user.findUnique({ where: { id: userId }, select: { email: true, emailVerified: true, teamMembership: { select: { id: true } } } });
     if (!user?.emailVerified || user.teamMembership) return null;
@@ -153,6 +179,9 @@ export async function joinTeamByDomain(userId: string, rt: Pick<Runtime, "prisma
     if (team.projectId) rt.bus.publish({ type: "project.updated", userId, data: { action: "team", projectId: team.projectId, access: "gained" } });
     const audience = (await rt.prisma.teamMember.findMany({ where: { teamId: team.id }, select: { userId: true } })).map((m) => m.userId);
     rt.bus.publish({ type: "team.updated", audience, data: { teamId: team.id } });
+    // The pool pays for their turns now: a paid plan of their own ends at its period's end (by a
+    // job, so the sign-in does not wait on Stripe).
+    await queueEndTeamMemberPlan(userId, rt);
     return team.id;
   } catch (err) {
     log.error("joining a team by domain failed", { userId, error: String(err) });

@@ -64,6 +64,7 @@ export async function teamInfo(teamId: string, role: TTeamRole): Promise<TTeamIn
     include: {
       owner: { select: { email: true } },
       project: { select: { id: true, name: true } },
+      handoverTo: { select: { id: true, userId: true, user: { select: { email: true, name: true } } } },
       members: { include: { user: { select: { email: true, name: true } } }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] },
       invites: manager ? { where: { status: "pending" }, orderBy: [{ createdAt: "desc" }, { id: "asc" }] } : false,
       activity: manager ? { orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: 50 } : false,
@@ -107,6 +108,9 @@ export async function teamInfo(teamId: string, role: TTeamRole): Promise<TTeamIn
       data: (a.data ?? {}) as Record<string, unknown>,
       createdAt: a.createdAt.getTime(),
     })),
+    handover: team.handoverTo
+      ? { memberId: team.handoverTo.id, userId: team.handoverTo.userId, email: team.handoverTo.user.email, name: team.handoverTo.user.name, offeredAt: (team.handoverAt ?? team.updatedAt).getTime() }
+      : null,
     createdAt: team.createdAt.getTime(),
   };
 }

@@ -30,7 +30,8 @@ async function handOverTeam(tx: Tx, userId: string): Promise<{ teamId: string; n
   }
   await tx.teamMember.deleteMany({ where: { teamId: team.id, userId } });
   await tx.teamMember.update({ where: { id: heir.id }, data: { role: "owner" } });
-  await tx.team.update({ where: { id: team.id }, data: { ownerId: heir.userId } });
+  // A hand-over the owner had offered ends with them (it would otherwise take the team from the heir).
+  await tx.team.update({ where: { id: team.id }, data: { ownerId: heir.userId, handoverToId: null, handoverAt: null } });
   let keptProjectId: string | null = null;
   // The team's shared project stays the team's: when it was the leaving owner's, it goes to the
   // new owner with every todo in it (the leaving owner's own todos there included).

@@ -6,7 +6,7 @@
 // its state in memory (and in a JSON file when given one), and sends webhooks signed as Stripe
 // signs them: `Stripe-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`.
 //
-// Only what the app (and its tests) use exists: customers (create, update, delete), payment methods (create, attach, detach, list),
+// Only what the app (and its tests) use exists: customers (create, list, update, delete), payment methods (create, attach, detach, list),
 // payment intents, setup intents, products and prices (lookup keys), subscriptions (create,
 // update with proration, cancel now or at period end) and their invoices, and test clocks. Time
 // does not advance on its own: as on Stripe, a customer created on a test clock lives at the
@@ -304,6 +304,9 @@ export class StripeStandin {
     switch (key) {
       case "POST customers":
         return this.createCustomer(f);
+      case "GET customers":
+        // Stripe's list, filtered by `email` as Stripe's is (tests ask what the stand-in holds).
+        return list(Object.values(this.state.customers).filter((c) => !str(f.email) || c.email === str(f.email)).sort((a, b) => Number(b.created) - Number(a.created)), "/v1/customers");
       case "GET customers/:id":
         return this.get("customers", "customer", id!);
       case "POST customers/:id":
