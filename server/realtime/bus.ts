@@ -16,6 +16,11 @@ export type EventType =
   | "edge.updated"
   | "device.online"
   | "device.offline"
+  /**
+   * An API key of the user's was created, deleted or made the default (data: { action, keyId, name },
+   * never the key): to the user's own connections, so a keys list follows the CLI, scripts and other tabs.
+   */
+  | "apiKey.updated"
   /** A team changed (members, roles, invites, shared project, join domain): to its members' own connections. */
   | "team.updated"
   /** A course bulk mailing's progress (data: { courseId, run }): to every administrator's own connections. */
