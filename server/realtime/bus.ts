@@ -16,6 +16,8 @@ export type EventType =
   | "edge.updated"
   | "device.online"
   | "device.offline"
+  /** A device was deleted (data: { deviceId }), also one that was offline: to its user's own connections. */
+  | "device.deleted"
   /**
    * An API key of the user's was created, deleted or made the default (data: { action, keyId, name },
    * never the key): to the user's own connections, so a keys list follows the CLI, scripts and other tabs.
