@@ -1,7 +1,6 @@
 import type { Server } from "socket.io";
 import { log } from "../log.ts";
 import type { AppEvent, EventType, Room } from "./bus.ts";
-import type { SocketData } from "./socket-data.ts";
 
 // Public todos, live (docs/api.md "Real-time"): whoever has a share link may hear, without a
 // credential, that the public todo changed: `auth.subscribe: [{kind: "publicTodo", id}]` in the
@@ -50,7 +49,8 @@ async function projectGone(io: Server, event: AppEvent): Promise<void> {
   const projectId = event.projectId!;
   const room = publicProjectRoom(projectId);
   for (const socket of await io.in(room).fetchSockets()) {
-    const watched = (socket.data as SocketData | undefined)?.publicTodos ?? {};
+    // SocketData.publicTodos (socket-data.ts, which imports what imports this file).
+    const watched = (socket.data as { publicTodos?: Record<string, string> } | undefined)?.publicTodos ?? {};
     for (const [todoId, inProject] of Object.entries(watched)) {
       if (inProject !== projectId) continue;
       socket.emit(PUBLIC_CHANGED, { type: PUBLIC_CHANGED, id: event.id, at: event.at, todoId, data: {} });
