@@ -31,7 +31,9 @@ const THEME_CSS = `
   --scalar-sidebar-search-color: var(--scalar-color-3);
 }
 .scalar-app .endpoints-card .scalar-card-content { max-height: none; overflow: visible; }
-.scalar-app .endpoints { overflow: visible; overflow-wrap: anywhere; }
+.scalar-app .endpoints { overflow: visible; }
+.scalar-app .endpoints .endpoint { white-space: normal; }
+.scalar-app .endpoints .endpoint-path { display: inline; min-width: 0; overflow-wrap: anywhere; }
 `;
 
 /**
