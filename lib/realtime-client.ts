@@ -29,6 +29,13 @@ export function realtimeSocket(): Socket {
 }
 
 async function subscribe(target: RealtimeTarget, socketId: string): Promise<void> {
+  // A public todo is subscribed in the handshake only (it needs no credential, so no operation
+  // joins it): a connection made before the share page asked for it connects again, and its new
+  // handshake names every watched target (the others reload once, as after any reconnect).
+  if (target.kind === "publicTodo") {
+    realtimeSocket().disconnect().connect();
+    return;
+  }
   const path = target.kind === "project" ? `/projects/${encodeURIComponent(target.id)}/subscribe` : `/todos/${encodeURIComponent(target.id)}/subscribe`;
   const res = await fetch(`/cookie/v1${path}`, {
     method: "POST",

@@ -6,7 +6,8 @@
 // the handshake) is subscribed over HTTP instead (todo_subscribe / project_subscribe).
 import type { Socket } from "socket.io-client";
 
-export type RealtimeTarget = { kind: "project"; id: string } | { kind: "todo"; id: string };
+/** `publicTodo`: a public todo's changes, for anyone with its share link (no credential needed; docs/api.md "Real-time"). */
+export type RealtimeTarget = { kind: "project"; id: string } | { kind: "todo"; id: string } | { kind: "publicTodo"; id: string };
 
 /** The server's `subscription` event (server/realtime/handshake-subscribe.ts). */
 export type SubscriptionOutcome = {
@@ -73,6 +74,8 @@ export function keepSubscribed(socket: Socket, registry: TargetRegistry, target:
   const onSubscription = (outcome: SubscriptionOutcome) => {
     if (!active) return;
     if (outcome?.subscribed?.some((t) => keyOf(t) === key)) o.onLive();
+    // A public todo has no HTTP subscribe to ask why: refused (private now, or gone) is final.
+    else if (target.kind === "publicTodo" && outcome?.refused?.some((t) => keyOf(t) === key)) o.onOffline();
     // Refused (HTTP answers why) or added after this handshake.
     else viaHttp();
   };

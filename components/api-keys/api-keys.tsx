@@ -2,7 +2,7 @@
 
 import { useRef, useState } from "react";
 import { call } from "@/lib/api/client";
-import { useOperation } from "@/lib/api/swr";
+import { useLiveOperations, useOperation } from "@/lib/api/swr";
 import { errorMessage } from "@/lib/ui/form-issues";
 import type { TApiKey } from "@/lib/schemas/api-keys";
 import { LoadError, Loading } from "@/components/ui/load-state";
@@ -16,8 +16,10 @@ import settingsStyles from "@/components/settings/settings.module.css";
 import styles from "./api-keys.module.css";
 
 export function ApiKeys() {
-  // The list is read through the data layer; after a change it is fetched again.
+  // The list is read through the data layer; after a change it is fetched again, also a change made
+  // elsewhere (another tab, the CLI, a script): apiKey.updated reaches the user's own connections.
   const keys = useOperation("apiKey_list", {});
+  useLiveOperations((e) => (e.type === "apiKey.updated" ? ["apiKey_list"] : []), ["apiKey_list"]);
   const [created, setCreated] = useState<TApiKey | null>(null);
   const [pendingDelete, setPendingDelete] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);

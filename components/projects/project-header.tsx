@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useId, useState, type FormEvent } from "react";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { ErrorAlert } from "@/components/ui/error-alert";
+import { LiveStatus } from "@/components/ui/live-status";
 import { call } from "@/lib/api/client";
 import { RenameInput } from "@/components/ui/rename-input";
 import { ZProjectUpdateInput, type TProjectFull } from "@/lib/schemas/projects";
@@ -13,8 +14,6 @@ import { useShell } from "@/components/shell/shell-context";
 import { ShareForm } from "./share-form";
 
 type Panel = "none" | "rename" | "share";
-
-const LIVE_TEXT: Record<RealtimeStatus, string> = { connecting: "Connecting…", live: "Live", offline: "Offline, reconnecting…" };
 
 export function ProjectHeader({
   project,
@@ -65,9 +64,7 @@ export function ProjectHeader({
         <h1 data-testid="project-name">{project.name}</h1>
         {project.role !== "owner" ? <span className={`role-badge role-${project.role}`}>Shared with you · {project.role}</span> : null}
         {isDefault ? <span className="tag">Default project</span> : null}
-        <span className={`live live-${live}`} data-testid="live-status" aria-live="polite">
-          {LIVE_TEXT[live]}
-        </span>
+        <LiveStatus live={live} />
       </div>
       {project.description ? <p className="muted">{project.description}</p> : null}
 

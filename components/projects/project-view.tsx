@@ -1,7 +1,6 @@
 "use client";
 
-import Link from "next/link";
-import { useCallback, useEffect, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { useRouter } from "next/navigation";
 import { ApiClientError } from "@/lib/api/client";
 import { dropInFlight, refreshOperation, useOperation } from "@/lib/api/swr";
@@ -13,6 +12,7 @@ import { errorMessage } from "@/lib/ui/form-issues";
 import { useCoalesced } from "@/lib/ui/use-coalesced";
 import { useShell } from "@/components/shell/shell-context";
 import { NewGroupForm } from "./new-group-form";
+import { ProjectGone, ProjectNotFound } from "./project-gone";
 import { NewTodoForm } from "./new-todo-form";
 import { ProjectHeader } from "./project-header";
 import { ListShortcuts } from "./shortcuts";
@@ -20,19 +20,6 @@ import { Loading } from "@/components/ui/load-state";
 import { ProposedSection, SearchBox, TodoBoard, type GroupsState } from "./todo-board";
 import { toListItem, useTodoFeed } from "./use-todo-feed";
 import { eventProjectId, isAccessChange } from "@/lib/ui/project-events";
-
-/** The page of a project that is not there (any more), with the way back. */
-function ProjectGone({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <section className="card empty-state" aria-labelledby={id}>
-      <h1 id={id}>{title}</h1>
-      <p>{children}</p>
-      <p>
-        <Link href="/">Go to your projects</Link>
-      </p>
-    </section>
-  );
-}
 
 type ProjectState =
   | { phase: "loading" }
@@ -198,13 +185,7 @@ export function ProjectView({ projectId }: { projectId: string }) {
   if (project.phase === "loading") {
     return <Loading label="Loading project…" lines={6} />;
   }
-  if (project.phase === "not-found") {
-    return (
-      <ProjectGone id="not-found-heading" title="Project not found">
-        This project does not exist, or it has not been shared with you.
-      </ProjectGone>
-    );
-  }
+  if (project.phase === "not-found") return <ProjectNotFound />;
   if (project.phase === "deleted") {
     return (
       <ProjectGone id="deleted-heading" title="Project deleted">

@@ -12,6 +12,31 @@ function pageIsDark(): boolean {
 }
 
 /**
+ * Our theme over Scalar's default one, for WCAG AA contrast (4.5:1, e2e/ui/reference.spec.ts): its
+ * method colours, secondary and muted text fall to 1.6–4.4:1 on its own backgrounds. Set where its
+ * variables are (the mode class on <body> or on the app, and any part that sets its own mode), and
+ * for the display-p3 variants too; the sidebar's search placeholder takes its colour where the mode
+ * is set, so it is set again here. The list of endpoints on a tag's card was a scrolling region
+ * (60vh) that the keyboard cannot reach: it shows every endpoint, and long paths wrap.
+ */
+const THEME_CSS = `
+.light-mode .scalar-app, .scalar-app.light-mode, .scalar-app .light-mode {
+  --scalar-color-2: #5e5e5e; --scalar-color-3: #666666;
+  --scalar-color-blue: #0065a3; --scalar-color-green: #00704a; --scalar-color-red: #c8000a;
+  --scalar-color-yellow: #7d6000; --scalar-color-orange: #b03f00;
+  --scalar-sidebar-search-color: var(--scalar-color-3);
+}
+.dark-mode .scalar-app, .scalar-app.dark-mode, .scalar-app .dark-mode {
+  --scalar-color-3: #9a9a9a; --scalar-color-red: #ff5c5c;
+  --scalar-sidebar-search-color: var(--scalar-color-3);
+}
+.scalar-app .endpoints-card .scalar-card-content { max-height: none; overflow: visible; }
+.scalar-app .endpoints { overflow: visible; }
+.scalar-app .endpoints .endpoint { white-space: normal; }
+.scalar-app .endpoints .endpoint-path { display: inline; min-width: 0; overflow-wrap: anywhere; }
+`;
+
+/**
  * Scalar's API reference (a Vue app inside a React wrapper), loaded only by /reference through
  * components/reference/api-reference.tsx. Everything it needs is in the bundle: no web fonts,
  * telemetry, request proxy or AI agent from Scalar's hosts, so the page works offline and
@@ -44,6 +69,7 @@ export default function ScalarReference() {
       forceDarkModeState: dark ? ("dark" as const) : ("light" as const),
       showOperationId: true,
       defaultHttpClient: { targetKey: "shell" as const, clientKey: "curl" },
+      customCss: THEME_CSS,
     }),
     [dark],
   );

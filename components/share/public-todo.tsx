@@ -2,6 +2,8 @@ import Link from "next/link";
 import type { TBlock, TMessage, TPublicMessage, TPublicTodo } from "@/lib/schemas/todos";
 import { MessageItem } from "@/components/todo/message-item";
 import { StatusBadge } from "@/components/todo/status-badge";
+import { LiveStatus } from "@/components/ui/live-status";
+import type { RealtimeStatus } from "@/lib/realtime-client";
 import todoStyles from "@/components/todo/todo.module.css";
 import styles from "./share.module.css";
 
@@ -16,9 +18,9 @@ function asMessageView(todoId: string, m: TPublicMessage): TMessage {
 
 /**
  * A public todo, read-only: no status controls, no composer, checklists as marks, not checkboxes.
- * `before` is set on a page of older messages.
+ * `before` is set on a page of older messages; `live` is whether its changes arrive (live-public-todo.tsx).
  */
-export function PublicTodo({ todo, before }: { todo: TPublicTodo; before?: string }) {
+export function PublicTodo({ todo, before, live }: { todo: TPublicTodo; before?: string; live: RealtimeStatus }) {
   const self = `/share/${encodeURIComponent(todo.id)}`;
   return (
     <article className={todoStyles.chat} data-testid="public-todo">
@@ -28,7 +30,7 @@ export function PublicTodo({ todo, before }: { todo: TPublicTodo; before?: strin
         </p>
         <h1 className={styles.title}>{todo.content}</h1>
         <p className={styles.facts}>
-          <StatusBadge status={todo.status} />
+          <StatusBadge status={todo.status} /> <LiveStatus live={live} />
         </p>
         {todo.status === "ERROR" ? <p className={todoStyles.errorReason}>The agent stopped with an error.</p> : null}
       </header>

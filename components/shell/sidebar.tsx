@@ -11,6 +11,15 @@ import { useShell } from "./shell-context";
 // No project room is joined for the list: the server sends a project's changes (created, shared,
 // renamed, deleted) to every member's own room `user:<id>`, which each connection is in.
 
+/** Every account page under app/(app), in the order of the settings pages' own tabs (components/settings/settings-nav.tsx). */
+const ACCOUNT_LINKS = [
+  { href: "/settings", label: "Settings" },
+  { href: "/settings/api-keys", label: "API keys" },
+  { href: "/team", label: "Team" },
+  { href: "/settings/devices", label: "Devices" },
+  { href: "/billing", label: "Billing" },
+] as const;
+
 function currentProjectId(pathname: string): string | null {
   const m = pathname.match(/^\/projects\/([^/]+)/);
   return m ? decodeURIComponent(m[1]!) : null;
@@ -77,21 +86,13 @@ export function Sidebar({ id, open }: { id: string; open: boolean }) {
 
       <nav aria-label="Account" className="sidebar-section">
         <ul className="plain sidebar-links">
-          <li>
-            <Link href="/settings" aria-current={pathname === "/settings" ? "page" : undefined}>
-              Settings
-            </Link>
-          </li>
-          <li>
-            <Link href="/settings/api-keys" aria-current={pathname === "/settings/api-keys" ? "page" : undefined}>
-              API keys
-            </Link>
-          </li>
-          <li>
-            <Link href="/billing" aria-current={pathname === "/billing" ? "page" : undefined}>
-              Billing
-            </Link>
-          </li>
+          {ACCOUNT_LINKS.map((l) => (
+            <li key={l.href}>
+              <Link href={l.href} aria-current={pathname === l.href ? "page" : undefined}>
+                {l.label}
+              </Link>
+            </li>
+          ))}
         </ul>
       </nav>
 

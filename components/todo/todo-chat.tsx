@@ -15,6 +15,7 @@ import { Loading } from "@/components/ui/load-state";
 import { composerClosedReason } from "@/lib/ui/status";
 import { truncate } from "@/lib/ui/format";
 import { useOptionalShell } from "@/components/shell/shell-context";
+import { TodoGone } from "./todo-gone";
 import { TodoHeader } from "./todo-header";
 import { useTodoChat } from "./use-todo-chat";
 import styles from "./todo.module.css";
@@ -77,17 +78,7 @@ export function TodoChat({ projectId, todoId }: { projectId: string; todoId: str
   if (load.kind === "loading") {
     return <Loading label="Loading todo…" lines={5} />;
   }
-  if (load.kind === "notfound" || state.deleted) {
-    return (
-      <section className="card" data-testid="todo-not-found">
-        <h1>{state.deleted ? "This todo was deleted" : "Todo not found"}</h1>
-        <p>{state.deleted ? "It is gone, with its messages." : "It does not exist, or you do not have access to it."}</p>
-        <p>
-          <Link href={`/projects/${encodeURIComponent(projectId)}`}>Back to the project</Link> · <Link href="/">Home</Link>
-        </p>
-      </section>
-    );
-  }
+  if (load.kind === "notfound" || state.deleted) return <TodoGone projectId={projectId} deleted={state.deleted} />;
   if (load.kind === "error" || !todo) {
     return (
       <section className="card" role="alert">

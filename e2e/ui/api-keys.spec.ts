@@ -185,3 +185,28 @@ test("Escape closes the delete dialog and gives focus back to the key's Delete b
   await expect(dialog).toHaveCount(0);
   await expect(del).toBeFocused();
 });
+
+test("the list follows keys created, made default and deleted elsewhere (another tab, the CLI, the API) without a reload", async ({ page }, info) => {
+  const user = await signedInUser(page, info, "keys");
+  await page.goto("/settings/api-keys");
+  await expect(keyRow(page, "e2e").getByText("Default", { exact: true })).toBeVisible();
+
+  // Created with the API key, as a script or the CLI would: it appears, masked.
+  const created = await user.session.post("/api/v1/apikeys", { headers: bearer(user.apiKey), data: { name: "from a script" } });
+  expect(created.status(), await created.text()).toBe(200);
+  const { key } = (await created.json()) as ApiKey;
+  const row = keyRow(page, "from a script");
+  await expect(row.getByTestId("api-key-masked")).toHaveText(`tsk_••••••••${key.slice(-4)}`);
+  await expect(page.getByTestId("api-key-list")).not.toContainText(key);
+
+  // Made the default elsewhere: the badge moves.
+  expect((await user.session.put("/api/v1/apikeys/from%20a%20script/default", { headers: bearer(user.apiKey), data: { name: "from a script" } })).status()).toBe(200);
+  await expect(row.getByText("Default", { exact: true })).toBeVisible();
+  await expect(keyRow(page, "e2e").getByText("Default", { exact: true })).toHaveCount(0);
+
+  // Revoked elsewhere (`todo logout` deletes its own key): it disappears.
+  expect((await user.session.delete("/api/v1/apikeys/from%20a%20script", { headers: bearer(key), data: { name: "from a script" } })).status()).toBe(200);
+  await expect(row).toHaveCount(0);
+  await expect(page.getByTestId("no-default-key")).toBeVisible();
+  await snap(page, info, "api-keys-live");
+});

@@ -5,7 +5,7 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { connect } from "../support/sockets";
 import { signedInUser } from "../support/ui";
-import { dataDirOf, firstLink, randomEmail, readOutbox } from "../support/users";
+import { bearer, dataDirOf, firstLink, randomEmail, readOutbox } from "../support/users";
 
 // Issue 14: the approval page (signed out → sign in → back on the page → approve → the waiting
 // CLI completes) and the devices page (a bridge shows online, then offline, live).
@@ -87,6 +87,24 @@ test("each device's Remove button names its device, and removing one leaves the 
   await expect(removeHome).toHaveCount(1);
   page.once("dialog", (d) => void d.accept());
   await removeHome.click();
+  await expect(page.getByTestId("device")).toHaveCount(1);
+  await expect(page.getByTestId("device")).toContainText("lab-box");
+});
+
+test("a device removed elsewhere while it is offline leaves the list without a reload", async ({ page, baseURL }, info) => {
+  const user = await signedInUser(page, info, "devices");
+  const ids: Record<string, string> = {};
+  for (const name of ["lab-box", "home-box"]) {
+    const enrolled = await page.request.post("/cookie/v1/cli/device/enroll-self", { data: { name }, headers: { origin: baseURL! } });
+    expect(enrolled.status(), await enrolled.text()).toBe(200);
+    ids[name] = ((await enrolled.json()) as { device: { id: string } }).device.id;
+  }
+  await page.goto("/settings/devices");
+  await expect(page.getByTestId("device")).toHaveCount(2);
+  await expect(page.getByTestId("device").filter({ hasText: "home-box" })).toHaveAttribute("data-online", "false");
+  // Removed in another session (another tab, or a script with the API key): no bridge was connected.
+  const removed = await user.session.delete(`/api/v1/devices/${ids["home-box"]}`, { headers: bearer(user.apiKey), data: { id: ids["home-box"] } });
+  expect(removed.status(), await removed.text()).toBe(200);
   await expect(page.getByTestId("device")).toHaveCount(1);
   await expect(page.getByTestId("device")).toContainText("lab-box");
 });

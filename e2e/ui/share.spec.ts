@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { snap } from "../support/ui";
 import { createUser } from "../support/users";
-import { MISSING_ID, addMessage, createProject, createTodo, getTodo, h, waitForReply, waitForStatus } from "../support/todos";
+import { MISSING_ID, addMessage, createProject, createTodo, getTodo, h, setStatus, waitForReply, waitForStatus } from "../support/todos";
 
 // The public todo page (app/share/[todoId]): no sign-in, read-only, the API's 404 otherwise.
 test.describe.configure({ timeout: 120_000 });
@@ -99,4 +99,49 @@ test("a failed public todo says so in general terms, never the provider's reason
   await expect(page.getByTestId("todo-status")).toHaveText("Error");
   await expect(page.getByText("The agent stopped with an error.")).toBeVisible();
   expect(await page.content()).not.toContain(reason);
+});
+
+test("a signed-out visitor of a share link sees new messages, the reply and status changes live, hears nothing private, and sees it turn private", async ({ page }, info) => {
+  const u = await createUser(info, "owner");
+  const p = await createProject(u, "Secret project name");
+  const t = await createTodo(u, p.id, "Plan the garden");
+  expect((await u.session.put(`/api/v1/todos/${t.id}`, { headers: h(u), data: { isPublic: true } })).status()).toBe(200);
+  // Everything the visitor's live connection receives.
+  const frames: string[] = [];
+  page.on("websocket", (ws) => ws.on("framereceived", (f) => void frames.push(String(f.payload))));
+
+  await page.goto(`/share/${t.id}`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Plan the garden");
+  const messages = page.getByTestId("message");
+  await expect(messages).toHaveCount(1); // the todo's own first message
+  await expect(page.getByTestId("live-status")).toHaveText("Live");
+  await snap(page, info, "share-live-empty");
+
+  // The owner writes and starts the agent elsewhere: the visitor's page follows without a reload.
+  await addMessage(u, t.id, { content: "Which seeds first?\n- Tomatoes\n- Basil", startProcessing: true });
+  await expect(messages.nth(1).getByTestId("message-content")).toContainText("Which seeds first?");
+  const ready = await waitForReply(u, t.id);
+  await expect(messages).toHaveCount(ready.messages.length);
+  await expect(messages.last().getByTestId("message-content")).toHaveText(ready.messages.at(-1)!.content);
+  await expect(page.getByTestId("todo-status")).toHaveText("Ready");
+  await expect(page.getByTestId("block")).toHaveCount(ready.blocks.length);
+  await snap(page, info, "share-live-reply");
+  await page.setViewportSize({ width: 375, height: 800 });
+  await snap(page, info, "share-live-reply-375");
+
+  // A checked item and a status change show too.
+  expect((await u.session.post(`/api/v1/todos/${t.id}/blocks/${ready.blocks[0]!.blockId}/checked`, { headers: h(u), data: { checked: true } })).status()).toBe(200);
+  await expect(page.getByRole("img", { name: "Done:", exact: true })).toHaveCount(1);
+  await setStatus(u, t.id, "complete");
+  await expect(page.getByTestId("todo-status")).toHaveText("Done");
+
+  // What arrived over the connection was only "it changed": no project, owner, text or status.
+  const received = frames.join("\n");
+  expect(received).toContain("publicTodo.changed");
+  for (const secret of [p.id, "Secret project name", u.userId, "Which seeds first?", "Tomatoes", ready.messages.at(-1)!.content, "DONE", "READY"]) expect(received).not.toContain(secret);
+
+  // Made private: the open page says so, and hears nothing more of it.
+  expect((await u.session.put(`/api/v1/todos/${t.id}`, { headers: h(u), data: { isPublic: false } })).status()).toBe(200);
+  await expect(page.getByRole("heading", { name: "This todo is not public or does not exist" })).toBeVisible();
+  await expect(page.getByText("Plan the garden")).toHaveCount(0);
 });

@@ -16,8 +16,21 @@ export type EventType =
   | "edge.updated"
   | "device.online"
   | "device.offline"
+  /** A device was deleted (data: { deviceId }), also one that was offline: to its user's own connections. */
+  | "device.deleted"
+  /**
+   * An API key of the user's was created, deleted or made the default (data: { action, keyId, name },
+   * never the key): to the user's own connections, so a keys list follows the CLI, scripts and other tabs.
+   */
+  | "apiKey.updated"
   /** A team changed (members, roles, invites, shared project, join domain): to its members' own connections. */
   | "team.updated"
+  /**
+   * Sent, never published: what an anonymous viewer of a public todo hears (data: {}), in the
+   * room `public:<todoId>`, when something of the todo's public view may have changed; they read
+   * it again through todo_getPublic (server/realtime/public-todos.ts).
+   */
+  | "publicTodo.changed"
   /** A course bulk mailing's progress (data: { courseId, run }): to every administrator's own connections. */
   | "course.mail";
 
@@ -40,7 +53,14 @@ export type AppEvent = {
 
 export type EventInput = Omit<AppEvent, "id" | "at">;
 
-export type Room = `project:${string}` | `todo:${string}` | `edge:${string}` | `user:${string}` | `credential:${CredentialRef}`;
+export type Room =
+  | `project:${string}`
+  | `todo:${string}`
+  | `edge:${string}`
+  | `user:${string}`
+  | `credential:${CredentialRef}`
+  | `public:${string}`
+  | `public-project:${string}`;
 
 export type { CredentialRef } from "../auth/caller.ts";
 

@@ -1,22 +1,26 @@
 import { z } from "zod";
 import type { Caller } from "../auth/caller.ts";
 import { ApiError, toApiError } from "../http/errors.ts";
-import { credentialKey, type RateLimits } from "../http/rate-limit.ts";
-import { runtime } from "../runtime.ts";
+import { credentialKey, ipKey, type RateLimits } from "../http/rate-limit.ts";
+import { db, runtime } from "../runtime.ts";
 import { requireProjectAccess, requireTodoAccess } from "../services/access.ts";
 import type { Room } from "./bus.ts";
+import { publicProjectRoom, publicRoom } from "./public-todos.ts";
 
 // Subscribing in the Socket.IO handshake (docs/api.md "Real-time"): `auth.subscribe` names the
 // todos and projects the connection should hear, e.g. `[{kind: "todo", id}]`. Each is checked like
 // todo_subscribe / project_subscribe (the access module, a todo-scoped token's scope, the
 // `subscribe` rate budget) and joined before the connection is up, so no event published after the
 // client's `connect` can miss it, and a reconnect resubscribes by itself. The outcome reaches the
-// client as the first event on the connection, `subscription`.
+// client as the first event on the connection, `subscription`. `{kind: "publicTodo", id}` asks
+// for a public todo's changes (server/realtime/public-todos.ts): it needs no credential, only that
+// the todo is public (todo_getPublic's rule), so a connection naming only such targets may be
+// anonymous.
 
 export const MAX_HANDSHAKE_SUBSCRIPTIONS = 100;
 
 export const ZHandshakeSubscribe = z
-  .array(z.object({ kind: z.enum(["todo", "project"]), id: z.string().trim().min(1).max(100) }).strict())
+  .array(z.object({ kind: z.enum(["todo", "project", "publicTodo"]), id: z.string().trim().min(1).max(100) }).strict())
   .max(MAX_HANDSHAKE_SUBSCRIPTIONS);
 
 export type SubscriptionTarget = z.infer<typeof ZHandshakeSubscribe>[number];
@@ -40,7 +44,7 @@ export function parseHandshakeSubscribe(value: unknown): SubscriptionTarget[] | 
   return parsed.data;
 }
 
-const roomOf = (t: SubscriptionTarget): Room => (t.kind === "todo" ? `todo:${t.id}` : `project:${t.id}`);
+const roomOf = (t: SubscriptionTarget): Room => (t.kind === "publicTodo" ? publicRoom(t.id) : t.kind === "todo" ? `todo:${t.id}` : `project:${t.id}`);
 
 /** On the embedded database, in a burst, reads of one key start at most this often (accessPace). */
 export const BURST_READ_MS = 25;
@@ -118,9 +122,17 @@ export function accessPace(database: "pglite" | "postgres" | undefined, readMs: 
   return database === "postgres" ? 0 : Math.min(BURST_READ_MS, readMs / EMBEDDED_READ_SHARE);
 }
 
-// Checked like todo_subscribe / project_subscribe. The answer depends on the user, a token's todo
-// scope and the target only, so equal checks at the same time share one read.
-const readAccess = coalescedReads(async ({ caller, target }: { caller: Caller; target: SubscriptionTarget }): Promise<{ running: boolean }> => {
+// Checked like todo_subscribe / project_subscribe (a public todo like todo_getPublic). The answer
+// depends on the user, a token's todo scope and the target only, so equal checks at the same time
+// share one read.
+const readAccess = coalescedReads(async ({ caller, target }: { caller: Caller | null; target: SubscriptionTarget }): Promise<{ running: boolean; projectId?: string }> => {
+  if (target.kind === "publicTodo") {
+    const todo = await db().todo.findUnique({ where: { id: target.id }, select: { isPublic: true, projectId: true } });
+    // A private todo answers exactly like a missing one.
+    if (!todo?.isPublic) throw new ApiError("NOT_FOUND", "Todo not found");
+    return { running: false, projectId: todo.projectId };
+  }
+  if (!caller) throw new ApiError("UNAUTHORIZED", "Missing, invalid or expired credential");
   if (target.kind === "todo") {
     const { status } = await requireTodoAccess(caller, target.id, "read");
     return { running: status === "RUNNING" };
@@ -129,19 +141,26 @@ const readAccess = coalescedReads(async ({ caller, target }: { caller: Caller; t
   await requireProjectAccess(caller, target.id, "read");
   return { running: false };
 }, { pace: (readMs) => accessPace(runtime().database, readMs) });
-const checkAccess = (caller: Caller, target: SubscriptionTarget) =>
-  readAccess(JSON.stringify([caller.userId, caller.todoScope ?? null, target.kind, target.id]), { caller, target });
+const checkAccess = (caller: Caller | null, target: SubscriptionTarget) =>
+  readAccess(JSON.stringify(target.kind === "publicTodo" ? [target.kind, target.id] : [caller?.userId ?? null, caller?.todoScope ?? null, target.kind, target.id]), { caller, target });
 
-/** Checks every target for `caller`; returns the rooms to join and the outcome for the client. */
+/**
+ * Checks every target for `caller` (null: an anonymous connection, public todos only, counted
+ * against the `anonymous` budget of its address `ip`); returns the rooms to join and the outcome
+ * for the client.
+ */
 export async function checkHandshakeSubscriptions(
-  caller: Caller,
+  caller: Caller | null,
   targets: SubscriptionTarget[],
   limits: RateLimits | undefined,
-): Promise<{ rooms: Room[]; outcome: SubscriptionOutcome; running: string[] }> {
+  ip = "",
+): Promise<{ rooms: Room[]; outcome: SubscriptionOutcome; running: string[]; publicTodos: Record<string, string> }> {
   const outcome: SubscriptionOutcome = { subscribed: [], refused: [] };
   const rooms: Room[] = [];
   // Todos whose turn was streaming: asked to write their reply before the client hears it is subscribed.
   const running: string[] = [];
+  // Public todos heard, with their projects (a deleted project takes its todos without a todo.deleted each).
+  const publicTodos: Record<string, string> = {};
   const seen = new Set<string>();
   for (const target of targets) {
     const room = roomOf(target);
@@ -149,11 +168,16 @@ export async function checkHandshakeSubscriptions(
     seen.add(room);
     try {
       if (limits) {
-        const budget = await limits.consume("subscribe", credentialKey(caller));
-        if (!budget.allowed) throw new ApiError("TOO_MANY_REQUESTS", 'Rate limit "subscribe" exceeded');
+        const budget = caller ? await limits.consume("subscribe", credentialKey(caller)) : await limits.consume("anonymous", ipKey(ip));
+        if (!budget.allowed) throw new ApiError("TOO_MANY_REQUESTS", `Rate limit "${caller ? "subscribe" : "anonymous"}" exceeded`);
       }
-      if ((await checkAccess(caller, target)).running) running.push(target.id);
+      const access = await checkAccess(caller, target);
+      if (access.running) running.push(target.id);
       rooms.push(room);
+      if (target.kind === "publicTodo" && access.projectId) {
+        publicTodos[target.id] = access.projectId;
+        rooms.push(publicProjectRoom(access.projectId));
+      }
       outcome.subscribed.push(target);
     } catch (err) {
       const { error, unexpected } = toApiError(err);
@@ -161,5 +185,5 @@ export async function checkHandshakeSubscriptions(
       outcome.refused.push({ ...target, code: error.code, message: error.message });
     }
   }
-  return { rooms, outcome, running };
+  return { rooms, outcome, running, publicTodos };
 }

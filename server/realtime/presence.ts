@@ -91,8 +91,8 @@ export function trackDevicePresence(io: Server, bus: EventBus, store: PresenceSt
   io.on("connection", (socket) => {
     const data = socket.data as SocketData | undefined;
     const deviceId = data?.deviceId;
-    if (!deviceId || data.todoScope) return;
-    const userId = data.userId;
+    const userId = data?.userId;
+    if (!deviceId || data.todoScope || !userId) return;
     void (async () => {
       await touch(deviceId);
       if (await store.add(deviceId, userId)) bus.publish({ type: "device.online", userId, data: { deviceId, online: true } });

@@ -252,6 +252,43 @@ describe("subscribing in the handshake (auth.subscribe)", () => {
     );
   });
 
+  test("public todos need no credential: a public one is joined, a private one refused like todo_getPublic, and the viewer hears only that it changed", async () => {
+    const prisma = rt().prisma;
+    const { user } = await userWithKey();
+    const project = await prisma.project.create({ data: { ownerId: user.id, name: "P" } });
+    const shown = await prisma.todo.create({ data: { projectId: project.id, userId: user.id, content: "shown", isPublic: true } });
+    const hidden = await prisma.todo.create({ data: { projectId: project.id, userId: user.id, content: "hidden" } });
+    const { socket, outcome } = await connectSubscribed("", [
+      { kind: "publicTodo", id: shown.id },
+      { kind: "publicTodo", id: hidden.id },
+    ]);
+    assert.deepEqual(outcome.subscribed, [{ kind: "publicTodo", id: shown.id }]);
+    assert.deepEqual(outcome.refused.map((r) => [r.id, r.code]), [[hidden.id, "NOT_FOUND"]]);
+    const rooms = await roomsOf(socket.id!);
+    assert.equal(rooms.has(`public:${shown.id}`), true);
+    assert.equal([...rooms].some((r) => r.startsWith("user:") || r.startsWith("todo:") || r.startsWith("project:")), false);
+    const heard: { type: string; data: unknown }[] = [];
+    socket.onAny((type: string, e: { data: unknown }) => void heard.push({ type, data: e?.data }));
+    const changed = new Promise((resolve) => socket.once("publicTodo.changed", resolve));
+    rt().bus.publish({ type: "message.created", projectId: project.id, todoId: shown.id, data: { role: "user", content: "private words" } });
+    assert.deepEqual(await changed, { type: "publicTodo.changed", id: (await changed as { id: string }).id, at: (await changed as { at: number }).at, todoId: shown.id, data: {} });
+    // Made private: one last signal, then it is out of the room.
+    const last = new Promise((resolve) => socket.once("publicTodo.changed", resolve));
+    rt().bus.publish({ type: "todo.updated", projectId: project.id, todoId: shown.id, data: { id: shown.id, isPublic: false } });
+    await last;
+    assert.equal((await roomsOf(socket.id!)).has(`public:${shown.id}`), false);
+    assert.deepEqual(heard.map((h) => [h.type, h.data]), [["publicTodo.changed", {}], ["publicTodo.changed", {}]]);
+  });
+
+  test("without a credential, a connection that names a todo or project (not only public todos) is refused", async () => {
+    const { user } = await userWithKey();
+    const project = await rt().prisma.project.create({ data: { ownerId: user.id, name: "P" } });
+    await assert.rejects(connectSubscribed("", [{ kind: "project", id: project.id }]), (err: Error & { data?: { code?: string } }) => err.data?.code === "UNAUTHORIZED");
+    await assert.rejects(connectSubscribed("", []), (err: Error & { data?: { code?: string } }) => err.data?.code === "UNAUTHORIZED");
+    // A bad token is refused even when only public todos are named.
+    await assert.rejects(connectSubscribed("tsk_bad", [{ kind: "publicTodo", id: "x" }]), (err: Error & { data?: { code?: string } }) => err.data?.code === "UNAUTHORIZED");
+  });
+
   test("a malformed auth.subscribe refuses the connection with BAD_REQUEST", async () => {
     const { key } = await userWithKey();
     for (const bad of ["todo:x", [{ kind: "edge", id: "x" }], [{ kind: "todo" }], Array.from({ length: 101 }, (_, i) => ({ kind: "todo", id: `t${i}` }))]) {
@@ -281,7 +318,8 @@ describe("fan-out", () => {
       const op = to(rooms);
       const emit = op.emit.bind(op);
       op.emit = ((ev: string, ...rest: unknown[]) => {
-        emitted.push((rest[0] as { data: { n: number } }).data.n.toString());
+        // The public viewers' signal (server/realtime/public-todos.ts) carries no data.
+        if (ev !== "publicTodo.changed") emitted.push((rest[0] as { data: { n: number } }).data.n.toString());
         return emit(ev, ...rest);
       }) as typeof op.emit;
       return op;

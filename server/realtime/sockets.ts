@@ -16,6 +16,7 @@ import { visibleProjectsWhere, visibleTodosWhere } from "../services/access.ts";
 import { envelopeOf, roomsFor, type AppEvent, type ConnectionEffect, type CredentialRef, type EventBus, type Room } from "./bus.ts";
 
 import type { SocketData } from "./socket-data.ts";
+import { sendPublicSignal } from "./public-todos.ts";
 import { checkHandshakeSubscriptions, parseHandshakeSubscribe, SUBSCRIPTION_EVENT, type SubscriptionTarget } from "./handshake-subscribe.ts";
 
 export type { SocketData } from "./socket-data.ts";
@@ -80,12 +81,31 @@ export async function attachSockets(httpServer: HttpServer, bus: EventBus, opts:
       if (!isAppOrigin(origin, header, opts.appUrl, { trustProxy: opts.trustProxy ?? false, protocol: socket.handshake.secure ? "https" : "http" }))
         return next(refused("Cross-site connection refused", "FORBIDDEN"));
     }
+    const ip = socket.conn.remoteAddress || socket.handshake.address;
     resolveHandshake(token, headers.cookie)
       .then(async (caller) => {
-        if (!caller) return next(refused("Missing, invalid or expired credential", "UNAUTHORIZED"));
+        if (!caller) {
+          // Without a credential (and with no bad token), a connection may hear public todos only.
+          if (usesCookie && wanted?.length && wanted.every((t) => t.kind === "publicTodo")) {
+            const subscribed = await checkHandshakeSubscriptions(null, wanted, opts.limits, ip);
+            const data: SocketData = { credential: "anonymous", subscription: subscribed.outcome, publicTodos: subscribed.publicTodos };
+            socket.data = data;
+            void socket.join(subscribed.rooms);
+            return next();
+          }
+          return next(refused("Missing, invalid or expired credential", "UNAUTHORIZED"));
+        }
         // Subscriptions asked for in the handshake: checked like todo_subscribe, joined before `connect`.
-        const subscribed = wanted ? await checkHandshakeSubscriptions(caller, wanted, opts.limits) : undefined;
-        const data: SocketData = { userId: caller.userId, credential: caller.credential, deviceId: caller.deviceId, todoScope: caller.todoScope, subscription: subscribed?.outcome, flushFirst: subscribed?.running };
+        const subscribed = wanted ? await checkHandshakeSubscriptions(caller, wanted, opts.limits, ip) : undefined;
+        const data: SocketData = {
+          userId: caller.userId,
+          credential: caller.credential,
+          deviceId: caller.deviceId,
+          todoScope: caller.todoScope,
+          subscription: subscribed?.outcome,
+          flushFirst: subscribed?.running,
+          publicTodos: subscribed?.publicTodos,
+        };
         socket.data = data;
         // A todo-scoped token hears its todo only (todo_subscribe), not the account's events.
         const rooms = credentialsOf(caller).map(credentialRoom);
@@ -115,6 +135,8 @@ export async function attachSockets(httpServer: HttpServer, bus: EventBus, opts:
       void Promise.all((flushFirst ?? []).map((todoId) => signalTurn(todoId, "flush").catch(() => undefined))).then(() => {
         if (socket.connected) socket.emit(SUBSCRIPTION_EVENT, subscription);
       });
+    // An anonymous connection (public todos only) has no credential to lose.
+    if (!(socket.data as SocketData).userId) return;
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
     resolveHandshake(token, socket.handshake.headers.cookie)
       .then((caller) => {
@@ -139,6 +161,7 @@ export async function attachSockets(httpServer: HttpServer, bus: EventBus, opts:
       // message.delta is high-volume and only meaningful to viewers of that todo.
       const rooms = event.type === "message.delta" && event.todoId ? [`todo:${event.todoId}`] : roomsFor(event);
       if (rooms.length) io.to(rooms).emit(event.type, envelopeOf(event));
+      sendPublicSignal(io, event);
     }
   };
   const unsubscribe = bus.subscribe((event) => {

@@ -2,11 +2,12 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { loadPublicTodo } from "@/components/share/load-public-todo";
-import { PublicTodo } from "@/components/share/public-todo";
+import { LivePublicTodo } from "@/components/share/live-public-todo";
 
 // Rendered on the server, through the API's own pipeline in process (load-public-todo.ts): the
 // shared link shows its content without JavaScript and without a credential, and a private todo
-// gets exactly the API's answer for it (404, like a missing one).
+// gets exactly the API's answer for it (404, like a missing one). In the browser it then follows
+// the todo's changes (live-public-todo.tsx).
 
 type Params = { params: Promise<{ todoId: string }>; searchParams: Promise<{ before?: string | string[] }> };
 
@@ -29,7 +30,7 @@ export default async function SharePage({ params, searchParams }: Params) {
   const { todoId } = await params;
   const before = await beforeOf(searchParams);
   const result = await loadPublicTodo(todoId, before);
-  if (result.kind === "ok") return <PublicTodo todo={result.todo} before={before} />;
+  if (result.kind === "ok") return <LivePublicTodo initial={result.todo} before={before} />;
   if (result.kind === "not-public") notFound();
   return (
     <section className="card" role="alert">

@@ -352,3 +352,34 @@ describe("on a PostgreSQL server (overlapping transactions)", () => {
     assert.equal(await pgRt.prisma.apiKey.count({ where: { userId, isDefault: true } }), 1);
   });
 });
+
+describe("apiKey.updated", () => {
+  test("create, default, delete and the default created on demand each tell the user's own connections, never with the key", async () => {
+    const userId = await newUser();
+    const seen: { type: string; userId?: string; projectId?: string; data: unknown }[] = [];
+    const stop = t().bus.subscribe((e) => void seen.push(e));
+    try {
+      const laptop = await createApiKey(as(userId), "laptop");
+      const ci = await createApiKey(as(userId), "ci");
+      await setDefaultApiKey(as(userId), "ci");
+      await deleteApiKey(as(userId), "ci");
+      const made = await getDefaultApiKey(as(userId));
+      await getDefaultApiKey(as(userId)); // exists now: no change, no event
+      await assert.rejects(createApiKey(as(userId), "laptop"), apiError("CONFLICT", 409)); // refused: no event
+      const mine = seen.filter((e) => e.type === "apiKey.updated");
+      assert.deepEqual(
+        mine.map((e) => [e.userId, e.projectId, e.data]),
+        [
+          [userId, undefined, { action: "created", keyId: laptop.id, name: "laptop" }],
+          [userId, undefined, { action: "created", keyId: ci.id, name: "ci" }],
+          [userId, undefined, { action: "default", keyId: ci.id, name: "ci" }],
+          [userId, undefined, { action: "deleted", keyId: ci.id, name: "ci" }],
+          [userId, undefined, { action: "created", keyId: made.id, name: DEFAULT_KEY_NAME }],
+        ],
+      );
+      for (const key of [laptop.key, ci.key, made.key]) assert.ok(!JSON.stringify(mine).includes(key));
+    } finally {
+      stop();
+    }
+  });
+});

@@ -24,6 +24,11 @@ function toApiKey(row: KeyRow, fullKey?: string): TApiKey {
 
 type Tx = Prisma.TransactionClient;
 
+/** After the change commits: `apiKey.updated` to the user's own connections (docs/api.md "API keys"); never the key itself. */
+export function publishKeyChange(userId: string, action: "created" | "deleted" | "default", key: { id: string; name: string }): void {
+  runtime().bus.publish({ type: "apiKey.updated", userId, data: { action, keyId: key.id, name: key.name } });
+}
+
 /** Serialises key changes of one user (default flag, unique names) on the user's row. */
 async function lockUser(tx: Tx, userId: string): Promise<void> {
   await lockRow(tx, "User", userId);
@@ -57,13 +62,15 @@ export async function createKeyForUser(userId: string, name: string, opts: { all
     throw new ApiError("BAD_REQUEST", `The name "${DEFAULT_KEY_NAME}" is reserved for the default key`, {
       issues: [{ path: "body.name", message: "reserved", code: "custom" }],
     });
-  return db().$transaction(async (tx) => {
+  const key = await db().$transaction(async (tx) => {
     await lockUser(tx, userId);
     const taken = await tx.apiKey.findUnique({ where: { userId_name: { userId, name } }, select: { id: true } });
     if (taken) throw new ApiError("CONFLICT", `An API key named "${name}" already exists`);
     const hasDefault = (await tx.apiKey.count({ where: { userId, isDefault: true } })) > 0;
     return insertKey(tx, userId, name, !hasDefault);
   });
+  publishKeyChange(userId, "created", key);
+  return key;
 }
 
 export async function getApiKey(caller: Caller, name: string): Promise<TApiKey> {
@@ -75,37 +82,42 @@ export async function getApiKey(caller: Caller, name: string): Promise<TApiKey> 
 
 export async function deleteApiKey(caller: Caller, name: string): Promise<null> {
   const { userId } = caller;
-  const row = await db().apiKey.findUnique({ where: { userId_name: { userId, name } }, select: { id: true } });
+  const row = await db().apiKey.findUnique({ where: { userId_name: { userId, name } }, select: { id: true, name: true } });
   const { count } = row ? await db().apiKey.deleteMany({ where: { id: row.id } }) : { count: 0 };
   if (!row || count === 0) throw notFound("API key");
   // Its open connections close now, in every server process, before the caller hears "deleted".
   await runtime().bus.affect({ kind: "credential.revoked", credential: `apiKey:${row.id}` });
+  publishKeyChange(userId, "deleted", row);
   return null;
 }
 
 /** The default key; created (and then shown in full, once) when the user has none. */
 export async function getDefaultApiKey(caller: Caller): Promise<TApiKey> {
   const { userId } = caller;
-  return db().$transaction(async (tx) => {
+  const { key, created } = await db().$transaction(async (tx) => {
     await lockUser(tx, userId);
     const current = await tx.apiKey.findFirst({ where: { userId, isDefault: true } });
-    if (current) return toApiKey(current);
+    if (current) return { key: toApiKey(current), created: false };
     const names = new Set((await tx.apiKey.findMany({ where: { userId }, select: { name: true } })).map((k) => k.name));
     let name = DEFAULT_KEY_NAME;
     for (let n = 2; names.has(name); n++) name = `${DEFAULT_KEY_NAME}-${n}`;
-    return insertKey(tx, userId, name, true);
+    return { key: await insertKey(tx, userId, name, true), created: true };
   });
+  if (created) publishKeyChange(userId, "created", key);
+  return key;
 }
 
 export async function setDefaultApiKey(caller: Caller, name: string): Promise<null> {
   const { userId } = caller;
-  await db().$transaction(async (tx) => {
+  const target = await db().$transaction(async (tx) => {
     await lockUser(tx, userId);
-    const target = await tx.apiKey.findUnique({ where: { userId_name: { userId, name } }, select: { id: true } });
+    const target = await tx.apiKey.findUnique({ where: { userId_name: { userId, name } }, select: { id: true, name: true } });
     if (!target) throw notFound("API key");
     await tx.apiKey.updateMany({ where: { userId, isDefault: true, NOT: { id: target.id } }, data: { isDefault: false } });
     await tx.apiKey.update({ where: { id: target.id }, data: { isDefault: true } });
+    return target;
   });
+  publishKeyChange(userId, "default", target);
   return null;
 }
 

@@ -109,7 +109,10 @@ export async function resyncCloudDevice(caller: Caller): Promise<TDevice | null>
     return { plan, removed, device: null };
   });
   // A removed device's tokens and connections go as device_delete's do.
-  for (const id of outcome.removed) await runtime().bus.affect({ kind: "credential.revoked", credential: `device:${id}` });
+  for (const id of outcome.removed) {
+    await runtime().bus.affect({ kind: "credential.revoked", credential: `device:${id}` });
+    runtime().bus.publish({ type: "device.deleted", userId, data: { deviceId: id } });
+  }
   if (!cloudSpecOf(outcome.plan))
     throw new ApiError("PAYMENT_REQUIRED", `The ${outcome.plan.name} plan includes no cloud device: subscribe to Pro or Max (billing_createSubscription)`, { tier: outcome.plan.tier });
   return outcome.device;

@@ -30,8 +30,10 @@ export async function deleteDevice(caller: Caller, id: string): Promise<null> {
   await getDeviceOrThrow(caller, id);
   const { count } = await db().device.deleteMany({ where: { id, userId: caller.userId } });
   if (count === 0) throw notFound("Device");
-  // Closing its connections makes presence publish device.offline (once) if it was online.
+  // Closing its connections makes presence publish device.offline (once) if it was online; an
+  // offline device publishes nothing there, so lists learn of the removal from device.deleted.
   await runtime().bus.affect({ kind: "credential.revoked", credential: `device:${id}` });
+  runtime().bus.publish({ type: "device.deleted", userId: caller.userId, data: { deviceId: id } });
   return null;
 }
 

@@ -3,6 +3,7 @@ import type { Caller } from "../../auth/caller.ts";
 import { notFound } from "../../http/errors.ts";
 import { joinRoom } from "../../realtime/sockets.ts";
 import { db, runtime } from "../../runtime.ts";
+import { publishKeyChange } from "../api-keys/api-keys.ts";
 
 type EdgeRow = { id: string; name: string; metadata: unknown; lastSeenAt: Date | null; createdAt: Date; updatedAt: Date };
 
@@ -46,13 +47,16 @@ export async function updateEdge(caller: Caller, edgeId: string, patch: { name?:
 /** edge_delete: the edge and the API key its login made (named `edge:<id>`), whose connections close. */
 export async function deleteEdge(caller: Caller, edgeId: string): Promise<null> {
   await getEdgeOrThrow(caller, edgeId);
-  const keys = await db().apiKey.findMany({ where: { userId: caller.userId, name: edgeKeyName(edgeId) }, select: { id: true } });
+  const keys = await db().apiKey.findMany({ where: { userId: caller.userId, name: edgeKeyName(edgeId) }, select: { id: true, name: true } });
   const { count } = await db().$transaction(async (tx) => {
     await tx.apiKey.deleteMany({ where: { id: { in: keys.map((k) => k.id) } } });
     return tx.edge.deleteMany({ where: { id: edgeId, userId: caller.userId } });
   });
   if (count === 0) throw notFound("Edge");
-  for (const k of keys) await runtime().bus.affect({ kind: "credential.revoked", credential: `apiKey:${k.id}` });
+  for (const k of keys) {
+    await runtime().bus.affect({ kind: "credential.revoked", credential: `apiKey:${k.id}` });
+    publishKeyChange(caller.userId, "deleted", k);
+  }
   runtime().bus.publish({ type: "edge.updated", edgeId, userId: caller.userId, data: { id: edgeId, deleted: true } });
   return null;
 }
