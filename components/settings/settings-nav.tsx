@@ -1,7 +1,8 @@
 import Link from "next/link";
 import styles from "./settings.module.css";
 
-const LINKS = [
+/** The settings pages' tabs; the sidebar lists them too, then Billing. */
+export const SETTINGS_LINKS = [
   { href: "/settings", label: "Settings" },
   { href: "/settings/api-keys", label: "API keys" },
   { href: "/settings/memory", label: "Memory" },
@@ -10,10 +11,10 @@ const LINKS = [
 ] as const;
 
 /** The account area's own tabs (the app shell links here). */
-export function SettingsNav({ current }: { current: (typeof LINKS)[number]["href"] }) {
+export function SettingsNav({ current }: { current: (typeof SETTINGS_LINKS)[number]["href"] }) {
   return (
     <nav aria-label="Account settings" className={styles.nav}>
-      {LINKS.map((l) => (
+      {SETTINGS_LINKS.map((l) => (
         <Link key={l.href} href={l.href} aria-current={l.href === current ? "page" : undefined}>
           {l.label}
         </Link>
@@ -22,7 +23,7 @@ export function SettingsNav({ current }: { current: (typeof LINKS)[number]["href
   );
 }
 
-export function SettingsHeader({ title, current }: { title: string; current: (typeof LINKS)[number]["href"] }) {
+export function SettingsHeader({ title, current }: { title: string; current: (typeof SETTINGS_LINKS)[number]["href"] }) {
   return (
     <header className={styles.header}>
       <h1>{title}</h1>

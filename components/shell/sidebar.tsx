@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import type { TProjectFull } from "@/lib/schemas/projects";
+import { SETTINGS_LINKS } from "@/components/settings/settings-nav";
 import { signOutAction } from "./actions";
 import { NewProjectForm } from "./new-project-form";
 import { SearchDialog } from "./search-dialog";
@@ -11,14 +12,8 @@ import { useShell } from "./shell-context";
 // No project room is joined for the list: the server sends a project's changes (created, shared,
 // renamed, deleted) to every member's own room `user:<id>`, which each connection is in.
 
-/** Every account page under app/(app), in the order of the settings pages' own tabs (components/settings/settings-nav.tsx). */
-const ACCOUNT_LINKS = [
-  { href: "/settings", label: "Settings" },
-  { href: "/settings/api-keys", label: "API keys" },
-  { href: "/team", label: "Team" },
-  { href: "/settings/devices", label: "Devices" },
-  { href: "/billing", label: "Billing" },
-] as const;
+/** Every account page under app/(app): the settings pages' own tabs, then Billing. */
+const ACCOUNT_LINKS = [...SETTINGS_LINKS, { href: "/billing", label: "Billing" }] as const;
 
 function currentProjectId(pathname: string): string | null {
   const m = pathname.match(/^\/projects\/([^/]+)/);
