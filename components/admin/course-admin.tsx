@@ -7,7 +7,11 @@ import type { OperationResult } from "@/lib/api/types";
 import { useLiveOperations, useOperation } from "@/lib/api/swr";
 import { LoadError, Loading } from "@/components/ui/load-state";
 import { TableScroll } from "@/components/ui/table-scroll";
+import { useModalDialog } from "@/lib/ui/use-modal-dialog";
+import { formatDateTime } from "@/lib/ui/format";
 import { AdminLogView } from "./admin-log";
+import { CouponLookup } from "./coupon-lookup";
+import { CourseSettings } from "./course-settings";
 
 // /admin/courses/<slug>: counts, the actions (each confirmed with how many people it reaches),
 // live progress of bulk mail (Socket.IO `course.mail`, and the runs list after a reload),
@@ -83,7 +87,7 @@ export function CourseAdmin({ slug }: { slug: string }) {
     <>
       <h1>{c.title}</h1>
       <p className="muted">
-        {c.slug} · starts {new Date(c.startsAt).toLocaleString()} · <a href={`/courses/${c.slug}`}>public page</a>
+        {c.slug} · starts {formatDateTime(c.startsAt)} · <a href={`/courses/${c.slug}`}>public page</a>
       </p>
       <section className="card" aria-labelledby="stats-h">
         <h2 id="stats-h">Counts</h2>
@@ -91,6 +95,8 @@ export function CourseAdmin({ slug }: { slug: string }) {
           {s.signups} signups · {s.withAccount} with an account · {s.couponsMailed} coupons mailed · {s.couponsRedeemed} redeemed · {s.perksGranted} perks granted
         </p>
       </section>
+
+      <CourseSettings key={c.id} slug={slug} course={c} onSaved={() => course.mutate()} />
 
       <section className="card" aria-labelledby="actions-h">
         <h2 id="actions-h">Actions</h2>
@@ -105,22 +111,7 @@ export function CourseAdmin({ slug }: { slug: string }) {
             </button>
           ))}
         </div>
-        {pending ? (
-          <div role="alertdialog" aria-labelledby="confirm-text" className="card" style={{ marginTop: "0.75rem" }}>
-            <p id="confirm-text" data-testid="confirm-text">
-              {pending.label}: this reaches <strong>{pending.reach}</strong> {pending.reach === 1 ? "person" : "people"}
-              {pending.id !== "perks" && !resend && pending.id !== "coupons" ? " at most (those no earlier mailing of this kind reached)" : ""}. Go ahead?
-            </p>
-            <div className="form-actions">
-              <button type="button" disabled={busy} onClick={() => void confirm()} autoFocus>
-                Yes, {pending.label.toLowerCase()}
-              </button>
-              <button type="button" className="secondary" onClick={() => setPending(null)}>
-                Cancel
-              </button>
-            </div>
-          </div>
-        ) : null}
+        {pending ? <ConfirmAction action={pending} resend={resend} busy={busy} onConfirm={() => void confirm()} onCancel={() => setPending(null)} /> : null}
         <Outcome out={result} />
         <EligibleForm slug={slug} onDone={() => void course.mutate()} />
       </section>
@@ -155,11 +146,46 @@ export function CourseAdmin({ slug }: { slug: string }) {
       </section>
 
       <Registrations slug={slug} />
+      <CouponLookup />
       <Audit slug={slug} />
       <Followers slug={slug} />
       <Ideas slug={slug} />
       <AdminLogView course={slug} />
     </>
+  );
+}
+
+/**
+ * The confirmation of a bulk action, saying how many people it reaches: a modal dialog (focus
+ * inside, Escape cancels), and focus back on the action's button once it closes.
+ */
+function ConfirmAction({ action, resend, busy, onConfirm, onCancel }: { action: Action; resend: boolean; busy: boolean; onConfirm: () => void; onCancel: () => void }) {
+  const ref = useModalDialog(true);
+  return (
+    <dialog
+      ref={ref}
+      className="dialog"
+      aria-labelledby="confirm-title"
+      aria-describedby="confirm-text"
+      onCancel={(e) => {
+        e.preventDefault();
+        if (!busy) onCancel();
+      }}
+    >
+      <h2 id="confirm-title">{action.label}?</h2>
+      <p id="confirm-text" data-testid="confirm-text">
+        {action.label}: this reaches <strong>{action.reach}</strong> {action.reach === 1 ? "person" : "people"}
+        {action.id !== "perks" && !resend && action.id !== "coupons" ? " at most (those no earlier mailing of this kind reached)" : ""}. Go ahead?
+      </p>
+      <div className="dialog-actions">
+        <button type="button" className="secondary" disabled={busy} onClick={onCancel} autoFocus>
+          Cancel
+        </button>
+        <button type="button" disabled={busy} onClick={onConfirm}>
+          Yes, {action.label.toLowerCase()}
+        </button>
+      </div>
+    </dialog>
   );
 }
 
@@ -201,7 +227,8 @@ function Registrations({ slug }: { slug: string }) {
   const [flags, setFlags] = useState<Record<"hasAccount" | "mailed" | "redeemed" | "claimed", Flag>>({ hasAccount: "", mailed: "", redeemed: "", claimed: "" });
   const [offset, setOffset] = useState(0);
   const query = { ...(q ? { q } : {}), ...Object.fromEntries(Object.entries(flags).filter(([, v]) => v)), offset: String(offset), limit: String(PAGE) };
-  const regs = useOperation("admin_courseRegistrations", { params: { slug }, query });
+  // The previous page stays while the next one loads: Previous and Next (and the focus on them) stay put.
+  const regs = useOperation("admin_courseRegistrations", { params: { slug }, query }, { keepPreviousData: true });
   const [exporting, setExporting] = useState(false);
 
   async function exportCsv() {
