@@ -7,9 +7,9 @@ import type { OperationResult } from "@/lib/api/types";
 import { useLiveOperations, useOperation } from "@/lib/api/swr";
 import { LoadError, Loading } from "@/components/ui/load-state";
 import { TableScroll } from "@/components/ui/table-scroll";
-import { useModalDialog } from "@/lib/ui/use-modal-dialog";
 import { formatDateTime } from "@/lib/ui/format";
 import { AdminLogView } from "./admin-log";
+import { ConfirmDialog } from "./confirm-dialog";
 import { CouponLookup } from "./coupon-lookup";
 import { CourseSettings } from "./course-settings";
 
@@ -111,7 +111,12 @@ export function CourseAdmin({ slug }: { slug: string }) {
             </button>
           ))}
         </div>
-        {pending ? <ConfirmAction action={pending} resend={resend} busy={busy} onConfirm={() => void confirm()} onCancel={() => setPending(null)} /> : null}
+        {pending ? (
+          <ConfirmDialog title={`${pending.label}?`} confirmLabel={`Yes, ${pending.label.toLowerCase()}`} busy={busy} onConfirm={() => void confirm()} onCancel={() => setPending(null)}>
+            {pending.label}: this reaches <strong>{pending.reach}</strong> {pending.reach === 1 ? "person" : "people"}
+            {pending.id !== "perks" && !resend && pending.id !== "coupons" ? " at most (those no earlier mailing of this kind reached)" : ""}. Go ahead?
+          </ConfirmDialog>
+        ) : null}
         <Outcome out={result} />
         <EligibleForm slug={slug} onDone={() => void course.mutate()} />
       </section>
@@ -152,40 +157,6 @@ export function CourseAdmin({ slug }: { slug: string }) {
       <Ideas slug={slug} />
       <AdminLogView course={slug} />
     </>
-  );
-}
-
-/**
- * The confirmation of a bulk action, saying how many people it reaches: a modal dialog (focus
- * inside, Escape cancels), and focus back on the action's button once it closes.
- */
-function ConfirmAction({ action, resend, busy, onConfirm, onCancel }: { action: Action; resend: boolean; busy: boolean; onConfirm: () => void; onCancel: () => void }) {
-  const ref = useModalDialog(true);
-  return (
-    <dialog
-      ref={ref}
-      className="dialog"
-      aria-labelledby="confirm-title"
-      aria-describedby="confirm-text"
-      onCancel={(e) => {
-        e.preventDefault();
-        if (!busy) onCancel();
-      }}
-    >
-      <h2 id="confirm-title">{action.label}?</h2>
-      <p id="confirm-text" data-testid="confirm-text">
-        {action.label}: this reaches <strong>{action.reach}</strong> {action.reach === 1 ? "person" : "people"}
-        {action.id !== "perks" && !resend && action.id !== "coupons" ? " at most (those no earlier mailing of this kind reached)" : ""}. Go ahead?
-      </p>
-      <div className="dialog-actions">
-        <button type="button" className="secondary" disabled={busy} onClick={onCancel} autoFocus>
-          Cancel
-        </button>
-        <button type="button" disabled={busy} onClick={onConfirm}>
-          Yes, {action.label.toLowerCase()}
-        </button>
-      </div>
-    </dialog>
   );
 }
 
@@ -398,28 +369,52 @@ function Audit({ slug }: { slug: string }) {
 }
 
 function Followers({ slug }: { slug: string }) {
+  // The snapshot's size is the audit's (same SWR entry): the confirmation says what is replaced,
+  // and the audit's count follows a replacement.
+  const audit = useOperation("admin_courseAudit", { params: { slug } });
   const [text, setText] = useState("");
   const [out, setOut] = useState<OutcomeState>(null);
-  async function upload(e: React.FormEvent) {
-    e.preventDefault();
+  const [asking, setAsking] = useState<string[] | null>(null);
+  const [busy, setBusy] = useState(false);
+  async function replace(handles: string[]) {
+    setBusy(true);
     try {
-      const r = await call("admin_courseFollowers", { params: { slug }, body: { handles: text.split(/[\s,;]+/).filter(Boolean) } });
+      const r = await call("admin_courseFollowers", { params: { slug }, body: { handles } });
       setOut({ ok: true, text: `Snapshot replaced: ${r.count} handles.` });
+      setText("");
+      await audit.mutate();
     } catch (err) {
       const invalid = err instanceof ApiClientError ? (err.data as { invalid?: string[] } | undefined)?.invalid : undefined;
       setOut({ ok: false, text: invalid ? `Not handles: ${invalid.join(", ")}. Nothing was replaced.` : message(err) });
+    } finally {
+      setBusy(false);
+      setAsking(null);
     }
   }
+  const current = audit.data?.followerSnapshot.count;
   return (
-    <form className="card" onSubmit={(e) => void upload(e)} aria-labelledby="followers-h">
+    <form
+      className="card"
+      onSubmit={(e) => {
+        e.preventDefault();
+        setOut(null);
+        setAsking(text.split(/[\s,;]+/).filter(Boolean));
+      }}
+      aria-labelledby="followers-h"
+    >
       <h2 id="followers-h">Followers snapshot</h2>
       <label htmlFor="followers">Handles of the Page&apos;s followers (replaces the current snapshot)</label>
       <textarea id="followers" rows={4} value={text} onChange={(e) => setText(e.target.value)} />
       <div className="form-actions">
-        <button type="submit" className="secondary">
+        <button type="submit" className="secondary" disabled={busy}>
           Replace snapshot
         </button>
       </div>
+      {asking ? (
+        <ConfirmDialog title="Replace the follower snapshot?" confirmLabel="Yes, replace it" busy={busy} onConfirm={() => void replace(asking)} onCancel={() => setAsking(null)}>
+          {current === undefined ? "The current snapshot" : `The current snapshot of ${current} ${current === 1 ? "handle" : "handles"}`} is replaced by {asking.length === 0 ? "an empty one" : asking.length === 1 ? "this 1 handle" : `these ${asking.length} handles`}; the audit then checks redeemers against them.
+        </ConfirmDialog>
+      ) : null}
       <Outcome out={out} />
     </form>
   );

@@ -279,3 +279,31 @@ test("an admin looks up a coupon code a person quotes: whom it was made for and 
   await expect(audit).toHaveCount(0);
   await snap(page, info, "coupon-lookup");
 });
+
+test("replacing the follower snapshot asks first, saying what it replaces; Cancel keeps it; the audit's count follows", async ({ page }, info) => {
+  const admin = await signedInUser(page, info, "admin");
+  makeAdmin(info, admin);
+  const slug = `e2e-followers-${Date.now()}`;
+  await newCourse(admin, slug);
+  expect((await admin.session.put(`/cookie/v1/admin/course/${slug}/followers`, { data: { handles: ["alice", "bob", "carol"] } })).status()).toBe(200);
+  await page.goto(`/admin/courses/${slug}`);
+  const audit = page.locator("section", { has: page.getByRole("heading", { name: "Audit" }) });
+  await expect(audit).toContainText("Follower snapshot: 3 handles.");
+
+  const form = page.getByRole("form", { name: "Followers snapshot" });
+  await form.getByLabel(/Handles of the Page/).fill("dave");
+  const replace = form.getByRole("button", { name: "Replace snapshot" });
+  await replace.click();
+  const dialog = page.getByRole("dialog", { name: "Replace the follower snapshot?" });
+  await expect(dialog).toContainText("The current snapshot of 3 handles is replaced by this 1 handle");
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(replace).toBeFocused();
+  const kept = (await (await admin.session.get(`/cookie/v1/admin/course/${slug}/audit`)).json()) as { followerSnapshot: { count: number } };
+  expect(kept.followerSnapshot.count).toBe(3);
+
+  await replace.click();
+  await dialog.getByRole("button", { name: "Yes, replace it" }).click();
+  await expect(form.getByRole("status")).toHaveText("Snapshot replaced: 1 handles.");
+  await expect(audit).toContainText("Follower snapshot: 1 handles.");
+});
