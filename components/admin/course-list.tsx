@@ -11,6 +11,7 @@ import { useOperation } from "@/lib/api/swr";
 import { LoadError, Loading } from "@/components/ui/load-state";
 import { TableScroll } from "@/components/ui/table-scroll";
 import { formatDateTime } from "@/lib/ui/format";
+import { ConfirmDialog } from "./confirm-dialog";
 
 // /admin: every course with its counts, and a form that creates one.
 export function CourseList() {
@@ -122,18 +123,24 @@ export function CourseList() {
   );
 }
 
-/** Makes an existing account an administrator (or not); logged in the admin log. */
+/** Makes an existing account an administrator (or not, after a confirmation); logged in the admin log. */
 function AdminForm() {
   const [email, setEmail] = useState("");
   const [out, setOut] = useState<OutcomeState>(null);
+  const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
   async function send(isAdmin: boolean) {
     setOut(null);
+    setBusy(true);
     try {
       const r = await call("admin_setAdmin", { body: { email, isAdmin } });
       setOut({ ok: true, text: `${r.email} is ${r.isAdmin ? "now" : "no longer"} an administrator.` });
       setEmail("");
     } catch (err) {
       setOut({ ok: false, text: err instanceof ApiClientError || err instanceof Error ? err.message : String(err) });
+    } finally {
+      setBusy(false);
+      setAsking(false);
     }
   }
   return (
@@ -150,11 +157,18 @@ function AdminForm() {
           <label htmlFor="admin-email">Account email</label>
           <input id="admin-email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
         </div>
-        <button type="submit">Make administrator</button>
-        <button type="button" className="danger-outline" disabled={!email} onClick={() => void send(false)}>
+        <button type="submit" disabled={busy}>
+          Make administrator
+        </button>
+        <button type="button" className="danger-outline" disabled={!email || busy} onClick={() => setAsking(true)}>
           Remove administrator
         </button>
       </div>
+      {asking ? (
+        <ConfirmDialog title="Remove administrator?" confirmLabel="Yes, remove" busy={busy} onConfirm={() => void send(false)} onCancel={() => setAsking(false)}>
+          {email.trim()} can no longer use the course console or the administrators&apos; API.
+        </ConfirmDialog>
+      ) : null}
       <Outcome out={out} />
     </form>
   );

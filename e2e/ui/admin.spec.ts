@@ -307,3 +307,28 @@ test("replacing the follower snapshot asks first, saying what it replaces; Cance
   await expect(form.getByRole("status")).toHaveText("Snapshot replaced: 1 handles.");
   await expect(audit).toContainText("Follower snapshot: 1 handles.");
 });
+
+test("removing an administrator asks first; Cancel keeps the role", async ({ page }, info) => {
+  const admin = await signedInUser(page, info, "admin");
+  makeAdmin(info, admin);
+  const other = await createUser(info, "other-admin");
+  makeAdmin(info, other);
+  const isAdmin = async () => ((await (await other.session.get("/cookie/v1/users/profile")).json()) as { isAdmin: boolean }).isAdmin;
+  expect(await isAdmin()).toBe(true);
+
+  await page.goto("/admin");
+  await page.getByLabel("Account email").fill(other.email);
+  const remove = page.getByRole("button", { name: "Remove administrator" });
+  await remove.click();
+  const dialog = page.getByRole("dialog", { name: "Remove administrator?" });
+  await expect(dialog).toContainText(`${other.email} can no longer use the course console`);
+  await page.keyboard.press("Escape");
+  await expect(dialog).toHaveCount(0);
+  await expect(remove).toBeFocused();
+  expect(await isAdmin()).toBe(true);
+
+  await remove.click();
+  await dialog.getByRole("button", { name: "Yes, remove" }).click();
+  await expect(page.getByRole("status").filter({ hasText: `${other.email} is no longer an administrator.` })).toBeVisible();
+  expect(await isAdmin()).toBe(false);
+});
