@@ -7,7 +7,11 @@ import type { OperationResult } from "@/lib/api/types";
 import { useLiveOperations, useOperation } from "@/lib/api/swr";
 import { LoadError, Loading } from "@/components/ui/load-state";
 import { TableScroll } from "@/components/ui/table-scroll";
+import { formatDateTime } from "@/lib/ui/format";
 import { AdminLogView } from "./admin-log";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { CouponLookup } from "./coupon-lookup";
+import { CourseSettings } from "./course-settings";
 
 // /admin/courses/<slug>: counts, the actions (each confirmed with how many people it reaches),
 // live progress of bulk mail (Socket.IO `course.mail`, and the runs list after a reload),
@@ -83,7 +87,7 @@ export function CourseAdmin({ slug }: { slug: string }) {
     <>
       <h1>{c.title}</h1>
       <p className="muted">
-        {c.slug} · starts {new Date(c.startsAt).toLocaleString()} · <a href={`/courses/${c.slug}`}>public page</a>
+        {c.slug} · starts {formatDateTime(c.startsAt)} · <a href={`/courses/${c.slug}`}>public page</a>
       </p>
       <section className="card" aria-labelledby="stats-h">
         <h2 id="stats-h">Counts</h2>
@@ -91,6 +95,8 @@ export function CourseAdmin({ slug }: { slug: string }) {
           {s.signups} signups · {s.withAccount} with an account · {s.couponsMailed} coupons mailed · {s.couponsRedeemed} redeemed · {s.perksGranted} perks granted
         </p>
       </section>
+
+      <CourseSettings key={c.id} slug={slug} course={c} onSaved={() => course.mutate()} />
 
       <section className="card" aria-labelledby="actions-h">
         <h2 id="actions-h">Actions</h2>
@@ -106,20 +112,21 @@ export function CourseAdmin({ slug }: { slug: string }) {
           ))}
         </div>
         {pending ? (
-          <div role="alertdialog" aria-labelledby="confirm-text" className="card" style={{ marginTop: "0.75rem" }}>
-            <p id="confirm-text" data-testid="confirm-text">
-              {pending.label}: this reaches <strong>{pending.reach}</strong> {pending.reach === 1 ? "person" : "people"}
-              {pending.id !== "perks" && !resend && pending.id !== "coupons" ? " at most (those no earlier mailing of this kind reached)" : ""}. Go ahead?
-            </p>
-            <div className="form-actions">
-              <button type="button" disabled={busy} onClick={() => void confirm()} autoFocus>
-                Yes, {pending.label.toLowerCase()}
-              </button>
-              <button type="button" className="secondary" onClick={() => setPending(null)}>
-                Cancel
-              </button>
-            </div>
-          </div>
+          <ConfirmDialog
+            open
+            tone="primary"
+            title={`${pending.label}?`}
+            description={
+              <>
+                {pending.label}: this reaches <strong>{pending.reach}</strong> {pending.reach === 1 ? "person" : "people"}
+                {pending.id !== "perks" && !resend && pending.id !== "coupons" ? " at most (those no earlier mailing of this kind reached)" : ""}. Go ahead?
+              </>
+            }
+            confirmLabel={`Yes, ${pending.label.toLowerCase()}`}
+            busyLabel="Working…"
+            onConfirm={confirm}
+            onClose={() => setPending(null)}
+          />
         ) : null}
         <Outcome out={result} />
         <EligibleForm slug={slug} onDone={() => void course.mutate()} />
@@ -155,6 +162,7 @@ export function CourseAdmin({ slug }: { slug: string }) {
       </section>
 
       <Registrations slug={slug} />
+      <CouponLookup />
       <Audit slug={slug} />
       <Followers slug={slug} />
       <Ideas slug={slug} />
@@ -201,7 +209,8 @@ function Registrations({ slug }: { slug: string }) {
   const [flags, setFlags] = useState<Record<"hasAccount" | "mailed" | "redeemed" | "claimed", Flag>>({ hasAccount: "", mailed: "", redeemed: "", claimed: "" });
   const [offset, setOffset] = useState(0);
   const query = { ...(q ? { q } : {}), ...Object.fromEntries(Object.entries(flags).filter(([, v]) => v)), offset: String(offset), limit: String(PAGE) };
-  const regs = useOperation("admin_courseRegistrations", { params: { slug }, query });
+  // The previous page stays while the next one loads: Previous and Next (and the focus on them) stay put.
+  const regs = useOperation("admin_courseRegistrations", { params: { slug }, query }, { keepPreviousData: true });
   const [exporting, setExporting] = useState(false);
 
   async function exportCsv() {
@@ -371,28 +380,58 @@ function Audit({ slug }: { slug: string }) {
 }
 
 function Followers({ slug }: { slug: string }) {
+  // The snapshot's size is the audit's (same SWR entry): the confirmation says what is replaced,
+  // and the audit's count follows a replacement.
+  const audit = useOperation("admin_courseAudit", { params: { slug } });
   const [text, setText] = useState("");
   const [out, setOut] = useState<OutcomeState>(null);
-  async function upload(e: React.FormEvent) {
-    e.preventDefault();
+  const [asking, setAsking] = useState<string[] | null>(null);
+  const [busy, setBusy] = useState(false);
+  async function replace(handles: string[]) {
+    setBusy(true);
     try {
-      const r = await call("admin_courseFollowers", { params: { slug }, body: { handles: text.split(/[\s,;]+/).filter(Boolean) } });
+      const r = await call("admin_courseFollowers", { params: { slug }, body: { handles } });
       setOut({ ok: true, text: `Snapshot replaced: ${r.count} handles.` });
+      setText("");
+      await audit.mutate();
     } catch (err) {
       const invalid = err instanceof ApiClientError ? (err.data as { invalid?: string[] } | undefined)?.invalid : undefined;
       setOut({ ok: false, text: invalid ? `Not handles: ${invalid.join(", ")}. Nothing was replaced.` : message(err) });
+    } finally {
+      setBusy(false);
+      setAsking(null);
     }
   }
+  const current = audit.data?.followerSnapshot.count;
   return (
-    <form className="card" onSubmit={(e) => void upload(e)} aria-labelledby="followers-h">
+    <form
+      className="card"
+      onSubmit={(e) => {
+        e.preventDefault();
+        setOut(null);
+        setAsking(text.split(/[\s,;]+/).filter(Boolean));
+      }}
+      aria-labelledby="followers-h"
+    >
       <h2 id="followers-h">Followers snapshot</h2>
       <label htmlFor="followers">Handles of the Page&apos;s followers (replaces the current snapshot)</label>
       <textarea id="followers" rows={4} value={text} onChange={(e) => setText(e.target.value)} />
       <div className="form-actions">
-        <button type="submit" className="secondary">
+        <button type="submit" className="secondary" disabled={busy}>
           Replace snapshot
         </button>
       </div>
+      {asking ? (
+        <ConfirmDialog
+          open
+          title="Replace the follower snapshot?"
+          description={`${current === undefined ? "The current snapshot" : `The current snapshot of ${current} ${current === 1 ? "handle" : "handles"}`} is replaced by ${asking.length === 0 ? "an empty one" : asking.length === 1 ? "this 1 handle" : `these ${asking.length} handles`}; the audit then checks redeemers against them.`}
+          confirmLabel="Yes, replace it"
+          busyLabel="Replacing…"
+          onConfirm={() => replace(asking)}
+          onClose={() => setAsking(null)}
+        />
+      ) : null}
       <Outcome out={out} />
     </form>
   );

@@ -2,32 +2,51 @@
 
 import { ErrorAlert, Outcome, type OutcomeState } from "@/components/ui/error-alert";
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { ZCourseSlug } from "@/lib/schemas/courses";
+import { fromLocalInput } from "@/components/todo/form-validation";
 import { ApiClientError, call } from "@/lib/api/client";
 import { useOperation } from "@/lib/api/swr";
 import { LoadError, Loading } from "@/components/ui/load-state";
 import { TableScroll } from "@/components/ui/table-scroll";
+import { formatDateTime } from "@/lib/ui/format";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 
 // /admin: every course with its counts, and a form that creates one.
 export function CourseList() {
   const courses = useOperation("admin_listCourses", {});
+  const router = useRouter();
   const [slug, setSlug] = useState("");
   const [title, setTitle] = useState("");
   const [startsAt, setStartsAt] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
+  // admin_saveCourse creates or *replaces*: a slug that is taken would silently wipe that
+  // course's attendee code and perk. Creating here never replaces; the course's page edits it.
   async function create(e: React.FormEvent) {
     e.preventDefault();
     setBusy(true);
     setError(null);
     try {
-      const when = Date.parse(startsAt);
-      if (!Number.isFinite(when)) throw new Error("Pick a start date and time");
-      await call("admin_saveCourse", { params: { slug: slug.trim() }, body: { title, startsAt: when } });
-      setSlug("");
-      setTitle("");
+      const id = slug.trim();
+      const checked = ZCourseSlug.safeParse(id);
+      if (!checked.success) throw new Error(`Slug ${checked.error.issues[0]?.message ?? "is not valid"} (e.g. spring-2027)`);
+      if (title.trim() === "") throw new Error("Title: must not be empty");
+      const when = fromLocalInput(startsAt);
+      if (when === null) throw new Error("Starts: pick a date and time");
+      const taken = await call("admin_getCourse", { params: { slug: id } }).then(
+        () => true,
+        (err: unknown) => {
+          if (err instanceof ApiClientError && err.status === 404) return false;
+          throw err;
+        },
+      );
+      if (taken) throw new Error(`A course “${id}” exists already; open it from the list to change it.`);
+      await call("admin_saveCourse", { params: { slug: id }, body: { title, startsAt: when } });
       await courses.mutate();
+      router.push(`/admin/courses/${id}`);
     } catch (err) {
       setError(err instanceof ApiClientError || err instanceof Error ? err.message : String(err));
     } finally {
@@ -65,7 +84,7 @@ export function CourseList() {
                     <td>
                       <Link href={`/admin/courses/${c.slug}`}>{c.title}</Link> <span className="muted">{c.slug}</span>
                     </td>
-                    <td>{new Date(c.startsAt).toLocaleString()}</td>
+                    <td>{formatDateTime(c.startsAt)}</td>
                     <td>{c.stats.signups}</td>
                     <td>{c.stats.withAccount}</td>
                     <td>{c.stats.couponsMailed}</td>
@@ -104,18 +123,24 @@ export function CourseList() {
   );
 }
 
-/** Makes an existing account an administrator (or not); logged in the admin log. */
+/** Makes an existing account an administrator (or not, after a confirmation); logged in the admin log. */
 function AdminForm() {
   const [email, setEmail] = useState("");
   const [out, setOut] = useState<OutcomeState>(null);
+  const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
   async function send(isAdmin: boolean) {
     setOut(null);
+    setBusy(true);
     try {
       const r = await call("admin_setAdmin", { body: { email, isAdmin } });
       setOut({ ok: true, text: `${r.email} is ${r.isAdmin ? "now" : "no longer"} an administrator.` });
       setEmail("");
     } catch (err) {
       setOut({ ok: false, text: err instanceof ApiClientError || err instanceof Error ? err.message : String(err) });
+    } finally {
+      setBusy(false);
+      setAsking(false);
     }
   }
   return (
@@ -132,11 +157,24 @@ function AdminForm() {
           <label htmlFor="admin-email">Account email</label>
           <input id="admin-email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
         </div>
-        <button type="submit">Make administrator</button>
-        <button type="button" className="danger-outline" disabled={!email} onClick={() => void send(false)}>
+        <button type="submit" disabled={busy}>
+          Make administrator
+        </button>
+        <button type="button" className="danger-outline" disabled={!email || busy} onClick={() => setAsking(true)}>
           Remove administrator
         </button>
       </div>
+      {asking ? (
+        <ConfirmDialog
+          open
+          title="Remove administrator?"
+          description={`${email.trim()} can no longer use the course console or the administrators' API.`}
+          confirmLabel="Yes, remove"
+          busyLabel="Removing…"
+          onConfirm={() => send(false)}
+          onClose={() => setAsking(false)}
+        />
+      ) : null}
       <Outcome out={out} />
     </form>
   );

@@ -1,11 +1,12 @@
 "use client";
 
-import { useId, useState, type FormEvent } from "react";
+import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { ErrorAlert } from "@/components/ui/error-alert";
 import { call } from "@/lib/api/client";
 import { ZCreateTodoInput, type TTodo } from "@/lib/schemas/todos";
 import type { TTodoGroup } from "@/lib/schemas/groups";
 import { useForm } from "@/components/ui/form";
+import { takeArrivalFocus } from "@/lib/ui/arrival-focus";
 import { GroupOptions } from "./group-options";
 
 /** Creates a todo: content, optional group, and whether the agent starts on it right away. */
@@ -15,6 +16,11 @@ export function NewTodoForm({ projectId, groups, onCreated }: { projectId: strin
   const [groupSlug, setGroupSlug] = useState("");
   const [start, setStart] = useState(false);
   const { busy, alert, submit: send } = useForm({ labels: { content: "Todo", groupSlug: "Group" } });
+  const field = useRef<HTMLTextAreaElement>(null);
+  // Arriving from the project's creation (NewProjectForm): the keyboard goes on, here.
+  useEffect(() => {
+    if (takeArrivalFocus(`project:${projectId}`)) field.current?.focus();
+  }, [projectId]);
 
   async function submit(e: FormEvent<HTMLFormElement>) {
     const parsed = ZCreateTodoInput.safeParse({ content, groupSlug: groupSlug || undefined, startProcessing: start });
@@ -30,6 +36,7 @@ export function NewTodoForm({ projectId, groups, onCreated }: { projectId: strin
     <form className="card new-todo" onSubmit={submit} noValidate aria-label="Add a todo">
       <label htmlFor={`${id}-content`}>New todo</label>
       <textarea
+        ref={field}
         id={`${id}-content`}
         value={content}
         onChange={(e) => setContent(e.target.value)}

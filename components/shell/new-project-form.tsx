@@ -5,6 +5,7 @@ import { ErrorAlert } from "@/components/ui/error-alert";
 import { useRouter } from "next/navigation";
 import { call } from "@/lib/api/client";
 import { useForm } from "@/components/ui/form";
+import { focusOnArrival } from "@/lib/ui/arrival-focus";
 import { useShell } from "./shell-context";
 
 /** Creates a project (validated with the API's own schema), refreshes the sidebar and opens it. */
@@ -23,6 +24,8 @@ export function NewProjectForm({ label = "New project name", submitLabel = "Add 
       const project = await call("project_create", { body });
       setName("");
       await refreshProjects();
+      // The next step is its first todo: the project page puts the keyboard in that field.
+      focusOnArrival(`project:${project.id}`);
       router.push(`/projects/${project.id}`);
     });
   }

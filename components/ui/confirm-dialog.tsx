@@ -16,13 +16,15 @@ type Props = {
   onConfirm: () => Promise<void>;
   /** Cancel, Escape, or after `onConfirm` succeeded. */
   onClose: () => void;
+  /** `danger` (default): the confirming button is red, for what cannot be undone; `primary` for an action that reaches people. */
+  tone?: "danger" | "primary";
 };
 
 /**
- * A native modal <dialog> confirming something that cannot be undone (focus stays inside, Escape
- * or Cancel closes, focus goes back to the opener): Cancel has the focus, the other button is red.
+ * A native modal <dialog> confirming an action (focus stays inside, Escape or Cancel closes, focus
+ * goes back to the opener): Cancel has the focus; the other button is red for what cannot be undone.
  */
-export function ConfirmDialog({ open, title, description, confirmLabel, busyLabel, onConfirm, onClose }: Props) {
+export function ConfirmDialog({ open, title, description, confirmLabel, busyLabel, onConfirm, onClose, tone = "danger" }: Props) {
   const ref = useModalDialog(open);
   const id = useId();
   const [busy, setBusy] = useState(false);
@@ -56,13 +58,15 @@ export function ConfirmDialog({ open, title, description, confirmLabel, busyLabe
       }}
     >
       <h2 id={`${id}-title`}>{title}</h2>
-      <p id={`${id}-desc`}>{description}</p>
+      <p id={`${id}-desc`} data-testid="confirm-text">
+        {description}
+      </p>
       <ErrorAlert message={error} />
       <div className="dialog-actions">
         <button type="button" className="secondary" onClick={onClose} disabled={busy} autoFocus>
           Cancel
         </button>
-        <button type="button" className="danger" onClick={() => void confirm()} disabled={busy}>
+        <button type="button" className={tone === "danger" ? "danger" : undefined} onClick={() => void confirm()} disabled={busy}>
           {busy ? busyLabel : confirmLabel}
         </button>
       </div>

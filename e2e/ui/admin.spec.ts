@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { signedInUser, snap } from "../support/ui";
-import { createUser, makeAdmin, type TestUser } from "../support/users";
+import { createUser, dataDirOf, makeAdmin, readOutbox, type TestUser } from "../support/users";
 
 // Issue 16: the admin console in a real Chromium: the refusal page for a non-admin; an admin mails
 // coupons and watches the progress bar reach 100% (and still there after a reload); hiding an idea
@@ -115,4 +115,211 @@ test("a course's admin log shows the newest 50 entries and loads older ones on d
   await expect(rows).toHaveCount(53);
   await expect(page.getByRole("button", { name: "Load older entries" })).toHaveCount(0);
   await snap(page, info, "admin-log-all");
+});
+
+test.describe("in New York", () => {
+  test.use({ timezoneId: "America/New_York" });
+
+  test("an admin sets the start, attendee code and perk on the course page (local time); the mails carry them", async ({ page }, info) => {
+    const admin = await signedInUser(page, info, "admin");
+    makeAdmin(info, admin);
+    const slug = `e2e-settings-${Date.now()}`;
+    await newCourse(admin, slug);
+    const attendee = `a-${slug}@e2e.example.com`;
+    expect((await admin.session.post(`/cookie/v1/admin/course/${slug}/eligible`, { data: { emails: [attendee] } })).status()).toBe(200);
+
+    await page.goto(`/admin/courses/${slug}`);
+    const settings = page.getByRole("form", { name: "Settings" });
+    await expect(settings).toContainText("America/New_York");
+    await settings.getByLabel("Starts").fill("2027-03-01T10:00");
+    await settings.getByLabel("Attendee code").fill("KEY-4711");
+    await settings.getByLabel("Code works until").fill("2027-03-02T18:30");
+    await settings.getByLabel("Perk credit (USD)").fill("12.50");
+    await settings.getByLabel("Perk description").fill("12.50 of credit");
+    await settings.getByRole("button", { name: "Save settings" }).click();
+    await expect(settings.getByRole("status")).toHaveText("Saved");
+
+    const saved = (await (await admin.session.get(`/cookie/v1/admin/course/${slug}`)).json()) as Record<string, unknown>;
+    // 10:00 in New York on 1 March 2027 (EST, UTC-5) is 15:00 UTC.
+    expect(saved).toMatchObject({ startsAt: Date.UTC(2027, 2, 1, 15, 0), attendeeCode: "KEY-4711", attendeeCodeEnd: Date.UTC(2027, 2, 2, 23, 30), perkCreditCents: 1250, perkDescription: "12.50 of credit" });
+    await page.reload();
+    await expect(page.getByRole("form", { name: "Settings" }).getByLabel("Starts")).toHaveValue("2027-03-01T10:00");
+
+    // The attendee-code mail needed a code no console control could set (409 before).
+    await page.getByRole("button", { name: "Mail the attendee code" }).click();
+    await page.getByRole("button", { name: "Yes, mail the attendee code" }).click();
+    await expect(page.getByTestId("mail-runs")).toContainText("1 sent of 1", { timeout: 30_000 });
+    const mail = await readOutbox(dataDirOf(info), attendee);
+    expect(mail.text).toContain("KEY-4711");
+    expect(mail.text).toContain("2027-03-02 23:30 UTC");
+    await snap(page, info, "course-settings-saved");
+  });
+});
+
+test("the settings form says what is wrong in words, and saves nothing", async ({ page }, info) => {
+  const admin = await signedInUser(page, info, "admin");
+  makeAdmin(info, admin);
+  const slug = `e2e-settings-bad-${Date.now()}`;
+  await newCourse(admin, slug);
+  await page.goto(`/admin/courses/${slug}`);
+  const settings = page.getByRole("form", { name: "Settings" });
+  await settings.getByLabel("Title").fill(" ");
+  await settings.getByLabel("Perk credit (USD)").fill("-3");
+  await settings.getByRole("button", { name: "Save settings" }).click();
+  await expect(settings.getByRole("alert")).toHaveText("Title: must not be empty; Perk credit: an amount in dollars, like 5 or 12.50");
+  const course = (await (await admin.session.get(`/cookie/v1/admin/course/${slug}`)).json()) as { title: string; perkCreditCents: number };
+  expect(course).toMatchObject({ title: `Course ${slug}`, perkCreditCents: 100 });
+});
+
+test("creating a course with a slug that exists refuses, and leaves that course's code and perk as they were", async ({ page }, info) => {
+  const admin = await signedInUser(page, info, "admin");
+  makeAdmin(info, admin);
+  const slug = `e2e-taken-${Date.now()}`;
+  const put = await admin.session.put(`/cookie/v1/admin/course/${slug}`, {
+    data: { title: "Taken", startsAt: Date.now() + 86_400_000, attendeeCode: "KEEP-ME", perkCreditCents: 700, perkDescription: "7 of credit" },
+  });
+  expect(put.status()).toBe(200);
+
+  await page.goto("/admin");
+  await page.getByLabel("Slug").fill(slug);
+  await page.getByLabel("Title").fill("Another course");
+  await page.getByLabel("Starts").fill("2027-05-01T09:00");
+  await page.getByRole("button", { name: "Create" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: `A course “${slug}” exists already` })).toBeVisible();
+  const after = (await (await admin.session.get(`/cookie/v1/admin/course/${slug}`)).json()) as Record<string, unknown>;
+  expect(after).toMatchObject({ title: "Taken", attendeeCode: "KEEP-ME", perkCreditCents: 700, perkDescription: "7 of credit" });
+
+  // A new slug is created and opens its page, where the code and perk are set.
+  await page.getByLabel("Slug").fill(`${slug}-b`);
+  await page.getByRole("button", { name: "Create" }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/courses/${slug}-b$`));
+  await expect(page.getByRole("heading", { name: "Another course", level: 1 })).toBeVisible();
+});
+
+test("keyboard only: an action's confirmation holds focus, Escape cancels it, and focus comes back to the action's button", async ({ page }, info) => {
+  const admin = await signedInUser(page, info, "admin");
+  makeAdmin(info, admin);
+  const slug = `e2e-kbd-${Date.now()}`;
+  await newCourse(admin, slug);
+  await page.goto(`/admin/courses/${slug}`);
+  const action = page.getByRole("button", { name: "Grant perks now" });
+  await action.focus();
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("dialog", { name: "Grant perks now?" });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toHaveCount(0);
+  await expect(action).toBeFocused();
+
+  // Confirmed with the keyboard: the outcome is announced and focus is back on the button.
+  await page.keyboard.press("Enter");
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press("Tab");
+  await expect(dialog.getByRole("button", { name: "Yes, grant perks now" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("status").filter({ hasText: "Granted 0" })).toBeVisible();
+  await expect(dialog).toHaveCount(0);
+  await expect(action).toBeFocused();
+});
+
+test("keyboard only: Next in the registrations keeps focus while the next page loads", async ({ page }, info) => {
+  const admin = await signedInUser(page, info, "admin");
+  makeAdmin(info, admin);
+  const slug = `e2e-regs-${Date.now()}`;
+  await newCourse(admin, slug);
+  const emails = Array.from({ length: 110 }, (_, i) => `r${String(i).padStart(3, "0")}-${slug}@e2e.example.com`);
+  expect((await admin.session.post(`/cookie/v1/admin/course/${slug}/eligible`, { data: { emails } })).status()).toBe(200);
+  await page.goto(`/admin/courses/${slug}`);
+  const regs = page.locator("section", { has: page.getByRole("heading", { name: "Registrations" }) });
+  await expect(regs).toContainText("1–50 of 110");
+  const next = regs.getByRole("button", { name: "Next" });
+  await next.focus();
+  await page.keyboard.press("Enter");
+  await expect(regs).toContainText("51–100 of 110");
+  await expect(next).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(regs).toContainText("101–110 of 110");
+  await expect(regs.getByTestId("registrations").locator("tbody tr")).toHaveCount(10);
+});
+
+test("an admin looks up a coupon code a person quotes: whom it was made for and when it was mailed; an unknown code says so", async ({ page }, info) => {
+  const admin = await signedInUser(page, info, "admin");
+  makeAdmin(info, admin);
+  const slug = `e2e-coupon-${Date.now()}`;
+  await newCourse(admin, slug);
+  const person = `p-${slug}@e2e.example.com`;
+  expect((await admin.session.post(`/cookie/v1/admin/course/${slug}/eligible`, { data: { emails: [person] } })).status()).toBe(200);
+  expect((await admin.session.post(`/cookie/v1/admin/course/${slug}/coupons`, { data: {} })).status()).toBe(200);
+  const mail = await readOutbox(dataDirOf(info), person, 30_000);
+  const code = /Your coupon code: (\S+)/.exec(mail.text)?.[1];
+  expect(code, mail.text).toBeTruthy();
+
+  await page.goto(`/admin/courses/${slug}`);
+  const lookup = page.getByRole("form", { name: "Coupon code" });
+  await lookup.getByLabel("Code").fill(code!.toLowerCase());
+  await lookup.getByLabel("Code").press("Enter");
+  const audit = lookup.getByTestId("coupon-audit");
+  await expect(audit).toContainText(person);
+  await expect(audit).toContainText(code!);
+  await expect(audit.locator("dt", { hasText: /^Mailed$/ }).locator("xpath=following-sibling::dd[1]")).not.toHaveText("no");
+
+  await lookup.getByLabel("Code").fill("NOPE-NOPE-NOPE");
+  await lookup.getByRole("button", { name: "Look up" }).click();
+  await expect(lookup.getByRole("alert")).toHaveText("No coupon “NOPE-NOPE-NOPE”.");
+  await expect(audit).toHaveCount(0);
+  await snap(page, info, "coupon-lookup");
+});
+
+test("replacing the follower snapshot asks first, saying what it replaces; Cancel keeps it; the audit's count follows", async ({ page }, info) => {
+  const admin = await signedInUser(page, info, "admin");
+  makeAdmin(info, admin);
+  const slug = `e2e-followers-${Date.now()}`;
+  await newCourse(admin, slug);
+  expect((await admin.session.put(`/cookie/v1/admin/course/${slug}/followers`, { data: { handles: ["alice", "bob", "carol"] } })).status()).toBe(200);
+  await page.goto(`/admin/courses/${slug}`);
+  const audit = page.locator("section", { has: page.getByRole("heading", { name: "Audit" }) });
+  await expect(audit).toContainText("Follower snapshot: 3 handles.");
+
+  const form = page.getByRole("form", { name: "Followers snapshot" });
+  await form.getByLabel(/Handles of the Page/).fill("dave");
+  const replace = form.getByRole("button", { name: "Replace snapshot" });
+  await replace.click();
+  const dialog = page.getByRole("dialog", { name: "Replace the follower snapshot?" });
+  await expect(dialog).toContainText("The current snapshot of 3 handles is replaced by this 1 handle");
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(replace).toBeFocused();
+  const kept = (await (await admin.session.get(`/cookie/v1/admin/course/${slug}/audit`)).json()) as { followerSnapshot: { count: number } };
+  expect(kept.followerSnapshot.count).toBe(3);
+
+  await replace.click();
+  await dialog.getByRole("button", { name: "Yes, replace it" }).click();
+  await expect(form.getByRole("status")).toHaveText("Snapshot replaced: 1 handles.");
+  await expect(audit).toContainText("Follower snapshot: 1 handles.");
+});
+
+test("removing an administrator asks first; Cancel keeps the role", async ({ page }, info) => {
+  const admin = await signedInUser(page, info, "admin");
+  makeAdmin(info, admin);
+  const other = await createUser(info, "other-admin");
+  makeAdmin(info, other);
+  const isAdmin = async () => ((await (await other.session.get("/cookie/v1/users/profile")).json()) as { isAdmin: boolean }).isAdmin;
+  expect(await isAdmin()).toBe(true);
+
+  await page.goto("/admin");
+  await page.getByLabel("Account email").fill(other.email);
+  const remove = page.getByRole("button", { name: "Remove administrator" });
+  await remove.click();
+  const dialog = page.getByRole("dialog", { name: "Remove administrator?" });
+  await expect(dialog).toContainText(`${other.email} can no longer use the course console`);
+  await page.keyboard.press("Escape");
+  await expect(dialog).toHaveCount(0);
+  await expect(remove).toBeFocused();
+  expect(await isAdmin()).toBe(true);
+
+  await remove.click();
+  await dialog.getByRole("button", { name: "Yes, remove" }).click();
+  await expect(page.getByRole("status").filter({ hasText: `${other.email} is no longer an administrator.` })).toBeVisible();
+  expect(await isAdmin()).toBe(false);
 });

@@ -423,3 +423,26 @@ test("Escape in a rename box cancels it and gives focus back to the Rename butto
   await expect(rename).toBeFocused();
   await expect(page.getByTestId("project-name")).toHaveText("Focus back");
 });
+
+test("keyboard only: the first project, made with Enter on the home page, opens with the keyboard in New todo, and Ctrl+Enter adds the todo", async ({ page }, info) => {
+  await signedInUser(page, info);
+  await page.goto("/");
+  await page.getByLabel("First project name").focus();
+  await page.keyboard.type("Typed project");
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/projects\/[^/]+$/);
+  await expect(page.getByTestId("project-name")).toHaveText("Typed project");
+  // It was on <body>: the home page and the project page share no layout, so the form went away.
+  const field = page.getByLabel("New todo", { exact: true });
+  await expect(field).toBeFocused();
+  await page.keyboard.type("Buy milk");
+  await page.keyboard.press("Control+Enter");
+  await expect(page.getByTestId("todo-row").filter({ hasText: "Buy milk" })).toBeVisible();
+  await expect(field).toBeFocused();
+  await expect(field).toHaveValue("");
+
+  // A reload of the page does not take the focus (the hand-over is used up).
+  await page.reload();
+  await expect(page.getByTestId("project-name")).toHaveText("Typed project");
+  await expect(field).not.toBeFocused();
+});

@@ -303,3 +303,20 @@ test("admin_log pages newest first with a cursor: entries sharing a time are nei
   assert.equal(new Set(seen).size, seen.length, "no entry twice");
   for (const bad of ["x", "1:", "12:ab:cd", ""]) assert.equal((await app.call("GET", "/admin/log", { ...A(), query: { cursor: bad } })).status, 400, bad);
 });
+
+test("registrations: a search and the 'no' filters all apply together (each used to replace the other's condition)", async () => {
+  const slug = await newCourse();
+  for (const email of ["m1@x.test", "m2@x.test"]) assert.equal((await app.call("POST", `/courses/${slug}/signups`, { body: { email } })).status, 200);
+  assert.equal((await app.call("POST", `/admin/course/${slug}/coupons`, A())).status, 200);
+  await app.rt.runtime.jobs!.idle();
+  for (const email of ["u1@x.test", "u2@x.test"]) assert.equal((await app.call("POST", `/courses/${slug}/signups`, { body: { email } })).status, 200);
+  const emails = async (query: Record<string, string>) => {
+    const r = await app.call("GET", `/admin/course/${slug}/registrations`, { ...A(), query });
+    assert.equal(r.status, 200, r.text);
+    return r.json.items.map((i: Json) => i.email).sort();
+  };
+  assert.deepEqual(await emails({ mailed: "false", redeemed: "false" }), ["u1@x.test", "u2@x.test"]);
+  assert.deepEqual(await emails({ q: "u1", mailed: "false" }), ["u1@x.test"]);
+  assert.deepEqual(await emails({ q: "m2", redeemed: "false" }), ["m2@x.test"]);
+  assert.deepEqual(await emails({ mailed: "true", redeemed: "false" }), ["m1@x.test", "m2@x.test"]);
+});

@@ -159,9 +159,13 @@ export async function listRegistrations(slug: string, q: z.output<typeof ZRegist
   const signups = await p.courseSignup.findMany({
     where: {
       courseId: course.id,
-      ...(needle ? { OR: [{ email: containsText(needle) }, { fingerprint: containsText(q.q!) }, { ip: containsText(q.q!) }] } : {}),
-      ...(q.mailed === undefined ? {} : q.mailed ? { coupon: { mailedAt: { not: null } } } : { OR: [{ coupon: null }, { coupon: { mailedAt: null } }] }),
-      ...(q.redeemed === undefined ? {} : q.redeemed ? { coupon: { redeemedAt: { not: null } } } : { OR: [{ coupon: null }, { coupon: { redeemedAt: null } }] }),
+      // One condition each, under AND: spread into one object, the search's OR and a 'no' filter's OR
+      // (or two `coupon` conditions) were the same key, and the last replaced the others.
+      AND: [
+        ...(needle ? [{ OR: [{ email: containsText(needle) }, { fingerprint: containsText(q.q!) }, { ip: containsText(q.q!) }] }] : []),
+        ...(q.mailed === undefined ? [] : [q.mailed ? { coupon: { mailedAt: { not: null } } } : { OR: [{ coupon: null }, { coupon: { mailedAt: null } }] }]),
+        ...(q.redeemed === undefined ? [] : [q.redeemed ? { coupon: { redeemedAt: { not: null } } } : { OR: [{ coupon: null }, { coupon: { redeemedAt: null } }] }]),
+      ],
     },
     include: { coupon: true },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
