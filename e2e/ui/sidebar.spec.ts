@@ -1,12 +1,13 @@
 import { expect, test, type Page } from "@playwright/test";
 import { signedInUser, snap } from "../support/ui";
 
-// The sidebar's account links reach every account page under app/(app): Settings, API keys, Team,
+// The sidebar's account links reach every account page under app/(app): Settings, API keys, Memory, Team,
 // Devices and Billing, marked as the current page where they lead, by keyboard and in the phone menu.
 
 const ACCOUNT_LINKS = [
   ["Settings", "/settings"],
   ["API keys", "/settings/api-keys"],
+  ["Memory", "/settings/memory"],
   ["Team", "/team"],
   ["Devices", "/settings/devices"],
   ["Billing", "/billing"],
