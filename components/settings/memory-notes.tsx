@@ -8,6 +8,7 @@ import { formatDateTime, formatRelative, truncate } from "@/lib/ui/format";
 import { useMorePages } from "@/lib/ui/use-more-pages";
 import { useShell } from "@/components/shell/shell-context";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { ErrorAlert } from "@/components/ui/error-alert";
 import { Field, fieldAria, useForm } from "@/components/ui/form";
 import { LoadMore } from "@/components/ui/load-more";
 import { LoadError, Loading } from "@/components/ui/load-state";
@@ -39,11 +40,7 @@ function NoteEditor({ note, onDone }: { note: TMemoryNote; onDone: (saved: boole
       <Field id={`${id}-text`} label="Note" error={errors.content} hint={<Counter id={`${id}-count`} text={text} />}>
         <textarea {...fieldAria(`${id}-text`, errors.content, true)} className={`${styles.control} ${styles.textarea}`} value={text} onChange={(e) => setText(e.target.value)} autoFocus />
       </Field>
-      {alert && !errors.content ? (
-        <p role="alert" className="error">
-          {alert}
-        </p>
-      ) : null}
+      <ErrorAlert message={errors.content ? null : alert} />
       <div className="form-actions">
         <button type="submit" disabled={busy}>
           {busy ? "Saving…" : "Save"}
@@ -83,11 +80,7 @@ function NewNote({ projectId, onAdded }: { projectId: string | null; onAdded: ()
           }}
         />
       </Field>
-      {alert && !errors.content ? (
-        <p role="alert" className="error">
-          {alert}
-        </p>
-      ) : null}
+      <ErrorAlert message={errors.content ? null : alert} />
       <div className="form-actions">
         <button type="submit" disabled={busy}>
           {busy ? "Saving…" : "Save note"}
