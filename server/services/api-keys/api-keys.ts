@@ -25,8 +25,17 @@ function toApiKey(row: KeyRow, fullKey?: string): TApiKey {
 type Tx = Prisma.TransactionClient;
 
 /** After the change commits: `apiKey.updated` to the user's own connections (docs/api.md "API keys"); never the key itself. */
-export function publishKeyChange(userId: string, action: "created" | "deleted" | "default", key: { id: string; name: string }): void {
+function publishKeyChange(userId: string, action: "created" | "deleted" | "default", key: { id: string; name: string }): void {
   runtime().bus.publish({ type: "apiKey.updated", userId, data: { action, keyId: key.id, name: key.name } });
+}
+
+/**
+ * After a key's row is deleted (apiKey_delete, edge_delete): its open connections close now, in
+ * every server process, before the caller hears "deleted"; then its user's lists hear it.
+ */
+export async function keyGone(userId: string, key: { id: string; name: string }): Promise<void> {
+  await runtime().bus.affect({ kind: "credential.revoked", credential: `apiKey:${key.id}` });
+  publishKeyChange(userId, "deleted", key);
 }
 
 /** Serialises key changes of one user (default flag, unique names) on the user's row. */
@@ -85,9 +94,7 @@ export async function deleteApiKey(caller: Caller, name: string): Promise<null> 
   const row = await db().apiKey.findUnique({ where: { userId_name: { userId, name } }, select: { id: true, name: true } });
   const { count } = row ? await db().apiKey.deleteMany({ where: { id: row.id } }) : { count: 0 };
   if (!row || count === 0) throw notFound("API key");
-  // Its open connections close now, in every server process, before the caller hears "deleted".
-  await runtime().bus.affect({ kind: "credential.revoked", credential: `apiKey:${row.id}` });
-  publishKeyChange(userId, "deleted", row);
+  await keyGone(userId, row);
   return null;
 }
 

@@ -3,9 +3,10 @@ import type { Caller } from "../../auth/caller.ts";
 import { newDeviceSecret, sha256 } from "../../auth/tokens.ts";
 import { lockRow } from "../../db/lock.ts";
 import { ApiError } from "../../http/errors.ts";
-import { db, runtime } from "../../runtime.ts";
+import { db } from "../../runtime.ts";
 import { planOf, type CloudDeviceSize, type Plan } from "../billing/plans.ts";
 import { activeTier } from "../billing/usage.ts";
+import { deviceGone } from "./gone.ts";
 import { toDevice, type DeviceRow } from "./serialize.ts";
 
 // The hosted cloud device (one per user) behind a provisioner, sized by the user's plan
@@ -108,11 +109,8 @@ export async function resyncCloudDevice(caller: Caller): Promise<TDevice | null>
     });
     return { plan, removed, device: null };
   });
-  // A removed device's tokens and connections go as device_delete's do.
-  for (const id of outcome.removed) {
-    await runtime().bus.affect({ kind: "credential.revoked", credential: `device:${id}` });
-    runtime().bus.publish({ type: "device.deleted", userId, data: { deviceId: id } });
-  }
+  // A removed device goes as device_delete's does.
+  for (const id of outcome.removed) await deviceGone(userId, id);
   if (!cloudSpecOf(outcome.plan))
     throw new ApiError("PAYMENT_REQUIRED", `The ${outcome.plan.name} plan includes no cloud device: subscribe to Pro or Max (billing_createSubscription)`, { tier: outcome.plan.tier });
   return outcome.device;

@@ -3,6 +3,7 @@ import type { Caller } from "../../auth/caller.ts";
 import { ApiError, notFound } from "../../http/errors.ts";
 import { onlineDeviceIds } from "../../realtime/presence.ts";
 import { db, runtime } from "../../runtime.ts";
+import { deviceGone } from "./gone.ts";
 import { normaliseWorkspacePaths } from "./workspace-paths.ts";
 import { cloudOnline } from "./cloud.ts";
 import { toDevice } from "./serialize.ts";
@@ -30,10 +31,7 @@ export async function deleteDevice(caller: Caller, id: string): Promise<null> {
   await getDeviceOrThrow(caller, id);
   const { count } = await db().device.deleteMany({ where: { id, userId: caller.userId } });
   if (count === 0) throw notFound("Device");
-  // Closing its connections makes presence publish device.offline (once) if it was online; an
-  // offline device publishes nothing there, so lists learn of the removal from device.deleted.
-  await runtime().bus.affect({ kind: "credential.revoked", credential: `device:${id}` });
-  runtime().bus.publish({ type: "device.deleted", userId: caller.userId, data: { deviceId: id } });
+  await deviceGone(caller.userId, id);
   return null;
 }
 

@@ -3,7 +3,7 @@ import type { Caller } from "../../auth/caller.ts";
 import { notFound } from "../../http/errors.ts";
 import { joinRoom } from "../../realtime/sockets.ts";
 import { db, runtime } from "../../runtime.ts";
-import { publishKeyChange } from "../api-keys/api-keys.ts";
+import { keyGone } from "../api-keys/api-keys.ts";
 
 type EdgeRow = { id: string; name: string; metadata: unknown; lastSeenAt: Date | null; createdAt: Date; updatedAt: Date };
 
@@ -53,10 +53,7 @@ export async function deleteEdge(caller: Caller, edgeId: string): Promise<null> 
     return tx.edge.deleteMany({ where: { id: edgeId, userId: caller.userId } });
   });
   if (count === 0) throw notFound("Edge");
-  for (const k of keys) {
-    await runtime().bus.affect({ kind: "credential.revoked", credential: `apiKey:${k.id}` });
-    publishKeyChange(caller.userId, "deleted", k);
-  }
+  for (const k of keys) await keyGone(caller.userId, k);
   runtime().bus.publish({ type: "edge.updated", edgeId, userId: caller.userId, data: { id: edgeId, deleted: true } });
   return null;
 }
