@@ -1,7 +1,9 @@
 "use client";
 
+import Link from "next/link";
 import { useState, type FormEvent } from "react";
 import { call, COOKIE_BASE } from "@/lib/api/client";
+import { useOperation } from "@/lib/api/swr";
 import { errorMessage } from "@/lib/ui/form-issues";
 import { Section } from "@/components/ui/form";
 import { ErrorAlert } from "@/components/ui/error-alert";
@@ -23,8 +25,14 @@ export function ExportData() {
   );
 }
 
-/** user_deleteAccount behind a typed confirmation (the account's email), then the goodbye page. */
+/**
+ * user_deleteAccount behind a typed confirmation (the account's email), then the goodbye page.
+ * The owner of a team with others in it is sent to the team first: the server refuses (409
+ * owns_team) until the team is handed over or emptied.
+ */
 export function DeleteAccount({ email }: { email: string }) {
+  const team = useOperation("billing_getTeam", {});
+  const others = team.data && team.data.role === "owner" ? team.data.members.filter((m) => m.userId !== team.data!.ownerId).length : 0;
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState("");
   const [busy, setBusy] = useState(false);
@@ -53,9 +61,14 @@ export function DeleteAccount({ email }: { email: string }) {
       </h2>
       <p>
         Deleting your account is permanent. Your projects and their todos go, also for the people you shared them with; your keys, devices and sessions stop working at
-        once. A team you own passes to its longest-standing admin (or member). Download your data first if you want to keep it.
+        once. Download your data first if you want to keep it.
       </p>
-      {!open ? (
+      {others > 0 ? (
+        <p role="note" data-testid="delete-owns-team">
+          You own the team <strong>{team.data!.name}</strong>, which has {others} other {others === 1 ? "member" : "members"}. Its members&apos; turns are paid by your
+          account, so before you can delete it, <Link href="/team">hand the team over</Link> to a member who accepts it, or remove its members.
+        </p>
+      ) : !open ? (
         <button type="button" className="secondary danger-outline" onClick={() => setOpen(true)}>
           Delete my account…
         </button>

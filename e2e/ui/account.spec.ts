@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
 import { ZAccountDataExport } from "../../lib/schemas/account";
-import { bearer } from "../support/users";
+import { bearer, createUser, dataDirOf, firstLink, readOutbox } from "../support/users";
 import { createProject, createTodo } from "../support/todos";
 import { signedInUser, snap } from "../support/ui";
 
@@ -50,4 +50,32 @@ test("settings: download my data, then delete the account with a typed confirmat
   await expect(page).toHaveURL(/\/signin/);
   expect((await page.request.get("/api/v1/users/profile", { headers: bearer(user.apiKey) })).status()).toBe(401);
   expect((await user.session.get("/cookie/v1/users/profile")).status()).toBe(401);
+});
+
+test("the owner of a team with a member is sent to the team before deleting the account, and the API refuses it (409 owns_team)", async ({ page }, info) => {
+  const owner = await signedInUser(page, info, "team-owner");
+  const member = await createUser(info, "team-member");
+  expect((await owner.session.post("/api/v1/billing/team/members", { headers: bearer(owner.apiKey), data: { email: member.email, teamName: "Keepers" } })).status()).toBe(200);
+  let token = "";
+  await expect
+    .poll(async () => {
+      const mail = await readOutbox(dataDirOf(info), member.email).catch(() => null);
+      token = mail ? (firstLink(mail.text).split("/invite/")[1] ?? "") : "";
+      return token;
+    })
+    .toMatch(/^tti_/);
+  expect((await member.session.post("/api/v1/billing/team/invites/accept", { headers: bearer(member.apiKey), data: { token } })).status()).toBe(200);
+
+  await page.goto("/settings");
+  const danger = page.getByRole("region", { name: "Danger zone", exact: true });
+  await expect(danger.getByTestId("delete-owns-team")).toContainText("You own the team Keepers, which has 1 other member");
+  await expect(danger.getByRole("button", { name: "Delete my account…" })).toHaveCount(0);
+  await snap(page, info, "danger-zone-team-owner");
+  await danger.getByRole("link", { name: "hand the team over" }).click();
+  await expect(page).toHaveURL(/\/team$/);
+
+  const refused = await owner.session.delete("/api/v1/users/account", { headers: bearer(owner.apiKey), data: { confirm: owner.email } });
+  expect(refused.status()).toBe(409);
+  expect(((await refused.json()) as { data: { reason: string; members: number } }).data).toMatchObject({ reason: "owns_team", members: 1 });
+  expect((await page.request.get("/api/v1/users/profile", { headers: bearer(owner.apiKey) })).status()).toBe(200);
 });

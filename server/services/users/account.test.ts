@@ -269,8 +269,8 @@ test("deletion removes every row naming the account, keeps accounting anonymised
   assert.equal((await ok(app.call("GET", "/projects", { key: key.key }))).length, 0);
 });
 
-test("a team the account owns goes to the longest-standing admin with its shared project; alone, it is dissolved; a member leaving is logged without naming them", async () => {
-  const [owner, member, admin, later] = [await app.newUser(), await app.newUser(), await app.newUser(), await app.newUser()];
+test("an owner with others in the team cannot delete the account (409 owns_team, nothing changes) until a member accepts the team; a member leaving is logged without naming them; alone, the team goes", async () => {
+  const [owner, member, admin] = [await app.newUser(), await app.newUser(), await app.newUser()];
   const shared = await withContent(owner, "TEAM");
   const t0 = Date.now() - 60_000;
   const team = await app.rt.prisma.team.create({
@@ -283,34 +283,38 @@ test("a team the account owns goes to the longest-standing admin with its shared
           { userId: owner.userId, role: "owner", via: "owner", createdAt: new Date(t0) },
           { userId: member.userId, role: "member", createdAt: new Date(t0 + 1000) },
           { userId: admin.userId, role: "admin", createdAt: new Date(t0 + 2000) },
-          { userId: later.userId, role: "admin", createdAt: new Date(t0 + 3000) },
         ],
       },
       activity: { create: { kind: "created", actorId: owner.userId, userId: owner.userId } },
     },
+    include: { members: true },
   });
-  assert.equal((await app.call("GET", `/todos/${shared.todoId}`, { key: member.apiKey })).status, 200);
   const ownerEmail = await emailOf(owner);
-  assert.equal((await app.call("DELETE", "/users/account", { key: owner.apiKey, body: { confirm: ownerEmail } })).status, 200);
+  const refused = await app.call("DELETE", "/users/account", { key: owner.apiKey, body: { confirm: ownerEmail } });
+  assert.equal(refused.status, 409, refused.text);
+  assert.deepEqual(refused.json.data, { reason: "owns_team", teamId: team.id, members: 2 });
+  assert.match(refused.json.message, /Crew.*2 other members/);
+  // Nothing changed: the account, its credential, the team and its shared project are all there.
+  assert.equal((await app.call("GET", "/users/profile", { key: owner.apiKey })).status, 200);
+  const still = await app.rt.prisma.team.findUniqueOrThrow({ where: { id: team.id }, include: { members: true } });
+  assert.equal(still.ownerId, owner.userId);
+  assert.equal(still.members.length, 3);
+  assert.equal((await app.call("GET", `/todos/${shared.todoId}`, { key: member.apiKey })).status, 200);
 
-  const after = await app.rt.prisma.team.findUniqueOrThrow({ where: { id: team.id }, include: { members: true, project: true } });
-  assert.equal(after.ownerId, admin.userId, "the longest-standing admin, not the older member or the later admin");
-  assert.equal(after.members.find((m) => m.userId === admin.userId)!.role, "owner");
-  assert.equal(after.members.length, 3);
-  assert.equal(after.project?.ownerId, admin.userId, "the shared project stays the team's");
-  assert.equal((await app.call("GET", `/todos/${shared.todoId}`, { key: member.apiKey })).status, 200, "with its todos");
-  assert.equal((await app.rt.prisma.todo.findUniqueOrThrow({ where: { id: shared.todoId } })).userId, admin.userId);
+  // The owner offers the team, the admin accepts it: the former owner is now a member and may go.
+  const adminRow = team.members.find((m) => m.userId === admin.userId)!;
+  assert.equal((await app.call("PATCH", `/billing/team/members/${adminRow.id}/role`, { key: owner.apiKey, body: { role: "owner" } })).status, 200);
+  assert.equal((await app.call("PATCH", `/billing/team/members/${adminRow.id}/role`, { key: admin.apiKey, body: { role: "owner" } })).status, 200);
+  assert.equal((await app.call("DELETE", "/users/account", { key: owner.apiKey, body: { confirm: ownerEmail } })).status, 200);
+  const after = await app.rt.prisma.team.findUniqueOrThrow({ where: { id: team.id }, include: { members: true } });
+  assert.equal(after.ownerId, admin.userId);
+  assert.equal(after.members.length, 2);
   assert.deepEqual(await rowsMentioning([owner.userId, ownerEmail]), []);
-  const info = await ok(app.call("GET", "/billing/team", { key: admin.apiKey }));
-  assert.equal(info.ownerId, admin.userId);
-  assert.equal(info.role, "owner");
-  assert.equal(info.project?.id, shared.projectId);
-  assert.ok(info.activity.some((a: Json) => a.kind === "owner_changed" && a.userId === admin.userId));
 
   // A member leaving by deletion: the team stays, the log keeps a nameless entry.
   const memberEmail = await emailOf(member);
   assert.equal((await app.call("DELETE", "/users/account", { key: member.apiKey, body: { confirm: memberEmail } })).status, 200);
-  assert.equal(await app.rt.prisma.teamMember.count({ where: { teamId: team.id } }), 2);
+  assert.equal(await app.rt.prisma.teamMember.count({ where: { teamId: team.id } }), 1, "the new owner alone");
   assert.ok(await app.rt.prisma.teamActivity.findFirst({ where: { teamId: team.id, kind: "left" } }));
 
   // Alone in a team: it is dissolved.

@@ -17,33 +17,26 @@ const DELETED_ACCOUNT = "deleted-account";
 
 type Tx = Prisma.TransactionClient;
 
-/** A team the account owns: handed to the longest-standing admin, else member; deleted when no one else is in it. */
-async function handOverTeam(tx: Tx, userId: string): Promise<{ teamId: string; newOwnerId: string | null; keptProjectId: string | null } | null> {
-  const team = await tx.team.findUnique({ where: { ownerId: userId }, select: { id: true, projectId: true, project: { select: { ownerId: true } } } });
-  if (!team) return null;
+/**
+ * A team the account owns. With other members in it, the deletion is refused (409 `owns_team`):
+ * the owner's account pays every member's turns, so the team passes to someone only when they
+ * accept it (`billing_setTeamMemberRole` offer and accept), or the owner removes its members first.
+ * A team with no one else in it is deleted with the account (its shared project is the owner's and
+ * goes with the account's projects).
+ */
+async function endOwnedTeam(tx: Tx, userId: string): Promise<void> {
+  const team = await tx.team.findUnique({ where: { ownerId: userId }, select: { id: true, name: true } });
+  if (!team) return;
+  // The lock orders this against a hand-over being accepted or a member joining at the same time.
   await lockRow(tx, "Team", team.id);
-  const others = await tx.teamMember.findMany({ where: { teamId: team.id, userId: { not: userId } }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
-  const heir = others.find((m) => m.role === "admin") ?? others[0];
-  if (!heir) {
-    await tx.team.delete({ where: { id: team.id } });
-    return { teamId: team.id, newOwnerId: null, keptProjectId: null };
-  }
-  await tx.teamMember.deleteMany({ where: { teamId: team.id, userId } });
-  await tx.teamMember.update({ where: { id: heir.id }, data: { role: "owner" } });
-  // A hand-over the owner had offered ends with them (it would otherwise take the team from the heir).
-  await tx.team.update({ where: { id: team.id }, data: { ownerId: heir.userId, handoverToId: null, handoverAt: null } });
-  let keptProjectId: string | null = null;
-  // The team's shared project stays the team's: when it was the leaving owner's, it goes to the
-  // new owner with every todo in it (the leaving owner's own todos there included).
-  if (team.projectId && team.project?.ownerId === userId) {
-    keptProjectId = team.projectId;
-    await tx.project.update({ where: { id: team.projectId }, data: { ownerId: heir.userId } });
-    await tx.projectShare.deleteMany({ where: { projectId: team.projectId, userId: heir.userId } });
-    await tx.todo.updateMany({ where: { projectId: team.projectId, userId }, data: { userId: heir.userId } });
-    await tx.projectAgentMapping.deleteMany({ where: { projectId: team.projectId, userId } });
-  }
-  await logActivity(tx, team.id, { kind: "owner_changed", userId: heir.userId, data: { reason: "owner_deleted_account" } });
-  return { teamId: team.id, newOwnerId: heir.userId, keptProjectId };
+  const others = await tx.teamMember.count({ where: { teamId: team.id, userId: { not: userId } } });
+  if (others > 0)
+    throw new ApiError(
+      "CONFLICT",
+      `You own the team ${team.name}, which has ${others} other ${others === 1 ? "member" : "members"}: hand it over (the new owner accepts it) or remove them before deleting your account`,
+      { reason: "owns_team", teamId: team.id, members: others },
+    );
+  await tx.team.delete({ where: { id: team.id } });
 }
 
 /**
@@ -70,7 +63,7 @@ async function deleteInTransaction(userId: string, email: string): Promise<Delet
   return db().$transaction(
     async (tx) => {
       if (!(await lockRow(tx, "User", userId))) throw notFound("User");
-      const handed = await handOverTeam(tx, userId);
+      await endOwnedTeam(tx, userId);
       const membership = await tx.teamMember.findUnique({ where: { userId }, select: { teamId: true } });
       if (membership) {
         await lockRow(tx, "Team", membership.teamId);
@@ -115,13 +108,7 @@ async function deleteInTransaction(userId: string, email: string): Promise<Delet
       // messages, blocks, groups, cards, shares), todos written elsewhere, keys, sessions, devices
       // and tokens, settings, notes, billing rows and the team membership.
       await tx.user.delete({ where: { id: userId } });
-      const keptProject = handed?.keptProjectId ?? null;
-      return {
-        projectIds: projectIds.filter((id) => id !== keptProject),
-        audience,
-        customerId: account?.stripeCustomerId ?? null,
-        teams: [handed?.newOwnerId ? handed.teamId : null, membership?.teamId ?? null].filter((t): t is string => t !== null),
-      };
+      return { projectIds, audience, customerId: account?.stripeCustomerId ?? null, teams: membership ? [membership.teamId] : [] };
     },
     { timeout: 120_000, maxWait: 30_000 },
   );
