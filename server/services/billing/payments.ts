@@ -28,9 +28,12 @@ export function fromStripeError(e: unknown): never {
   throw e;
 }
 
-/** The user's Stripe customer, made on first use (the idempotency key makes two racing calls one customer). */
-export async function ensureCustomer(userId: string): Promise<string> {
-  const known = await knownCustomer(userId);
+/**
+ * The user's Stripe customer, made on first use (the idempotency key makes two racing calls one
+ * customer). `known`: what the caller already read with knownCustomer, to spare a second read.
+ */
+export async function ensureCustomer(userId: string, known?: string | null): Promise<string> {
+  if (known === undefined) known = await knownCustomer(userId);
   if (known) return known;
   const user = await db().user.findUniqueOrThrow({ where: { id: userId }, select: { email: true, name: true } });
   const { client } = await stripeGateway();
@@ -120,8 +123,9 @@ function toIntent(pi: Stripe.PaymentIntent, balanceCents: number | null): TPayme
  */
 export async function createPaymentIntent(caller: Caller, input: { amountCents: number; currency: string; paymentMethodId?: string }, idempotencyKey: string | null): Promise<TPaymentIntent> {
   // The checks first: a refused request makes no Stripe customer.
-  const pm = input.paymentMethodId ? await usablePaymentMethod(caller.userId, await knownCustomer(caller.userId), input.paymentMethodId) : undefined;
-  const customer = await ensureCustomer(caller.userId);
+  const known = await knownCustomer(caller.userId);
+  const pm = input.paymentMethodId ? await usablePaymentMethod(caller.userId, known, input.paymentMethodId) : undefined;
+  const customer = await ensureCustomer(caller.userId, known);
   const { client } = await stripeGateway();
   let pi: Stripe.PaymentIntent;
   try {
@@ -178,8 +182,9 @@ export async function setupPaymentMethod(caller: Caller, input: { paymentMethodI
   // Another user's card, or an unknown one, is 404, as for paying with it (usablePaymentMethod), not
   // Stripe's "already attached to a customer", which would tell the caller that the card exists;
   // checked before the customer is made, so a refused request leaves no customer behind.
-  if (input.paymentMethodId) await usablePaymentMethod(caller.userId, await knownCustomer(caller.userId), input.paymentMethodId);
-  const customer = await ensureCustomer(caller.userId);
+  const known = await knownCustomer(caller.userId);
+  if (input.paymentMethodId) await usablePaymentMethod(caller.userId, known, input.paymentMethodId);
+  const customer = await ensureCustomer(caller.userId, known);
   const gw = await stripeGateway();
   let si: Stripe.SetupIntent;
   try {
