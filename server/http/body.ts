@@ -56,10 +56,21 @@ export function parseJsonBytes(bytes: Uint8Array): unknown {
 }
 
 /**
+ * Whether the bytes read as latin1 are all whitespace to String.prototype.trim (tab to CR, space
+ * and 0xA0), as the blank-body rule always read them; stops at the first other byte instead of
+ * converting the whole body to a string.
+ */
+export function isBlank(bytes: Uint8Array): boolean {
+  for (const b of bytes) if (!((b >= 0x09 && b <= 0x0d) || b === 0x20 || b === 0xa0)) return false;
+  return true;
+}
+
+/**
  * Reads at most 1 MiB (413 past it) and parses JSON; an empty body is `undefined`. A compressed
  * body (`Content-Encoding` other than identity) is refused by name: the server does not inflate
  * request bodies, and reading gzip as JSON would only say "malformed".
  */
+
 export async function readJsonBody(request: Request): Promise<unknown> {
   const bytes = await readBodyBytes(request);
   if (bytes.length === 0) return undefined;
@@ -68,7 +79,7 @@ export async function readJsonBody(request: Request): Promise<unknown> {
     throw new ApiError("BAD_REQUEST", `Content-Encoding ${encoding.slice(0, 32)} is not accepted; send the JSON body uncompressed`, {
       issues: [{ path: "header.content-encoding", message: "expected no encoding (identity)", code: "invalid_value" }],
     });
-  if (bytes.toString("latin1").trim() === "") return undefined;
+  if (isBlank(bytes)) return undefined;
   if (!isJsonContentType(request.headers.get("content-type")))
     throw new ApiError("BAD_REQUEST", "Content-Type must be application/json", {
       issues: [{ path: "header.content-type", message: "expected application/json", code: "invalid_type" }],
