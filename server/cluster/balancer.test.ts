@@ -32,8 +32,19 @@ async function backend(name: string): Promise<Backend> {
   b.io.on("connection", (s) => s.on("who", (ack: (n: string) => void) => ack(name)));
   await new Promise<void>((r) => b.http.listen(0, "127.0.0.1", r));
   b.origin = `http://127.0.0.1:${(b.http.address() as AddressInfo).port}`;
-  closers.push(() => new Promise((r) => b.io.close(() => r(undefined))));
+  closers.push(() => stop(b));
   return b;
+}
+
+/**
+ * Stops a stand-in for good. Closing the server alone waits for its keep-alive connections, and
+ * the balancer's health check (every 50 ms) keeps one busy whenever a check was in flight at the
+ * close: the test then hung until the run's limit. So every connection is cut as well.
+ */
+function stop(b: Backend): Promise<unknown> {
+  const closed = new Promise((r) => b.io.close(() => r(undefined)));
+  b.http.closeAllConnections();
+  return closed;
 }
 
 async function balancer(targets: string[]): Promise<{ lb: Balancer; url: string }> {
@@ -72,7 +83,7 @@ test("a refused connection is retried on another process, body and all, before t
   const a = await backend("a");
   const gone = await backend("gone");
   const { url } = await balancer([gone.origin, a.origin]);
-  await new Promise((r) => gone.io.close(() => r(undefined)));
+  await stop(gone);
   for (let i = 0; i < 4; i++) {
     const r = await who(`${url}/write`, { method: "POST", body: `payload-${i}`, headers: { "content-type": "text/plain" } });
     assert.equal(r.name, "a");
