@@ -3,7 +3,8 @@
 // containing "[silent]" gets a first piece and then nothing, with the connection left open.
 // Tools: "[checklist]" calls the checklist tool with two items, "[spawn]" calls spawn_subtodos
 // with two sub-todos ("Sub-task one", "Sub-task two"), "[shell /some/dir]" proposes the shell
-// command `echo hello` in that directory ("[shell-long /some/dir]": `sleep 60`, quiet until it ends);
+// command `echo hello` in that directory ("[shell-long /some/dir]": `sleep 60`, quiet until it ends),
+// "[remember some text]" keeps "some text" as a personal memory note;
 // after a tool's result it answers in text.
 import { contentChunk, openAIError, startOpenAIStandin, toolCallChunks } from "../server/testing/openai-standin.ts";
 
@@ -17,6 +18,8 @@ standin.setScript((request) => {
   if (last.includes("[spawn]")) return { events: toolCallChunks("call_spawn", "spawn_subtodos", { todos: [{ content: "Sub-task one" }, { content: "Sub-task two" }] }) };
   const shell = /\[shell (\/[^\]]*)\]/.exec(last);
   if (shell) return { events: toolCallChunks("call_shell", "shell", { command: "echo hello", path: shell[1] }) };
+  const remember = /\[remember ([^\]]+)\]/.exec(last);
+  if (remember) return { events: toolCallChunks("call_remember", "remember", { content: remember[1], scope: "personal" }) };
   const long = /\[shell-long (\/[^\]]*)\]/.exec(last);
   if (long) return { events: toolCallChunks("call_shell", "shell", { command: "sleep 60", path: long[1] }) };
   if (last.includes("[fail]")) return { status: 500, body: openAIError("The stand-in was asked to fail") };

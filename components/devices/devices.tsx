@@ -6,11 +6,12 @@ import { useLiveOperations, useOperation } from "@/lib/api/swr";
 import { errorMessage } from "@/lib/ui/form-issues";
 import { LoadError, Loading } from "@/components/ui/load-state";
 import { ErrorAlert } from "@/components/ui/error-alert";
+import { EdgeItem } from "./edge-item";
 import settingsStyles from "@/components/settings/settings.module.css";
 
 const when = (ms: number | null) => (ms ? new Date(ms).toLocaleString() : "never");
 
-/** The user's bridge devices (live: online, offline, removed elsewhere) and edges; each can be removed. */
+/** The user's bridge devices (live: online, offline, removed elsewhere) and edges (live: renamed, removed); each can be removed, an edge renamed. */
 export function Devices() {
   const devices = useOperation("device_list", {});
   const edges = useOperation("edge_list", {});
@@ -87,12 +88,7 @@ export function Devices() {
           ) : (
             <ul>
               {edges.data.map((e) => (
-                <li key={e.id}>
-                  <strong>{e.name}</strong> · added {when(e.createdAt)}{" "}
-                  <button type="button" className="secondary" disabled={busy === e.id} onClick={() => void remove("edge", e.id, e.name)} aria-label={`Remove ${e.name}`}>
-                    Remove
-                  </button>
-                </li>
+                <EdgeItem key={e.id} edge={e} busy={busy === e.id} onRemove={() => void remove("edge", e.id, e.name)} onRenamed={() => edges.mutate()} />
               ))}
             </ul>
           )

@@ -2,7 +2,7 @@
 
 import { useId, useRef, useState, type FormEvent } from "react";
 import { call } from "@/lib/api/client";
-import { useOperation } from "@/lib/api/swr";
+import { useLiveOperations, useOperation } from "@/lib/api/swr";
 import { MAX_NOTE_CHARS, ZNoteCreateInput, ZNoteUpdateInput, type TMemoryNote } from "@/lib/schemas/search";
 import { formatDateTime, formatRelative, truncate } from "@/lib/ui/format";
 import { useMorePages } from "@/lib/ui/use-more-pages";
@@ -96,7 +96,7 @@ function NewNote({ projectId, onAdded }: { projectId: string | null; onAdded: ()
 /**
  * Settings → Memory: what the agent remembers (note_*). Personal notes are the user's alone; a
  * project's notes are shared by everyone on it (a viewer reads them). Newest change first, a page
- * at a time; add, edit, delete after confirming.
+ * at a time; add, edit, delete after confirming. Live: changes made elsewhere show without a reload.
  */
 export function MemoryNotes() {
   const { projects } = useShell();
@@ -109,6 +109,9 @@ export function MemoryNotes() {
   const canWrite = !projectId || (project !== undefined && project.role !== "viewer");
   const query = projectId ? { projectId } : {};
   const notes = useOperation("note_list", { query });
+  // Live: a note the agent remembers, or one written in another tab or by the CLI, arrives as a
+  // `note.*` event (to the user's own connections; a project's also to its members').
+  useLiveOperations((e) => (e.type === "note.created" || e.type === "note.updated" || e.type === "note.deleted" ? ["note_list"] : []), ["note_list"]);
   const more = useMorePages(notes.data, (cursor) => call("note_list", { query: { ...query, cursor } }));
   const [editing, setEditing] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<TMemoryNote | null>(null);

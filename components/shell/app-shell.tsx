@@ -4,10 +4,12 @@ import { useEffect, useRef, useState, type ReactNode } from "react";
 import { usePathname } from "next/navigation";
 import { ShellProvider } from "./shell-context";
 import { Sidebar } from "./sidebar";
+import { SHELL_CONTENT_ID } from "./skip-link";
 
 /**
  * The signed-in frame: a sidebar (projects, new project, account links, sign out) next to the
- * page. At 640 px and narrower the sidebar folds away behind a toggle button.
+ * page. At 640 px and narrower the sidebar folds away behind a toggle button. The root layout's
+ * "Skip to content" link (components/shell/skip-link.tsx) moves focus past it to the page.
  */
 export function AppShell({ email, children }: { email: string; children: ReactNode }) {
   const pathname = usePathname();
@@ -44,7 +46,8 @@ export function AppShell({ email, children }: { email: string; children: ReactNo
           <span aria-hidden="true">{open ? "✕" : "☰"}</span>
         </button>
         <Sidebar id="app-sidebar" open={open} />
-        <div className="shell-main">
+        {/* The skip link's target (app/layout.tsx): focusable from script only. */}
+        <div className="shell-main" id={SHELL_CONTENT_ID} tabIndex={-1}>
           {children}
         </div>
       </div>

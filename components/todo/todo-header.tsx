@@ -10,6 +10,7 @@ import type { TodoMeta } from "@/lib/ui/todo-chat-state";
 import { SharePanel } from "./share-panel";
 import { ACTION_LABEL, statusControls } from "@/lib/ui/status";
 import { StatusBadge } from "./status-badge";
+import { WorkflowDetails } from "./workflow-details";
 import styles from "./todo.module.css";
 
 const LIVE_LABEL: Record<RealtimeStatus, string> = { connecting: "Connecting…", live: "Live", offline: "Offline: reconnecting…" };
@@ -104,6 +105,7 @@ export function TodoHeader({ todo, projectId, live, onChanged }: { todo: TodoMet
         </p>
       ) : null}
       {narrow ? null : <SharePanel todo={todo} />}
+      <WorkflowDetails todoId={todo.id} />
     </header>
   );
 }

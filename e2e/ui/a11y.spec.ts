@@ -55,3 +55,43 @@ for (const scheme of ["light", "dark"] as const) {
     await expectAccessible(page, "check email");
   });
 }
+
+test("Skip to content: the first Tab stop, shown when focused; Enter moves focus past the top bar and the sidebar to the page", async ({ page, browser }, info) => {
+  await signedInUser(page, info, "skip");
+  await page.goto("/settings");
+  const sidebar = page.getByRole("complementary", { name: "Sidebar" });
+  await expect(sidebar).toBeVisible();
+  const skip = page.getByRole("link", { name: "Skip to content" });
+  await expect(skip).not.toBeInViewport();
+
+  await page.keyboard.press("Tab");
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeInViewport();
+  await snap(page, info, "skip-link-focused");
+  await page.keyboard.press("Enter");
+  const content = page.locator("#content");
+  await expect(content).toBeFocused();
+  await expect(page).toHaveURL(/\/settings$/);
+  // The next Tab is in the page's own content, not in the sidebar or the top bar.
+  await page.keyboard.press("Tab");
+  const where = () =>
+    page.evaluate(() => {
+      const el = document.activeElement;
+      return { inContent: Boolean(el && el.id !== "content" && document.getElementById("content")?.contains(el)), inSidebar: Boolean(el?.closest("aside")) };
+    });
+  expect(await where()).toEqual({ inContent: true, inSidebar: false });
+  await expect(skip).not.toBeInViewport();
+
+  // A page without the sidebar (signed out): it moves focus to the page's main region.
+  const signedOut = await browser.newPage();
+  try {
+    await signedOut.goto("/signin");
+    await expect(signedOut.getByLabel("Email")).toBeVisible();
+    await signedOut.keyboard.press("Tab");
+    await expect(signedOut.getByRole("link", { name: "Skip to content" })).toBeFocused();
+    await signedOut.keyboard.press("Enter");
+    await expect(signedOut.getByRole("main")).toBeFocused();
+  } finally {
+    await signedOut.close();
+  }
+});

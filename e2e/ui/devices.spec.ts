@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { connect } from "../support/sockets";
-import { signedInUser } from "../support/ui";
+import { expectAccessible, schemaMessage, signedInUser, snap } from "../support/ui";
+import { ZName } from "../../lib/schemas/common";
 import { bearer, dataDirOf, firstLink, randomEmail, readOutbox } from "../support/users";
 
 // Issue 14: the approval page (signed out → sign in → back on the page → approve → the waiting
@@ -107,4 +108,50 @@ test("a device removed elsewhere while it is offline leaves the list without a r
   expect(removed.status(), await removed.text()).toBe(200);
   await expect(page.getByTestId("device")).toHaveCount(1);
   await expect(page.getByTestId("device")).toContainText("lab-box");
+});
+
+test("an edge is renamed in place: the schema's message for an empty name, Escape cancels, Save renames; a rename elsewhere shows live", async ({ page, request }, info) => {
+  const user = await signedInUser(page, info, "edges");
+  // An edge login (`todo edge`), approved by the user: the edge "pi".
+  const init = (await (await request.post("/api/v1/cli/login/init", { data: { clientName: "edge", name: "pi" } })).json()) as { userCode: string };
+  expect((await user.session.post("/cookie/v1/cli/login/approve", { data: { userCode: init.userCode } })).status()).toBe(200);
+  const [edge] = (await (await user.session.get("/api/v1/edges", { headers: bearer(user.apiKey) })).json()) as { id: string; name: string }[];
+  expect(edge?.name).toBe("pi");
+
+  await page.goto("/settings/devices");
+  const item = page.getByTestId("edge");
+  await expect(item.getByTestId("edge-name")).toHaveText("pi");
+  const rename = page.getByRole("button", { name: "Rename pi", exact: true });
+  await rename.click();
+  const box = page.getByRole("textbox", { name: "Edge name" });
+  await expect(box).toBeFocused();
+  await expect(box).toHaveValue("pi");
+
+  // Escape: nothing changes, focus back on Rename.
+  await box.fill("changed my mind");
+  await box.press("Escape");
+  await expect(box).toHaveCount(0);
+  await expect(rename).toBeFocused();
+  await expect(item.getByTestId("edge-name")).toHaveText("pi");
+
+  // An empty name: the schema's own message, nothing sent.
+  await rename.click();
+  await box.fill("   ");
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(item.getByRole("alert")).toHaveText(`Name ${schemaMessage(ZName, "   ")}`);
+  await expect(box).toHaveAttribute("aria-invalid", "true");
+  await snap(page, info, "edge-rename-error");
+
+  await box.fill("garage pi");
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(item.getByTestId("edge-name")).toHaveText("garage pi");
+  await expect(page.getByRole("button", { name: "Rename garage pi", exact: true })).toBeFocused();
+  const stored = (await (await user.session.get(`/api/v1/edges/${edge!.id}`, { headers: bearer(user.apiKey) })).json()) as { name: string };
+  expect(stored.name).toBe("garage pi");
+
+  // Renamed elsewhere (the CLI, a script, another tab): edge.updated brings it without a reload.
+  const patched = await user.session.patch(`/api/v1/edges/${edge!.id}`, { headers: bearer(user.apiKey), data: { name: "attic pi" } });
+  expect(patched.status(), await patched.text()).toBe(200);
+  await expect(item.getByTestId("edge-name")).toHaveText("attic pi");
+  await expectAccessible(page, "devices with an edge");
 });

@@ -2,7 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";
 import { signedInUser, snap } from "../support/ui";
 import { createUser } from "../support/users";
-import { createProject, h, okJson, shareProject } from "../support/todos";
+import { TURN_TIMEOUT, addMessage, createProject, createTodo, h, okJson, shareProject } from "../support/todos";
 
 // Settings → Memory: the agent's memory notes (note_*), which had only the API, the CLI and the
 // agent's tools: personal and per project, add with the shared schema's checks, edit, delete after
@@ -88,4 +88,35 @@ test("a project's notes: a viewer reads the project's notes without controls, an
   const axe = await new AxeBuilder({ page }).analyze();
   expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
   await snap(page, info, "memory-viewer");
+});
+
+test("the notes follow changes made elsewhere live: the agent's `remember`, a script's edit and delete, a project member's new note", async ({ page }, info) => {
+  const u = await signedInUser(page, info, "memory-live");
+  const editor = await createUser(info, "memory-editor");
+  const project = await createProject(u, "Trips");
+  await shareProject(u, project.id, editor.email, "editor");
+  await page.goto("/settings/memory");
+  await expect(page.getByTestId("notes-empty")).toBeVisible();
+
+  // The agent keeps a note while the page is open (its `remember` tool, in another todo).
+  const todo = await createTodo(u, project.id, { content: "Travel plans", agentSettings: { provider: "openai" } });
+  await addMessage(u, todo.id, { content: "[remember I travel by train]", startProcessing: true });
+  await expect(notes(page)).toHaveCount(1, { timeout: TURN_TIMEOUT });
+  await expect(notes(page).first()).toContainText("I travel by train");
+
+  // Edited, then deleted by a script (or the CLI, or another tab).
+  const [note] = (await okJson<{ items: { id: string }[] }>(await u.session.get("/api/v1/notes", { headers: h(u) }))).items;
+  await okJson(await u.session.patch(`/api/v1/notes/${note!.id}`, { headers: h(u), data: { content: "I travel by night train" } }));
+  await expect(notes(page).first()).toContainText("I travel by night train");
+  await okJson(await u.session.delete(`/api/v1/notes/${note!.id}`, { headers: h(u) }));
+  await expect(page.getByTestId("notes-empty")).toBeVisible();
+
+  // A project's notes: an editor adds one; the owner's open page shows it.
+  await page.getByLabel("Notes of").selectOption({ label: "Trips" });
+  await expect(page.getByRole("heading", { name: "Trips: notes" })).toBeVisible();
+  await expect(page.getByTestId("notes-empty")).toBeVisible();
+  await okJson(await editor.session.post("/api/v1/notes", { headers: h(editor), data: { content: "Book seats together.", projectId: project.id } }));
+  await expect(notes(page)).toHaveCount(1);
+  await expect(notes(page).first()).toContainText("Book seats together.");
+  await snap(page, info, "memory-live");
 });

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { signedInUser, snap } from "../support/ui";
+import { expectAccessible, signedInUser, snap } from "../support/ui";
 import { createUser } from "../support/users";
 import {
   MISSING_ID,
@@ -460,4 +460,60 @@ test("an editor sees whether the todo is public, but only the project's owner ma
   await expect(page.getByTestId("share-url")).toHaveValue(`${editor.baseURL}/share/${t.id}`);
   await expect(page.getByRole("button", { name: "Make private" })).toHaveCount(0);
   await snap(page, info, "share-editor");
+});
+
+test("Details: a viewer opens the agent's workflow by keyboard (loading, a failed read, Try again), and it follows the summary and the turns live", async ({ page }, info) => {
+  const viewer = await signedInUser(page, info, "viewer");
+  const owner = await createUser(info, "owner");
+  const p = await createProject(owner, "Trips");
+  await shareProject(owner, p.id, viewer.email, "viewer");
+  const t = await createTodo(owner, p.id, "Plan Lisbon");
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  const workflowUrl = `**/cookie/v1/todos/${t.id}/workflow`;
+  await page.route(workflowUrl, async (route) => {
+    await held;
+    await route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ message: "Internal server error", code: "INTERNAL_SERVER_ERROR" }) });
+  });
+  const chat = new TodoChatPage(page);
+  await chat.open(p.id, t.id);
+
+  // A disclosure, closed at first; Enter on its summary opens it.
+  const details = page.getByTestId("todo-details");
+  const toggle = details.locator("summary");
+  await expect(toggle).toHaveText("Details: what the agent remembers");
+  await expect(details.getByTestId("workflow")).toBeHidden();
+  await toggle.focus();
+  await page.keyboard.press("Enter");
+  await expect(details.getByRole("status").filter({ hasText: "Loading the details…" })).toBeAttached();
+  release();
+  await expect(details.getByRole("alert")).toHaveText("Could not load the details: Internal server error");
+  await page.unroute(workflowUrl);
+  await details.getByRole("button", { name: "Try again" }).click();
+  await expect(details.getByTestId("workflow-state")).toHaveText("Not working on it now");
+  await expect(details.getByTestId("workflow-turn")).toHaveText("The agent has not started yet");
+  await expect(details.getByTestId("workflow-summary-status")).toHaveText("The whole conversation: it has not needed a summary.");
+  // Read-only: nothing to press in it.
+  await expect(details.getByRole("button")).toHaveCount(0);
+  await expectAccessible(page, "todo details");
+
+  // A summary written (here through the API, as the agent does for a long conversation) shows live…
+  const summary = "The user wants three days in Lisbon in May, by train, with a budget of 600 euros.";
+  expect((await owner.session.put(`/api/v1/todos/${t.id}/workflow`, { headers: h(owner), data: { contextSummary: summary } })).status()).toBe(200);
+  await expect(details.getByTestId("workflow-summary")).toHaveText(summary);
+  await expect(details.getByTestId("workflow-summary-status")).toHaveText("Not used yet: the agent reads this summary of the older messages on its next turn.");
+  await snap(page, info, "todo-details-summary");
+
+  // …and the next turn uses it: the turn count and the flag follow without a reload.
+  await addMessage(owner, t.id, { content: "And the hotels?", startProcessing: true });
+  await expect(chat.status).toHaveText("Ready", { timeout: TURN_TIMEOUT });
+  await expect(details.getByTestId("workflow-turn")).toHaveText("1 turn so far");
+  await expect(details.getByTestId("workflow-summary-status")).toHaveText("Used: the agent reads this summary of the older messages in their place.");
+  await expect(details.getByTestId("workflow-state")).toHaveText("Not working on it now");
+  await snap(page, info, "todo-details-used");
+
+  // Enter again closes it.
+  await toggle.focus();
+  await page.keyboard.press("Enter");
+  await expect(details.getByTestId("workflow")).toBeHidden();
 });

@@ -276,3 +276,4 @@ export type TBlock = z.infer<typeof ZBlock>;
 export type TTodoStatus = z.infer<typeof ZTodoStatus>;
 export type TStatusAction = z.infer<typeof ZStatusAction>;
 export type TPendingTask = z.infer<typeof ZPendingTask>;
+export type TTodoWorkflow = z.infer<typeof ZTodoWorkflow>;

@@ -2,7 +2,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { createTestUser, createWaitingTodo, startTestRuntime, type TestRuntime } from "../testing/runtime.ts";
-import { getWorkflow } from "../services/todos/extras.ts";
+import { getWorkflow, updateWorkflow } from "../services/todos/extras.ts";
 import { KEEP_RECENT, SUMMARY_PROMPT } from "./context-summary.ts";
 import { scriptedProvider } from "./testing/scripted-model.ts";
 import { TurnRunner } from "./turn-runner.ts";
@@ -43,8 +43,16 @@ test("a conversation longer than the model's window is summarised, the summary u
   }
   await t.prisma.message.create({ data: { todoId: todo.id, role: "user", content: "Where were we?", state: "PENDING" } });
 
+  // The todo's viewers hear each change of what the agent keeps: the summary written, then used.
+  const workflowEvents: unknown[] = [];
+  const stop = t.bus.subscribe((e) => void (e.type === "todo.workflow" && e.todoId === todo.id && workflowEvents.push([e.projectId, e.data])));
   runner.start(todo.id);
   await runner.idle();
+  const summaryText = "The user planned a garden: tomatoes chosen, blue pots.";
+  assert.deepEqual(workflowEvents, [
+    [project.id, { todoId: todo.id, contextSummary: summaryText, contextSummaryUsed: false, turn: 1, state: "running" }],
+    [project.id, { todoId: todo.id, contextSummary: summaryText, contextSummaryUsed: true, turn: 1, state: "idle" }],
+  ]);
   assert.equal(summarised.length, 1);
   assert.equal(summarised[0]!.prompt[0]!.role, "system");
   assert.equal(textOf(summarised[0]!.prompt[0]!), SUMMARY_PROMPT);
@@ -73,6 +81,16 @@ test("a conversation longer than the model's window is summarised, the summary u
   assert.match(textOf(second[0]!), /tomatoes chosen/);
   assert.ok(!second.some((m) => textOf(m).includes("OLD-0")));
   assert.equal(textOf(second.at(-1)!), "And the pots?");
+  // Nothing new to keep: no more workflow events.
+  stop();
+  assert.equal(workflowEvents.length, 2);
+
+  // todo_updateWorkflow tells them too (a summary set by hand, or marked used).
+  const updates: unknown[] = [];
+  const stopUpdates = t.bus.subscribe((e) => void (e.type === "todo.workflow" && updates.push([e.todoId, e.data])));
+  await updateWorkflow(owner, todo.id, { contextSummary: "By hand", contextSummaryUsed: false });
+  stopUpdates();
+  assert.deepEqual(updates, [[todo.id, { todoId: todo.id, contextSummary: "By hand", contextSummaryUsed: false, turn: 2, state: "idle" }]]);
 });
 
 test("a short conversation is not summarised", async () => {

@@ -7,7 +7,7 @@ import { generateText } from "ai";
 import type { Prisma } from "../db/generated/client.ts";
 import { db } from "../runtime.ts";
 import { changeTodo } from "../services/todos/lifecycle.ts";
-import { asObject } from "../services/todos/serialize.ts";
+import { asObject, toWorkflow } from "../services/todos/serialize.ts";
 import type { Workflow } from "./turn-lease.ts";
 
 /** A summary is made when the history passes this share of the window (room for the reply and tools). */
@@ -60,12 +60,11 @@ export async function summariseIfLong(todoId: string, replyId: string, model: La
   const { text } = await generateText({ model, system: SUMMARY_PROMPT, prompt: `${previous}Conversation:\n${transcript}`, maxRetries: opts.maxRetries ?? 2, abortSignal: opts.signal });
   const summary = text.trim();
   if (!summary) return false;
-  await changeTodo(todoId, async (tx, current) => {
-    const now = asObject(current.workflow);
-    await tx.todo.update({
-      where: { id: todoId },
-      data: { workflow: { ...now, contextSummary: summary, contextSummaryThrough: older.at(-1)!.seq.toString(), contextSummaryUsed: false } as Prisma.InputJsonValue },
-    });
+  await changeTodo(todoId, async (tx, current, fx) => {
+    const workflow = { ...asObject(current.workflow), contextSummary: summary, contextSummaryThrough: older.at(-1)!.seq.toString(), contextSummaryUsed: false };
+    await tx.todo.update({ where: { id: todoId }, data: { workflow: workflow as Prisma.InputJsonValue } });
+    // The todo's Details panel shows what the agent keeps of the conversation.
+    fx.emit("todo.workflow", toWorkflow(todoId, workflow));
   });
   return true;
 }

@@ -8,7 +8,7 @@ import { db } from "../runtime.ts";
 import { chargeTurn } from "../services/billing/usage.ts";
 import { publishTodo } from "../services/todos/events.ts";
 import { changeTodo, setStatus, type LockedTodo, type TodoRef } from "../services/todos/lifecycle.ts";
-import { asObject, messageWithBlocks, toBlock, toMessage, type MessageRow } from "../services/todos/serialize.ts";
+import { asObject, messageWithBlocks, toBlock, toMessage, toWorkflow, type MessageRow } from "../services/todos/serialize.ts";
 import { linksOf } from "../services/todos/sub-todos.ts";
 import { blockInsert, mergeBlockContent } from "../services/todos/blocks.ts";
 import { unsummarised } from "./context-summary.ts";
@@ -187,7 +187,9 @@ export async function finishTurn(todo: TodoRef, turn: Turn | null, provider: Age
     // Only a turn that is still RUNNING moves on; a pause or cancel that came in first stands.
     const next = current.status !== "RUNNING" ? current.status : waitsForLinks ? "RUNNING" : afterTurn({ pendingInput: pending > 0, hasScheduled: scheduled > 0 });
     // A next turn is run by this runner's loop, not started again.
-    await setStatus(tx, current, fx, next, { ...NO_LEASE, workflow: { ...rest, ...usedSummary, state: waitsForLinks ? "waiting" : "idle" } as Prisma.InputJsonValue }, { continued: true });
+    const workflow = { ...rest, ...usedSummary, state: waitsForLinks ? "waiting" : "idle" };
+    await setStatus(tx, current, fx, next, { ...NO_LEASE, workflow: workflow as Prisma.InputJsonValue }, { continued: true });
+    if ("contextSummaryUsed" in usedSummary) fx.emit("todo.workflow", toWorkflow(todo.id, workflow));
     return waitsForLinks ? "waiting" : next;
   });
   return next === "RUNNING";

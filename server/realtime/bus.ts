@@ -9,6 +9,11 @@ export type EventType =
   | "todo.updated"
   | "todo.deleted"
   | "todo.status"
+  /**
+   * The todo's workflow changed (its context summary written, or marked used, by a turn or by
+   * todo_updateWorkflow): data is the TodoWorkflow, to the todo's project and todo rooms.
+   */
+  | "todo.workflow"
   | "message.created"
   | "message.updated"
   | "message.delta"
@@ -23,6 +28,14 @@ export type EventType =
    * never the key): to the user's own connections, so a keys list follows the CLI, scripts and other tabs.
    */
   | "apiKey.updated"
+  /**
+   * A memory note was created, changed or deleted (by the note operations or the agent's `remember`):
+   * data is the note ({ id, projectId } when deleted). A personal note goes to its author's own
+   * connections; a project's note to the project's room and its members' own connections.
+   */
+  | "note.created"
+  | "note.updated"
+  | "note.deleted"
   /** A team changed (members, roles, invites, shared project, join domain): to its members' own connections. */
   | "team.updated"
   /**

@@ -1,6 +1,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { setLogLevel } from "../../log.ts";
+import { roomsFor, type AppEvent } from "../../realtime/bus.ts";
 import { startTestApp, type TestApp, type TestAppUser } from "../../testing/app.ts";
 
 // Memory notes through the real pipeline: personal notes are their author's alone; a project's
@@ -96,5 +97,38 @@ test("bad input is a 400 and changes nothing; pages never repeat or skip", async
       cursor = body.nextCursor;
     } while (cursor);
     assert.deepEqual([...seen].sort(), ["n0", "n1", "n2", "n3", "n4", "n5", "n6"], `limit ${limit}`);
+  }
+});
+
+test("every note change is a note.* event: a personal note to its author, a project's to its room and members", async () => {
+  const Q = (await app.rt.prisma.project.create({ data: { ownerId: u.owner!.userId, name: "Q" } })).id;
+  await app.rt.prisma.projectShare.create({ data: { projectId: Q, userId: u.editor!.userId, role: "editor" } });
+  const seen: AppEvent[] = [];
+  const stop = app.rt.bus.subscribe((e) => void (e.type.startsWith("note.") && seen.push(e)));
+  try {
+    const mine = (await call("owner", "POST", "/notes", { content: "Likes green" })).json as Json;
+    await call("owner", "PATCH", `/notes/${mine.id}`, { content: "Likes blue" });
+    await call("owner", "DELETE", `/notes/${mine.id}`);
+    const shared = (await call("editor", "POST", "/notes", { content: "Ship on Fridays", projectId: Q })).json as Json;
+    await call("owner", "PATCH", `/notes/${shared.id}`, { content: "Ship on Mondays" });
+    await call("editor", "DELETE", `/notes/${shared.id}`);
+    // Refused or missing: no event.
+    assert.equal((await call("stranger", "DELETE", `/notes/${shared.id}`)).status, 404);
+    assert.equal((await call("stranger", "POST", "/notes", { content: "x", projectId: Q })).status, 404);
+    const personal = [`user:${u.owner!.userId}`];
+    const project = [`project:${Q}`, `user:${u.owner!.userId}`, `user:${u.editor!.userId}`];
+    assert.deepEqual(
+      seen.map((e) => [e.type, (e.data as Json).id, (e.data as Json).content, [...roomsFor(e)].sort()]),
+      [
+        ["note.created", mine.id, "Likes green", personal],
+        ["note.updated", mine.id, "Likes blue", personal],
+        ["note.deleted", mine.id, undefined, personal],
+        ["note.created", shared.id, "Ship on Fridays", project.sort()],
+        ["note.updated", shared.id, "Ship on Mondays", project.sort()],
+        ["note.deleted", shared.id, undefined, project.sort()],
+      ],
+    );
+  } finally {
+    stop();
   }
 });

@@ -3,10 +3,12 @@ import type { z } from "zod";
 import type { Caller } from "../../auth/caller.ts";
 import type { MemoryNote } from "../../db/generated/client.ts";
 import { ApiError, notFound } from "../../http/errors.ts";
-import { db } from "../../runtime.ts";
+import type { EventType } from "../../realtime/bus.ts";
+import { db, runtime } from "../../runtime.ts";
 import { epochMs } from "../../../lib/schemas/common.ts";
 import type { TMemoryNote, ZNoteCreateInput, ZNoteListQuery, ZNoteUpdateInput } from "../../../lib/schemas/search.ts";
 import { requireProjectAccess } from "../access.ts";
+import { memberIds } from "../projects/projects.ts";
 import { queueEmbedding } from "../search/queue-embedding.ts";
 
 // Memory notes: short curated notes the user and the agent keep (docs/api.md "Memory notes").
@@ -18,6 +20,16 @@ import { queueEmbedding } from "../search/queue-embedding.ts";
 
 export function toNote(n: MemoryNote): TMemoryNote {
   return { id: n.id, projectId: n.projectId, userId: n.userId, content: n.content, createdAt: epochMs(n.createdAt), updatedAt: epochMs(n.updatedAt) };
+}
+
+/**
+ * After the change: `note.*` to whoever reads the note's list (docs/api.md "Search and memory
+ * notes"): a personal note's author, or a project's room and members (their memory pages follow it
+ * without subscribing to the project).
+ */
+async function publishNote(type: Extract<EventType, `note.${string}`>, note: MemoryNote, data: unknown): Promise<void> {
+  const to = note.projectId === null ? { userId: note.userId } : { projectId: note.projectId, audience: await memberIds(note.projectId) };
+  runtime().bus.publish({ type, ...to, data });
 }
 
 /** The note, if the caller may do `need` with it: 404 when they may not even read it, 403 when only reading. */
@@ -60,6 +72,7 @@ export async function createNote(caller: Caller, input: z.output<typeof ZNoteCre
   if (input.projectId) await requireProjectAccess(caller, input.projectId, "write");
   const note = await db().memoryNote.create({ data: { userId: caller.userId, projectId: input.projectId ?? null, content: input.content } });
   await queueEmbedding("note", note.id, note.content);
+  await publishNote("note.created", note, toNote(note));
   return toNote(note);
 }
 
@@ -70,12 +83,15 @@ export async function updateNote(caller: Caller, noteId: string, input: z.output
   const note = count ? await db().memoryNote.findUnique({ where: { id: noteId } }) : null;
   if (!note) throw notFound("Note");
   await queueEmbedding("note", note.id, note.content);
+  await publishNote("note.updated", note, toNote(note));
   return toNote(note);
 }
 
 export async function deleteNote(caller: Caller, noteId: string): Promise<null> {
-  await noteOrThrow(caller, noteId, "write");
-  await db().memoryNote.deleteMany({ where: { id: noteId } });
+  const note = await noteOrThrow(caller, noteId, "write");
+  const { count } = await db().memoryNote.deleteMany({ where: { id: noteId } });
+  // Deleted meanwhile by another request: that one told everyone.
+  if (count) await publishNote("note.deleted", note, { id: note.id, projectId: note.projectId });
   return null;
 }
 

@@ -8,10 +8,9 @@ import { joinRoom } from "../../realtime/sockets.ts";
 import { db, runtime } from "../../runtime.ts";
 import { getTodoOrThrow, visibleTodosWhere } from "../access.ts";
 import { publishTodo } from "./events.ts";
-import { asObject, toTodoListItem } from "./serialize.ts";
+import { asObject, toTodoListItem, toWorkflow } from "./serialize.ts";
 import { getTodo } from "./todos.ts";
 import { lockRow } from "../../db/lock.ts";
-import type { Workflow } from "../../agent/turn-lease.ts";
 import { signalTurn } from "../../agent/turn-signals.ts";
 
 /**
@@ -41,24 +40,20 @@ export async function updateAgentMapping(caller: Caller, todoId: string, agentSe
 
 export async function getWorkflow(caller: Caller, todoId: string) {
   const { todo } = await getTodoOrThrow(caller, todoId, "read");
-  const w = asObject(todo.workflow) as Workflow;
-  return {
-    todoId,
-    contextSummaryUsed: w.contextSummaryUsed ?? false,
-    contextSummary: w.contextSummary ?? null,
-    turn: w.turn ?? 0,
-    state: w.state ?? "idle",
-  };
+  return toWorkflow(todoId, todo.workflow);
 }
 
+/** Changes the workflow under the todo's lock; then `todo.workflow` tells the todo's viewers (its Details panel). */
 export async function updateWorkflow(caller: Caller, todoId: string, patch: { contextSummaryUsed?: boolean; contextSummary?: string | null }): Promise<null> {
-  await getTodoOrThrow(caller, todoId, "write");
-  await db().$transaction(async (tx) => {
+  const { todo } = await getTodoOrThrow(caller, todoId, "write");
+  const next = await db().$transaction(async (tx) => {
     await lockRow(tx, "Todo", todoId);
     const { workflow } = await tx.todo.findUniqueOrThrow({ where: { id: todoId }, select: { workflow: true } });
     const next = { ...asObject(workflow), ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
     await tx.todo.update({ where: { id: todoId }, data: { workflow: next as Prisma.InputJsonValue } });
+    return next;
   });
+  publishTodo("todo.workflow", todo, toWorkflow(todoId, next));
   return null;
 }
 

@@ -1,4 +1,4 @@
-import { ZMessageUsage, type TBlock, type TMessage, type TMessageUsage, type TPublicBlock, type TPublicMessage, type TPublicTodo, type TTodo, type TTodoListItem } from "../../../lib/schemas/todos.ts";
+import { ZMessageUsage, type TBlock, type TMessage, type TMessageUsage, type TPublicBlock, type TPublicMessage, type TPublicTodo, type TTodo, type TTodoListItem, type TTodoWorkflow } from "../../../lib/schemas/todos.ts";
 import type { TAgentSettings } from "../../../lib/schemas/agent.ts";
 import { epochMs, epochMsOrNull } from "../../../lib/schemas/common.ts";
 
@@ -55,6 +55,18 @@ const ms = epochMsOrNull;
 
 export function asObject(v: unknown): Record<string, unknown> {
   return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+}
+
+/** The part of the todo's workflow JSON that TodoWorkflow shows (todo_getWorkflow, the `todo.workflow` event). */
+export function toWorkflow(todoId: string, workflow: unknown): TTodoWorkflow {
+  const w = asObject(workflow);
+  return {
+    todoId,
+    contextSummaryUsed: w.contextSummaryUsed === true,
+    contextSummary: typeof w.contextSummary === "string" ? w.contextSummary : null,
+    turn: typeof w.turn === "number" && Number.isInteger(w.turn) ? w.turn : 0,
+    state: typeof w.state === "string" ? w.state : "idle",
+  };
 }
 
 export function toBlock(b: BlockRow): TBlock {
