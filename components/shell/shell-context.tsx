@@ -9,6 +9,8 @@ export type ProjectsState = { phase: "loading" } | { phase: "error"; message: st
 
 type Shell = {
   email: string;
+  /** The signed-in user's id, once their profile has loaded. */
+  userId: string | null;
   projects: ProjectsState;
   defaultProjectId: string | null;
   refreshProjects(): Promise<void>;
@@ -62,11 +64,12 @@ export function ShellProvider({ email, children }: { email: string; children: Re
       ? { phase: "error", message: list.error.message }
       : { phase: "loading" };
   const defaultProjectId = profile.data?.defaultProjectId ?? null;
+  const userId = profile.data?.id ?? null;
   const value = useMemo<Shell>(
-    () => ({ email, projects, defaultProjectId, refreshProjects, setDefaultProjectId }),
+    () => ({ email, userId, projects, defaultProjectId, refreshProjects, setDefaultProjectId }),
     // `projects` is rebuilt each render from the cached list; its parts are the dependencies.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [email, list.data, list.error, defaultProjectId, refreshProjects, setDefaultProjectId],
+    [email, userId, list.data, list.error, defaultProjectId, refreshProjects, setDefaultProjectId],
   );
   return <ShellContext.Provider value={value}>{children}</ShellContext.Provider>;
 }

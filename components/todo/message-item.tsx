@@ -34,17 +34,19 @@ type Props = {
   onChanged?: () => void;
   /** A reply cut by a pause stays PROCESSING until resumed: say so instead of "writing…". */
   paused?: boolean;
+  /** The reader may not write (a viewer): a scheduled message cannot be edited or sent from here. */
+  readOnly?: boolean;
   /** Who wrote the user messages, when it is not the reader ("You"): the public page says "Owner". */
   userLabel?: string;
 };
 
-export function MessageItem({ message, agentName, projectId, onCheck, onChanged, paused, userLabel }: Props) {
+export function MessageItem({ message, agentName, projectId, onCheck, onChanged, paused, readOnly, userLabel }: Props) {
   const [editing, setEditing] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const role = message.role === "assistant" && agentName ? agentName : message.role === "user" && userLabel ? userLabel : ROLE_LABEL[message.role];
   const scheduled = message.state === "SCHEDULED";
-  const canEdit = scheduled && message.role === "user" && !!onChanged;
+  const canEdit = scheduled && message.role === "user" && !!onChanged && !readOnly;
   // A finished reply can be reported (not on the public page, which has no onChanged).
   const canReport = message.role === "assistant" && (message.state === "DONE" || message.state === "ERROR") && !!onChanged;
   const [reporting, setReporting] = useState(false);

@@ -14,15 +14,19 @@ type Props = {
   onLoadOlder: () => Promise<void>;
   agentName: string | null;
   projectId: string;
-  onCheck: (block: TBlock, checked: boolean) => Promise<void>;
+  onCheck?: (block: TBlock, checked: boolean) => Promise<void>;
   onChanged: () => void;
   paused: boolean;
+  /** The reader may not write: no editing or sending of scheduled messages. */
+  readOnly?: boolean;
+  /** Who wrote the user messages when the reader did not write the todo ("You" otherwise). */
+  userLabel?: string;
 };
 
 /** Near the bottom is where a chat follows new text; elsewhere the reader keeps their place. */
 const STICK_PX = 48;
 
-export function MessageList({ messages, hasOlder, loadingOlder, olderError, onLoadOlder, agentName, projectId, onCheck, onChanged, paused }: Props) {
+export function MessageList({ messages, hasOlder, loadingOlder, olderError, onLoadOlder, agentName, projectId, onCheck, onChanged, paused, readOnly, userLabel }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   /** The list's height when it last rendered: was the reader at its bottom before this update? */
@@ -161,7 +165,7 @@ export function MessageList({ messages, hasOlder, loadingOlder, olderError, onLo
         ) : (
           <ol className={styles.list}>
             {messages.map((m) => (
-              <MessageItem key={m.id} message={m} agentName={agentName} projectId={projectId} onCheck={onCheck} onChanged={onChanged} paused={paused} />
+              <MessageItem key={m.id} message={m} agentName={agentName} projectId={projectId} onCheck={onCheck} onChanged={onChanged} paused={paused} readOnly={readOnly} userLabel={userLabel} />
             ))}
           </ol>
         )}

@@ -14,11 +14,23 @@ import { OfflineAgentHint } from "./offline-hint";
 import { Loading } from "@/components/ui/load-state";
 import { composerClosedReason } from "@/lib/ui/status";
 import { truncate } from "@/lib/ui/format";
-import { useOptionalShell } from "@/components/shell/shell-context";
+import { useOptionalShell, type ProjectsState } from "@/components/shell/shell-context";
+import type { TProjectFull } from "@/lib/schemas/projects";
 import { TodoGone } from "./todo-gone";
 import { TodoHeader } from "./todo-header";
 import { useTodoChat } from "./use-todo-chat";
 import styles from "./todo.module.css";
+
+/**
+ * What the signed-in user may do with a todo, from their projects (the shell's list): `write` as
+ * owner or editor; `read` as a viewer (or a project not in the list); `unknown` while the list loads, when no control is offered yet. The server checks every
+ * write anyway; without a shell, or when the list failed, the controls stay.
+ */
+function todoAccess(projects: ProjectsState | undefined, role: TProjectFull["role"] | undefined): "write" | "read" | "unknown" {
+  if (!projects || projects.phase === "error") return "write";
+  if (projects.phase === "loading") return "unknown";
+  return role === "owner" || role === "editor" ? "write" : "read";
+}
 
 /** The chat page of one todo: header with status controls, messages as they stream, composer. */
 export function TodoChat({ projectId, todoId }: { projectId: string; todoId: string }) {
@@ -46,8 +58,11 @@ export function TodoChat({ projectId, todoId }: { projectId: string; todoId: str
   );
 
   // The window's title names the todo and its project.
-  const projects = useOptionalShell()?.projects;
-  const projectName = projects?.phase === "ready" ? projects.list.find((p) => p.id === todo?.projectId)?.name : undefined;
+  const shell = useOptionalShell();
+  const projects = shell?.projects;
+  const project = projects?.phase === "ready" ? projects.list.find((p) => p.id === todo?.projectId) : undefined;
+  const projectName = project?.name;
+  const access = todoAccess(projects, project?.role);
   const title = todo ? truncate(todo.content.split("\n", 1)[0] ?? "", 60) : null;
   useEffect(() => {
     if (title !== null) document.title = [title, projectName, "Todo Service"].filter(Boolean).join(" · ");
@@ -98,8 +113,8 @@ export function TodoChat({ projectId, todoId }: { projectId: string; todoId: str
 
   return (
     <div className={styles.chat}>
-      <TodoHeader todo={todo} projectId={todo.projectId} live={chat.live} onChanged={refetch} />
-      {waiting ? (
+      <TodoHeader todo={todo} projectId={todo.projectId} live={chat.live} onChanged={refetch} canWrite={access === "write"} />
+      {waiting && access === "write" ? (
         <aside className={styles.offlineHint} data-testid="start-hint">
           <p style={{ margin: 0 }}>This todo was created without the agent: its first message waits for it.</p>
           <button type="button" onClick={() => void startNow()}>
@@ -120,12 +135,20 @@ export function TodoChat({ projectId, todoId }: { projectId: string; todoId: str
         onLoadOlder={chat.loadOlder}
         agentName={todo.assignedAgent}
         projectId={todo.projectId}
-        onCheck={onCheck}
+        onCheck={access === "write" ? onCheck : undefined}
         onChanged={refetch}
+        readOnly={access !== "write"}
+        userLabel={shell?.userId && todo.userId !== shell.userId ? "User" : undefined}
         paused={todo.status === "PAUSED"}
       />
-      {state.messages.some((m) => m.role === "assistant" && m.usage?.provider === "local") ? <OfflineAgentHint /> : null}
-      <Composer key={todo.id} todoId={todo.id} closedReason={composerClosedReason(todo.status)} onSent={chat.upsertMessage} onStop={todo.status === "RUNNING" ? stop : undefined} />
+      {access === "write" && state.messages.some((m) => m.role === "assistant" && m.usage?.provider === "local") ? <OfflineAgentHint /> : null}
+      {access === "write" ? (
+        <Composer key={todo.id} todoId={todo.id} closedReason={composerClosedReason(todo.status)} onSent={chat.upsertMessage} onStop={todo.status === "RUNNING" ? stop : undefined} />
+      ) : access === "read" ? (
+        <p className={`card muted ${styles.readOnly}`} data-testid="read-only">
+          {project ? `You can read this todo but not change it: ${project.name} is shared with you as a viewer.` : "You can read this todo but not change it."}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -30,7 +30,8 @@ function useNarrow(): boolean {
   );
 }
 
-export function TodoHeader({ todo, projectId, live, onChanged }: { todo: TodoMeta; projectId: string; live: RealtimeStatus; onChanged: () => void }) {
+/** `canWrite` false (a viewer, a public todo not one's own): no status actions and no sharing. */
+export function TodoHeader({ todo, projectId, live, onChanged, canWrite }: { todo: TodoMeta; projectId: string; live: RealtimeStatus; onChanged: () => void; canWrite: boolean }) {
   const [busy, setBusy] = useState<TStatusAction | null>(null);
   const [error, setError] = useState<string | null>(null);
   const reason = typeof todo.metadata?.error === "string" ? todo.metadata.error : null;
@@ -49,7 +50,7 @@ export function TodoHeader({ todo, projectId, live, onChanged }: { todo: TodoMet
     }
   }
 
-  const actions = statusControls(todo.status);
+  const actions = canWrite ? statusControls(todo.status) : [];
   const narrow = useNarrow();
   const buttons = actions.map((action) => (
     <button
@@ -76,7 +77,7 @@ export function TodoHeader({ todo, projectId, live, onChanged }: { todo: TodoMet
             {LIVE_LABEL[live]}
           </span>
         </p>
-        {narrow ? (
+        {narrow && canWrite ? (
           <details className={styles.actionsMenu}>
             <summary aria-label="Todo actions">⋯</summary>
             <div className={styles.menuPanel}>
@@ -104,7 +105,7 @@ export function TodoHeader({ todo, projectId, live, onChanged }: { todo: TodoMet
           {error}
         </p>
       ) : null}
-      {narrow ? null : <SharePanel todo={todo} />}
+      {narrow || !canWrite ? null : <SharePanel todo={todo} />}
       <WorkflowDetails todoId={todo.id} />
     </header>
   );

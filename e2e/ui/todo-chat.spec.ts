@@ -517,3 +517,39 @@ test("Details: a viewer opens the agent's workflow by keyboard (loading, a faile
   await page.keyboard.press("Enter");
   await expect(details.getByTestId("workflow")).toBeHidden();
 });
+
+test("a viewer reads the todo without controls they may not use: no status actions, sharing, composer, checkboxes or scheduled-message edits", async ({ page }, info) => {
+  const viewer = await signedInUser(page, info, "reader");
+  const owner = await createUser(info, "owner");
+  const p = await createProject(owner, "Household");
+  await shareProject(owner, p.id, viewer.email, "viewer");
+  const t = await createTodo(owner, p.id, { content: "Chores:\n- Dishes\n- Laundry", startProcessing: true });
+  await waitForReply(owner, t.id);
+  await addMessage(owner, t.id, { content: "Remind me tomorrow", scheduledAt: Date.now() + 86_400_000 });
+
+  const chat = new TodoChatPage(page);
+  await chat.open(p.id, t.id);
+  await expect(page.getByTestId("block")).toHaveText(["☐Dishes", "☐Laundry"]);
+  await expect(page.getByTestId("read-only")).toHaveText("You can read this todo but not change it: Household is shared with you as a viewer.");
+  await expect(chat.composer).toHaveCount(0);
+  await expect(chat.controls).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Make public" })).toHaveCount(0);
+  await expect(page.getByRole("checkbox")).toHaveCount(0);
+  await expect(chat.message("Remind me tomorrow")).toBeVisible();
+  await expect(chat.message("Remind me tomorrow").getByRole("button", { name: "Edit" })).toHaveCount(0);
+  // The owner wrote it, not the reader: not "You".
+  await expect(chat.message("Remind me tomorrow").getByText("User", { exact: true })).toBeVisible();
+  await expect(chat.message("Remind me tomorrow").getByText("You", { exact: true })).toHaveCount(0);
+  // The hint to pick a model in one's settings is for those who can change the todo's agent.
+  await expect(page.getByRole("button", { name: "Got it" })).toHaveCount(0);
+  // Reading stays: the workflow details and reporting a reply are for readers too.
+  await expect(page.getByTestId("todo-details")).toBeVisible();
+  await expect(chat.replies.first().getByRole("button", { name: /^Report this reply/ })).toBeVisible();
+  await expectAccessible(page, "todo read-only");
+  await snap(page, info, "todo-viewer");
+
+  // Phone width: no actions menu either.
+  await page.setViewportSize({ width: 390, height: 800 });
+  await expect(page.getByRole("group", { name: "Todo actions" })).toHaveCount(0);
+  await expect(page.locator("summary[aria-label='Todo actions']")).toHaveCount(0);
+});
