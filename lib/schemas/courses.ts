@@ -161,12 +161,14 @@ export const ZAuditMember = z.object({
 export const ZAuditCluster = z.object({
   by: z.enum(["fingerprint", "ip"]),
   value: z.string(),
+  size: z.number().int().describe("Signups sharing the value; `members` lists the first 100 of them"),
   members: z.array(ZAuditMember),
 });
 export const ZCourseAudit = z
   .object({
-    clusters: z.array(ZAuditCluster).describe("Groups of two or more signups sharing a device fingerprint or an IP, biggest first"),
-    redeemers: z.array(ZAuditMember).describe("Every coupon redeemer, with `followsPage`"),
+    clusters: z.array(ZAuditCluster).describe("Groups of two or more signups sharing a device fingerprint or an IP, biggest first: the biggest 100"),
+    redeemers: z.array(ZAuditMember).describe("The coupon redeemers, with `followsPage`, in signup order: the first 1,000"),
+    redeemerCount: z.number().int().describe("Coupon redeemers in all"),
     followerSnapshot: z.object({ count: z.number().int() }),
   })
   .meta({ id: "CourseAudit" });

@@ -475,3 +475,39 @@ test("registrations are filtered, counted and paged in the database: a page of 5
   assert.equal(await signupRowsRead(async () => void (got = (await app.call("GET", `/admin/course/${slug}`, A())).json)), 0);
   assert.deepEqual([got.stats.signups, got.stats.withAccount], [40, 10]);
 });
+
+test("the audit groups in the database and reads only what it shows: the biggest clusters with their first 100 members and `size`, the redeemers with `redeemerCount`", async () => {
+  const slug = await newCourse();
+  const emails = Array.from({ length: 150 }, (_, i) => `aud-${String(i).padStart(3, "0")}@x.test`);
+  assert.equal((await app.call("POST", `/admin/course/${slug}/eligible`, { ...A(), body: { emails } })).status, 200);
+  const course = await app.rt.prisma.course.findUniqueOrThrow({ where: { slug } });
+  // 120 behind one IP (a campus), two sharing a device, one redeemer who follows the Page.
+  await app.rt.prisma.courseSignup.updateMany({ where: { courseId: course.id, email: { in: emails.slice(0, 120) } }, data: { ip: "9.9.9.9" } });
+  await app.rt.prisma.courseSignup.updateMany({ where: { courseId: course.id, email: { in: emails.slice(130, 132) } }, data: { fingerprint: "dev-z", socialHandle: "@Zed" } });
+  assert.equal((await app.call("POST", `/admin/course/${slug}/coupons`, A())).status, 200);
+  await app.rt.runtime.jobs!.idle();
+  await app.rt.prisma.courseCoupon.updateMany({ where: { courseId: course.id, signup: { email: emails[130] } }, data: { redeemedAt: new Date() } });
+  assert.equal((await app.call("PUT", `/admin/course/${slug}/followers`, { ...A(), body: { handles: ["zed", ...Array.from({ length: 500 }, (_, i) => `fan${i}`)] } })).status, 200);
+
+  let audit!: Json;
+  const read = await signupRowsRead(async () => {
+    const r = await app.call("GET", `/admin/course/${slug}/audit`, A());
+    assert.equal(r.status, 200, r.text);
+    audit = r.json;
+  });
+  assert.deepEqual(
+    audit.clusters.map((c: Json) => [c.by, c.value, c.size, c.members.length]),
+    [
+      ["ip", "9.9.9.9", 120, 100],
+      ["fingerprint", "dev-z", 2, 2],
+    ],
+  );
+  assert.deepEqual(audit.clusters[0].members.slice(0, 2).map((m: Json) => m.email), emails.slice(0, 2));
+  assert.deepEqual(audit.clusters[1].members.map((m: Json) => [m.email, m.redeemed, m.followsPage]), [
+    [emails[130], true, true],
+    [emails[131], false, null],
+  ]);
+  assert.deepEqual([audit.redeemerCount, audit.redeemers.map((m: Json) => [m.email, m.followsPage])], [1, [[emails[130], true]]]);
+  assert.equal(audit.followerSnapshot.count, 501);
+  assert.ok(read <= 100 + 2 + 1, `read ${read} signups to show 103`);
+});

@@ -214,30 +214,53 @@ export async function listRegistrations(slug: string, q: z.output<typeof ZRegist
 
 // ── Audit and followers ──
 
+/** The audit's bounds: the biggest clusters, the first members of each, the first redeemers (each answer says how many there are in all). */
+export const AUDIT_CLUSTERS = 100;
+export const AUDIT_MEMBERS = 100;
+export const AUDIT_REDEEMERS = 1000;
+
+/**
+ * Clusters found by GROUP BY in the database (only their members are read, up to AUDIT_MEMBERS
+ * each), the biggest AUDIT_CLUSTERS of them; the first AUDIT_REDEEMERS redeemers. Each cluster's
+ * `size` and `redeemerCount` say how many there are in all.
+ */
 export async function courseAudit(slug: string) {
   const course = await courseBySlug(slug);
   const p = db();
-  const [signups, followers] = await Promise.all([
-    p.courseSignup.findMany({ where: { courseId: course.id }, include: { coupon: { select: { redeemedAt: true } } }, orderBy: { createdAt: "asc" } }),
-    p.courseFollower.findMany({ where: { courseId: course.id }, select: { handle: true } }),
+  const groups = await p.$queryRaw<{ by: "fingerprint" | "ip"; value: string; size: bigint }[]>`
+    SELECT * FROM (
+      SELECT 'fingerprint' AS "by", s."fingerprint" AS "value", count(*) AS "size" FROM "CourseSignup" s
+        WHERE s."courseId" = ${course.id} AND s."fingerprint" IS NOT NULL GROUP BY s."fingerprint" HAVING count(*) > 1
+      UNION ALL
+      SELECT 'ip' AS "by", s."ip" AS "value", count(*) AS "size" FROM "CourseSignup" s
+        WHERE s."courseId" = ${course.id} AND s."ip" IS NOT NULL GROUP BY s."ip" HAVING count(*) > 1
+    ) g ORDER BY g."size" DESC, g."value" ASC, g."by" ASC LIMIT ${AUDIT_CLUSTERS}`;
+  const include = { coupon: { select: { redeemedAt: true } } } as const;
+  const order = [{ createdAt: "asc" as const }, { id: "asc" as const }];
+  const [memberLists, redeemers, redeemerCount, followers] = await Promise.all([
+    Promise.all(groups.map((g) => p.courseSignup.findMany({ where: { courseId: course.id, [g.by]: g.value }, include, orderBy: order, take: AUDIT_MEMBERS }))),
+    p.courseSignup.findMany({ where: { courseId: course.id, coupon: { redeemedAt: { not: null } } }, include, orderBy: order, take: AUDIT_REDEEMERS }),
+    p.courseCoupon.count({ where: { courseId: course.id, redeemedAt: { not: null } } }),
+    p.courseFollower.count({ where: { courseId: course.id } }),
   ]);
-  const following = new Set(followers.map((f) => f.handle));
-  const member = (s: (typeof signups)[number]) => {
+  // Whether a redeemer follows the Page: their handles looked up in the snapshot, not the snapshot read.
+  const handleOf = (h: string | null) => (h ? h.replace(/^@/, "").toLowerCase() : null);
+  const handles = [...new Set([...memberLists.flat(), ...redeemers].filter((s) => s.coupon?.redeemedAt).map((s) => handleOf(s.socialHandle)).filter((h): h is string => !!h))];
+  const following = new Set(
+    handles.length ? (await p.courseFollower.findMany({ where: { courseId: course.id, handle: { in: handles } }, select: { handle: true } })).map((f) => f.handle) : [],
+  );
+  type Signup = (typeof redeemers)[number];
+  const member = (s: Signup) => {
     const redeemed = !!s.coupon?.redeemedAt;
-    const handle = s.socialHandle ? s.socialHandle.replace(/^@/, "").toLowerCase() : null;
+    const handle = handleOf(s.socialHandle);
     return { email: s.email, fingerprint: s.fingerprint, ip: s.ip, socialHandle: s.socialHandle, redeemed, followsPage: redeemed ? handle !== null && following.has(handle) : null };
   };
-  const clusters: { by: "fingerprint" | "ip"; value: string; members: ReturnType<typeof member>[] }[] = [];
-  for (const by of ["fingerprint", "ip"] as const) {
-    const groups = new Map<string, typeof signups>();
-    for (const s of signups) {
-      const v = s[by];
-      if (v) groups.set(v, [...(groups.get(v) ?? []), s]);
-    }
-    for (const [value, list] of groups) if (list.length > 1) clusters.push({ by, value, members: list.map(member) });
-  }
-  clusters.sort((a, b) => b.members.length - a.members.length || a.value.localeCompare(b.value));
-  return { clusters, redeemers: signups.filter((s) => s.coupon?.redeemedAt).map(member), followerSnapshot: { count: following.size } };
+  return {
+    clusters: groups.map((g, i) => ({ by: g.by, value: g.value, size: Number(g.size), members: memberLists[i]!.map(member) })),
+    redeemers: redeemers.map(member),
+    redeemerCount,
+    followerSnapshot: { count: followers },
+  };
 }
 
 export async function setFollowers(caller: Caller, slug: string, handles: string[]) {
