@@ -452,25 +452,34 @@ function Audit({ slug }: { slug: string }) {
           {audit.data.clusters.length === 0 ? (
             <p className="muted">No two signups share a device or an IP.</p>
           ) : (
-            <ul data-testid="audit-clusters">
+            <ul data-testid="audit-clusters" style={{ overflowWrap: "anywhere" }}>
               {audit.data.clusters.map((cl) => (
                 <li key={`${cl.by}:${cl.value}`}>
-                  {cl.by} <code>{cl.value}</code>: {cl.members.map((m) => `${m.email}${m.redeemed ? ` (redeemed${m.followsPage ? ", follows" : ", does not follow"})` : ""}`).join(", ")}
+                  {cl.by === "ip" ? "IP" : "Device"} <code>{cl.value}</code> ({cl.size} signups): {cl.members.map((m) => `${m.email}${m.redeemed ? ` (redeemed${m.followsPage ? ", follows" : ", does not follow"})` : ""}`).join(", ")}
+                  {cl.size > cl.members.length ? <span className="muted"> and {cl.size - cl.members.length} more (search the registrations for {cl.value})</span> : null}
                 </li>
               ))}
             </ul>
           )}
-          <h3>Redeemers</h3>
+          {audit.data.clusters.length >= 100 ? <p className="muted">The 100 biggest groups are shown.</p> : null}
+          <h3>Redeemers ({audit.data.redeemerCount})</h3>
           {audit.data.redeemers.length === 0 ? (
             <p className="muted">No coupon redeemed yet.</p>
           ) : (
-            <ul>
-              {audit.data.redeemers.map((m) => (
-                <li key={m.email}>
-                  {m.email} {m.socialHandle ? `@${m.socialHandle}` : "(no handle)"} — {m.followsPage ? "follows the Page" : "does not follow the Page"}
-                </li>
-              ))}
-            </ul>
+            <>
+              <ul style={{ overflowWrap: "anywhere" }}>
+                {audit.data.redeemers.map((m) => (
+                  <li key={m.email}>
+                    {m.email} {m.socialHandle ? `@${m.socialHandle.replace(/^@/, "")}` : "(no handle)"} — {m.followsPage ? "follows the Page" : "does not follow the Page"}
+                  </li>
+                ))}
+              </ul>
+              {audit.data.redeemerCount > audit.data.redeemers.length ? (
+                <p className="muted">
+                  The first {audit.data.redeemers.length} of {audit.data.redeemerCount} are shown; the registrations (Redeemed: yes, Export CSV) list them all.
+                </p>
+              ) : null}
+            </>
           )}
         </>
       )}
