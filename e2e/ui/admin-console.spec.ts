@@ -67,6 +67,7 @@ test("a mailing with failures says how many, shows who failed and why on demand 
   const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, viewport: window.innerWidth }));
   expect(widths.page).toBeLessThanOrEqual(widths.viewport);
   await snap(page, info, "failures-390");
+  await page.locator("section", { has: page.getByRole("heading", { name: "Mailings" }) }).screenshot({ path: info.outputPath("failures-390-mailings.png") });
   await page.setViewportSize({ width: 1280, height: 800 });
 
   // Retry: confirmed first (saying whom it reaches), then the same kind again without resend.
