@@ -1,13 +1,15 @@
 "use client";
 
 import { ErrorAlert, Outcome, type OutcomeState } from "@/components/ui/error-alert";
-import { useState } from "react";
+import { useId, useState } from "react";
 import { ApiClientError, call } from "@/lib/api/client";
 import type { OperationResult } from "@/lib/api/types";
 import { useLiveOperations, useOperation } from "@/lib/api/swr";
 import { LoadError, Loading } from "@/components/ui/load-state";
 import { TableScroll } from "@/components/ui/table-scroll";
 import { formatDateTime } from "@/lib/ui/format";
+import { useMorePages } from "@/lib/ui/use-more-pages";
+import { LoadMore } from "@/components/ui/load-more";
 import { AdminLogView } from "./admin-log";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { CouponLookup } from "./coupon-lookup";
@@ -17,13 +19,20 @@ import { CourseSettings } from "./course-settings";
 // live progress of bulk mail (Socket.IO `course.mail`, and the runs list after a reload),
 // registrations, the audit, followers, ideas and the course's admin log.
 
-type Action = { id: string; label: string; reach: number; run: () => Promise<string> };
+type Action = { id: string; label: string; reach: number; run: () => Promise<string>; /** What the confirmation says, when not the usual "this reaches N people". */ says?: React.ReactNode };
+type RunKind = "coupons" | "day" | "start" | "last";
+type Run = OperationResult<"admin_courseMailRuns">["items"][number];
+
+/** What each kind of mailing is called on the page. */
+const KIND_LABEL: Record<RunKind, string> = { coupons: "Coupons", day: "“Starts tomorrow”", start: "“We are starting”", last: "Attendee code" };
 
 const message = (err: unknown) => (err instanceof ApiClientError || err instanceof Error ? err.message : String(err));
 
 export function CourseAdmin({ slug }: { slug: string }) {
   const course = useOperation("admin_getCourse", { params: { slug } });
   const runs = useOperation("admin_courseMailRuns", { params: { slug } });
+  // The newest mailings, older ones on demand.
+  const moreRuns = useMorePages(runs.data, (cursor) => call("admin_courseMailRuns", { params: { slug }, query: { cursor } }));
   const [pending, setPending] = useState<Action | null>(null);
   const [resend, setResend] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -31,7 +40,7 @@ export function CourseAdmin({ slug }: { slug: string }) {
 
   // Progress: the job's `course.mail` events (to every admin's own connections) revalidate the
   // runs list, which is also what a reload reads; after a reconnect it is read again.
-  useLiveOperations((e) => (e.type === "course.mail" ? ["admin_courseMailRuns", "admin_getCourse"] : []), ["admin_courseMailRuns"]);
+  useLiveOperations((e) => (e.type === "course.mail" ? ["admin_courseMailRuns", "admin_getCourse", "admin_courseMailRunFailures"] : []), ["admin_courseMailRuns"]);
 
   if (course.error)
     return course.error.status === 404 ? (
@@ -46,11 +55,25 @@ export function CourseAdmin({ slug }: { slug: string }) {
   const c = course.data;
   const s = c.stats;
 
-  const startRun = (kind: "coupons" | "day" | "start" | "last") => async () => {
-    const run = kind === "coupons" ? await call("admin_courseCoupons", { params: { slug }, body: { resend } }) : await call("admin_courseMail", { params: { slug, kind }, body: { resend } });
+  const startRun = (kind: RunKind, again = resend) => async () => {
+    const run = kind === "coupons" ? await call("admin_courseCoupons", { params: { slug }, body: { resend: again } }) : await call("admin_courseMail", { params: { slug, kind }, body: { resend: again } });
     await runs.mutate();
     return `Started: ${run.total} ${run.total === 1 ? "person" : "people"}.`;
   };
+  // A retry is the same kind again without resend (the API's own rule): it reaches whoever no
+  // earlier mailing of that kind reached, so the failed ones, and nobody mailed already.
+  const retry = (r: Run): Action => ({
+    id: `retry-${r.id}`,
+    label: `Retry the ${r.failed} failed`,
+    reach: r.failed,
+    run: startRun(r.kind, false),
+    says: (
+      <>
+        This mails the {KIND_LABEL[r.kind]} mailing again to everyone no earlier one reached: the <strong>{r.failed}</strong> {r.failed === 1 ? "person" : "people"} whose mail
+        failed, and anyone added since. Nobody it reached already gets it twice. Go ahead?
+      </>
+    ),
+  });
   const actions: Action[] = [
     { id: "coupons", label: "Mail coupons", reach: resend ? s.signups : s.signups - s.couponsMailed, run: startRun("coupons") },
     { id: "day", label: "Mail “starts tomorrow”", reach: s.signups, run: startRun("day") },
@@ -80,8 +103,6 @@ export function CourseAdmin({ slug }: { slug: string }) {
       setPending(null);
     }
   }
-
-  const allRuns = runs.data?.items ?? [];
 
   return (
     <>
@@ -117,10 +138,12 @@ export function CourseAdmin({ slug }: { slug: string }) {
             tone="primary"
             title={`${pending.label}?`}
             description={
+              pending.says ?? (
               <>
                 {pending.label}: this reaches <strong>{pending.reach}</strong> {pending.reach === 1 ? "person" : "people"}
                 {pending.id !== "perks" && !resend && pending.id !== "coupons" ? " at most (those no earlier mailing of this kind reached)" : ""}. Go ahead?
               </>
+              )
             }
             confirmLabel={`Yes, ${pending.label.toLowerCase()}`}
             busyLabel="Working…"
@@ -138,26 +161,24 @@ export function CourseAdmin({ slug }: { slug: string }) {
           <LoadError inline what="the mailings" message={runs.error.message} onRetry={() => void runs.mutate()} />
         ) : !runs.data ? (
           <Loading inline label="Loading the mailings…" />
-        ) : allRuns.length === 0 ? (
+        ) : moreRuns.items.length === 0 ? (
           <p className="muted">No mailing yet.</p>
         ) : (
-          <ul className="plain" data-testid="mail-runs">
-            {allRuns.map((r) => {
-              const pct = r.total === 0 ? 100 : Math.floor(((r.sent + r.failed) * 100) / r.total);
-              return (
-                <li key={r.id} style={{ marginBottom: "0.5rem" }}>
-                  <span>
-                    {r.kind}
-                    {r.resend ? " (resend)" : ""} · {new Date(r.createdAt).toLocaleString()} · {r.state} · {r.sent} sent
-                    {r.failed ? `, ${r.failed} failed` : ""} of {r.total}
-                  </span>
-                  <progress max={100} value={pct} aria-label={`${r.kind} mailing progress`} data-testid="mail-progress" data-percent={pct} style={{ width: "100%" }}>
-                    {pct}%
-                  </progress>
-                </li>
-              );
-            })}
-          </ul>
+          <>
+            <ul className="plain" data-testid="mail-runs">
+              {moreRuns.items.map((r) => (
+                <MailRunRow
+                  key={r.id}
+                  slug={slug}
+                  run={r}
+                  busy={busy}
+                  // Only the newest mailing of a kind offers the retry: an older one's failed were retried by it.
+                  onRetry={moreRuns.items.find((x) => x.kind === r.kind) === r ? () => setPending(retry(r)) : null}
+                />
+              ))}
+            </ul>
+            <LoadMore more={moreRuns} label="Load older mailings" />
+          </>
         )}
       </section>
 
@@ -167,6 +188,84 @@ export function CourseAdmin({ slug }: { slug: string }) {
       <Followers slug={slug} />
       <Ideas slug={slug} />
       <AdminLogView course={slug} />
+    </>
+  );
+}
+
+const STATE_LABEL: Record<Run["state"], string> = { queued: "waiting to start", running: "sending", done: "finished" };
+
+/** One mailing: its progress, how many failed, who failed and why on demand (a page at a time), and a retry once it is finished. */
+function MailRunRow({ slug, run: r, busy, onRetry }: { slug: string; run: Run; busy: boolean; onRetry: (() => void) | null }) {
+  const [open, setOpen] = useState(false);
+  const panelId = useId();
+  const pct = r.total === 0 ? 100 : Math.floor(((r.sent + r.failed) * 100) / r.total);
+  const name = `${KIND_LABEL[r.kind]} mailing of ${formatDateTime(r.createdAt)}`;
+  return (
+    <li style={{ marginBottom: "0.75rem" }} data-testid="mail-run">
+      <span>
+        {KIND_LABEL[r.kind]}
+        {r.resend ? " (resend)" : ""} · {formatDateTime(r.createdAt)} · {STATE_LABEL[r.state]} · {r.sent} sent
+        {r.failed ? (
+          <>
+            , <strong className="error">{r.failed} failed</strong>
+          </>
+        ) : null}{" "}
+        of {r.total}
+      </span>
+      <progress max={100} value={pct} aria-label={`${name}: progress`} data-testid="mail-progress" data-percent={pct} style={{ width: "100%" }}>
+        {pct}%
+      </progress>
+      {r.failed > 0 ? (
+        <div className="inline-fields">
+          <button type="button" className="secondary" aria-expanded={open} aria-controls={open ? panelId : undefined} onClick={() => setOpen(!open)}>
+            {open ? "Hide who failed" : `Show who failed (${r.failed})`}
+          </button>
+          {onRetry && r.state === "done" ? (
+            <button type="button" className="secondary" disabled={busy} onClick={onRetry}>
+              Retry the {r.failed} failed
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+      {open ? (
+        <div id={panelId}>
+          <RunFailures slug={slug} runId={r.id} name={name} />
+        </div>
+      ) : null}
+    </li>
+  );
+}
+
+/** A mailing's failed recipients with the provider's reason, the last to fail first, a page at a time. */
+function RunFailures({ slug, runId, name }: { slug: string; runId: string; name: string }) {
+  const failures = useOperation("admin_courseMailRunFailures", { params: { slug, runId } });
+  const more = useMorePages(failures.data, (cursor) => call("admin_courseMailRunFailures", { params: { slug, runId }, query: { cursor } }));
+  if (failures.error) return <LoadError inline what="who failed" message={failures.error.message} onRetry={() => void failures.mutate()} />;
+  if (!failures.data) return <Loading inline label="Loading who failed…" />;
+  if (more.items.length === 0) return <p className="muted">Nobody failed.</p>;
+  return (
+    <>
+      <TableScroll label={`${name}: who failed`}>
+        <table data-testid="mail-failures">
+          <thead>
+            <tr>
+              <th scope="col">Email</th>
+              <th scope="col">Why (the mail provider&apos;s answer)</th>
+              <th scope="col">Attempts</th>
+            </tr>
+          </thead>
+          <tbody>
+            {more.items.map((f) => (
+              <tr key={f.id}>
+                <td>{f.email}</td>
+                <td style={{ minWidth: "14rem" }}>{f.reason ?? "No reason given"}</td>
+                <td>{f.attempts}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
+      <LoadMore more={more} label="Load more of who failed" />
     </>
   );
 }
@@ -353,25 +452,34 @@ function Audit({ slug }: { slug: string }) {
           {audit.data.clusters.length === 0 ? (
             <p className="muted">No two signups share a device or an IP.</p>
           ) : (
-            <ul data-testid="audit-clusters">
+            <ul data-testid="audit-clusters" style={{ overflowWrap: "anywhere" }}>
               {audit.data.clusters.map((cl) => (
                 <li key={`${cl.by}:${cl.value}`}>
-                  {cl.by} <code>{cl.value}</code>: {cl.members.map((m) => `${m.email}${m.redeemed ? ` (redeemed${m.followsPage ? ", follows" : ", does not follow"})` : ""}`).join(", ")}
+                  {cl.by === "ip" ? "IP" : "Device"} <code>{cl.value}</code> ({cl.size} signups): {cl.members.map((m) => `${m.email}${m.redeemed ? ` (redeemed${m.followsPage ? ", follows" : ", does not follow"})` : ""}`).join(", ")}
+                  {cl.size > cl.members.length ? <span className="muted"> and {cl.size - cl.members.length} more (search the registrations for {cl.value})</span> : null}
                 </li>
               ))}
             </ul>
           )}
-          <h3>Redeemers</h3>
+          {audit.data.clusters.length >= 100 ? <p className="muted">The 100 biggest groups are shown.</p> : null}
+          <h3>Redeemers ({audit.data.redeemerCount})</h3>
           {audit.data.redeemers.length === 0 ? (
             <p className="muted">No coupon redeemed yet.</p>
           ) : (
-            <ul>
-              {audit.data.redeemers.map((m) => (
-                <li key={m.email}>
-                  {m.email} {m.socialHandle ? `@${m.socialHandle}` : "(no handle)"} — {m.followsPage ? "follows the Page" : "does not follow the Page"}
-                </li>
-              ))}
-            </ul>
+            <>
+              <ul style={{ overflowWrap: "anywhere" }}>
+                {audit.data.redeemers.map((m) => (
+                  <li key={m.email}>
+                    {m.email} {m.socialHandle ? `@${m.socialHandle.replace(/^@/, "")}` : "(no handle)"} — {m.followsPage ? "follows the Page" : "does not follow the Page"}
+                  </li>
+                ))}
+              </ul>
+              {audit.data.redeemerCount > audit.data.redeemers.length ? (
+                <p className="muted">
+                  The first {audit.data.redeemers.length} of {audit.data.redeemerCount} are shown; the registrations (Redeemed: yes, Export CSV) list them all.
+                </p>
+              ) : null}
+            </>
           )}
         </>
       )}
@@ -439,11 +547,16 @@ function Followers({ slug }: { slug: string }) {
 
 function Ideas({ slug }: { slug: string }) {
   const ideas = useOperation("admin_courseIdeas", { params: { slug } });
+  const more = useMorePages(ideas.data, (cursor) => call("admin_courseIdeas", { params: { slug }, query: { cursor } }));
+  // What a Hide or Unhide answered, also for ideas of the pages loaded on demand (which a
+  // revalidation of the first page does not read again).
+  const [hiddenNow, setHiddenNow] = useState<Record<string, boolean>>({});
   const [error, setError] = useState<string | null>(null);
   async function toggle(id: string, hidden: boolean) {
     setError(null);
     try {
-      await call("admin_hideIdea", { body: { ideaId: id, hidden } });
+      const idea = await call("admin_hideIdea", { body: { ideaId: id, hidden } });
+      setHiddenNow((h) => ({ ...h, [id]: idea.hidden }));
       await ideas.mutate();
     } catch (err) {
       setError(message(err));
@@ -457,19 +570,25 @@ function Ideas({ slug }: { slug: string }) {
         <LoadError inline what="the ideas" message={ideas.error.message} onRetry={() => void ideas.mutate()} />
       ) : !ideas.data ? (
         <Loading inline label="Loading the ideas…" />
-      ) : ideas.data.items.length === 0 ? (
+      ) : more.items.length === 0 ? (
         <p className="muted">No idea submitted yet.</p>
       ) : (
-        <ul className="plain" data-testid="admin-ideas">
-          {ideas.data.items.map((i) => (
-            <li key={i.id} style={{ marginBottom: "0.5rem" }}>
-              {i.hidden ? <span className="tag">hidden</span> : null} {i.text} <span className="muted">— {i.authorEmail}</span>{" "}
-              <button type="button" className="link-button" onClick={() => void toggle(i.id, !i.hidden)}>
-                {i.hidden ? "Unhide" : "Hide"}
-              </button>
-            </li>
-          ))}
-        </ul>
+        <>
+          <ul className="plain" data-testid="admin-ideas">
+            {more.items.map((i) => {
+              const hidden = hiddenNow[i.id] ?? i.hidden;
+              return (
+                <li key={i.id} style={{ marginBottom: "0.5rem", overflowWrap: "anywhere" }}>
+                  {hidden ? <span className="tag">hidden</span> : null} {i.text} <span className="muted">— {i.authorEmail}</span>{" "}
+                  <button type="button" className="link-button" onClick={() => void toggle(i.id, !hidden)}>
+                    {hidden ? "Unhide" : "Hide"}
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+          <LoadMore more={more} label="Load older ideas" />
+        </>
       )}
     </section>
   );

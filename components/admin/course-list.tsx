@@ -8,6 +8,8 @@ import { ZCourseSlug } from "@/lib/schemas/courses";
 import { fromLocalInput } from "@/components/todo/form-validation";
 import { ApiClientError, call } from "@/lib/api/client";
 import { useOperation } from "@/lib/api/swr";
+import { useMorePages } from "@/lib/ui/use-more-pages";
+import { LoadMore } from "@/components/ui/load-more";
 import { LoadError, Loading } from "@/components/ui/load-state";
 import { TableScroll } from "@/components/ui/table-scroll";
 import { formatDateTime } from "@/lib/ui/format";
@@ -16,6 +18,8 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 // /admin: every course with its counts, and a form that creates one.
 export function CourseList() {
   const courses = useOperation("admin_listCourses", {});
+  // A page of courses at a time (latest start first), older ones on demand.
+  const more = useMorePages(courses.data, (cursor) => call("admin_listCourses", { query: { cursor } }));
   const router = useRouter();
   const [slug, setSlug] = useState("");
   const [title, setTitle] = useState("");
@@ -79,7 +83,7 @@ export function CourseList() {
                 </tr>
               </thead>
               <tbody>
-                {courses.data.items.map((c) => (
+                {more.items.map((c) => (
                   <tr key={c.id}>
                     <td>
                       <Link href={`/admin/courses/${c.slug}`}>{c.title}</Link> <span className="muted">{c.slug}</span>
@@ -95,6 +99,7 @@ export function CourseList() {
               </tbody>
             </table>
           </TableScroll>
+          <LoadMore more={more} label="Load more courses" />
         </section>
       )}
       <form className="card" onSubmit={(e) => void create(e)}>

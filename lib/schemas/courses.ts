@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ZEpochMs, ZId, ZLimit, ZTimestamp } from "./common.ts";
+import { ZEpochMs, ZId, ZKeysetCursor, ZLimit, ZTimestamp } from "./common.ts";
 
 // Course administration (SPEC.md §4.8, docs/api.md "Course administration") and the public course
 // pages (signup, ideas wall, coupon redemption).
@@ -62,7 +62,9 @@ export const ZAdminCourse = ZCourse.extend({
   attendeeCode: z.string().nullable().describe("Shown to administrators only"),
   stats: ZCourseStats,
 }).meta({ id: "AdminCourse" });
-export const ZAdminCourseList = z.object({ items: z.array(ZAdminCourse) });
+export const ZAdminCourseList = z.object({ items: z.array(ZAdminCourse), nextCursor: z.string().nullable() });
+/** `limit` and `cursor` of a keyset-paged console list (CONVENTIONS.md "Lists and paging"). */
+export const ZPageQuery = z.object({ limit: ZLimit, cursor: ZKeysetCursor });
 
 // ── Eligible ──
 export const ZEligibleInput = z
@@ -102,8 +104,11 @@ export const ZMailRun = z
     finishedAt: ZTimestamp.nullable(),
   })
   .meta({ id: "CourseMailRun" });
-export const ZMailRunList = z.object({ items: z.array(ZMailRun) });
-export const ZMailRunFailures = z.object({ items: z.array(z.object({ email: z.string(), reason: z.string().nullable(), attempts: z.number().int() })) });
+export const ZMailRunList = z.object({ items: z.array(ZMailRun), nextCursor: z.string().nullable() });
+export const ZMailRunFailures = z.object({
+  items: z.array(z.object({ id: ZId, email: z.string(), reason: z.string().nullable(), attempts: z.number().int() })),
+  nextCursor: z.string().nullable(),
+});
 export const ZMailRunParams = z.object({ slug: ZCourseSlug, runId: ZId });
 
 // ── Perks ──
@@ -156,12 +161,14 @@ export const ZAuditMember = z.object({
 export const ZAuditCluster = z.object({
   by: z.enum(["fingerprint", "ip"]),
   value: z.string(),
+  size: z.number().int().describe("Signups sharing the value; `members` lists the first 100 of them"),
   members: z.array(ZAuditMember),
 });
 export const ZCourseAudit = z
   .object({
-    clusters: z.array(ZAuditCluster).describe("Groups of two or more signups sharing a device fingerprint or an IP, biggest first"),
-    redeemers: z.array(ZAuditMember).describe("Every coupon redeemer, with `followsPage`"),
+    clusters: z.array(ZAuditCluster).describe("Groups of two or more signups sharing a device fingerprint or an IP, biggest first: the biggest 100"),
+    redeemers: z.array(ZAuditMember).describe("The coupon redeemers, with `followsPage`, in signup order: the first 1,000"),
+    redeemerCount: z.number().int().describe("Coupon redeemers in all"),
     followerSnapshot: z.object({ count: z.number().int() }),
   })
   .meta({ id: "CourseAudit" });
@@ -185,7 +192,7 @@ export const ZIdea = z
   .meta({ id: "CourseIdea" });
 export const ZAdminIdea = ZIdea.extend({ hidden: z.boolean(), authorEmail: z.string(), courseSlug: ZCourseSlug }).meta({ id: "CourseAdminIdea" });
 export const ZIdeaList = z.object({ items: z.array(ZIdea) });
-export const ZAdminIdeaList = z.object({ items: z.array(ZAdminIdea) });
+export const ZAdminIdeaList = z.object({ items: z.array(ZAdminIdea), nextCursor: z.string().nullable() });
 export const ZIdeaInput = z.object({ text: z.string().trim().min(3, "must be at least 3 characters").max(1000) }).meta({ id: "CourseIdeaInput" });
 
 // ── Coupon audit ──

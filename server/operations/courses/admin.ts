@@ -22,6 +22,7 @@ import {
   ZMailRunFailures,
   ZMailRunList,
   ZMailRunParams,
+  ZPageQuery,
   ZPerkResult,
   ZRegistrationList,
   ZRegistrationQuery,
@@ -57,12 +58,14 @@ const RUN_NOTE =
 export const courseList = defineOperation({
   ...ADMIN,
   id: "admin_listCourses",
-  description: "Every course, newest start first, each with its counts: signups, signups with an account, coupons mailed and redeemed, perks granted.",
+  description:
+    "Courses, latest start first, each with its counts: signups, signups with an account, coupons mailed and redeemed, perks granted. Paged: `limit` (default 50, at most 200), `cursor` the previous page's `nextCursor` (null on the last page).",
   method: "GET",
   path: "/admin/courses",
   summary: "List courses with their signup counts",
+  query: ZPageQuery,
   response: ZAdminCourseList,
-  handler: () => listCourses(),
+  handler: ({ query }) => listCourses(query),
 });
 
 export const courseSave = defineOperation({
@@ -148,25 +151,30 @@ export const mail = defineOperation({
 export const mailRuns = defineOperation({
   ...ADMIN,
   id: "admin_courseMailRuns",
-  description: "Each run with `state`, `total`, `sent` and `failed`, newest first: what the console's progress bar reads after a reload.",
+  description:
+    "Each run with `state`, `total`, `sent` and `failed`, newest first: what the console's progress bar reads after a reload. Paged: `limit` (default 50, at most 200), `cursor` the previous page's `nextCursor`.",
   method: "GET",
   path: "/admin/course/{slug}/mail-runs",
-  summary: "The course's bulk mailings with their progress (newest 50)",
+  summary: "The course's bulk mailings with their progress (newest first, paged)",
   params: ZCourseParams,
+  query: ZPageQuery,
   response: ZMailRunList,
-  handler: ({ params }) => listMailRuns(params.slug),
+  handler: ({ params, query }) => listMailRuns(params.slug, query),
 });
 
 export const mailRunFailed = defineOperation({
   ...ADMIN,
   id: "admin_courseMailRunFailures",
-  description: "The recipients of the run the provider refused three times, with the provider's message; a run of another course is 404.",
+  description:
+    "The recipients of the run the provider refused three times, with the provider's message, the last to fail first; a run of another course is 404. Paged: `limit` (default 50, at most 200), `cursor` the previous page's `nextCursor`. To retry them, start the same kind again without `resend`: it reaches every signup no earlier run of that kind (for coupons: no earlier mailing) reached, the failed ones among them.",
   method: "GET",
   path: "/admin/course/{slug}/mail-runs/{runId}/failures",
   summary: "Recipients of a mailing the provider refused, with its reason",
+  errors: ["NOT_FOUND"],
   params: ZMailRunParams,
+  query: ZPageQuery,
   response: ZMailRunFailures,
-  handler: ({ params }) => mailRunFailures(params.slug, params.runId),
+  handler: ({ params, query }) => mailRunFailures(params.slug, params.runId, query),
 });
 
 export const audit = defineOperation({
@@ -210,13 +218,14 @@ export const hide = defineOperation({
 export const ideas = defineOperation({
   ...ADMIN,
   id: "admin_courseIdeas",
-  description: "Newest first, up to 1,000, with the author's email and `hidden`.",
+  description: "Newest first, with the author's email and `hidden`. Paged: `limit` (default 50, at most 200), `cursor` the previous page's `nextCursor`.",
   method: "GET",
   path: "/admin/course/{slug}/ideas",
   summary: "Every idea of the course, hidden ones included (marked)",
   params: ZCourseParams,
+  query: ZPageQuery,
   response: ZAdminIdeaList,
-  handler: ({ params }) => adminListIdeas(params.slug),
+  handler: ({ params, query }) => adminListIdeas(params.slug, query),
 });
 
 export const registrations = defineOperation({

@@ -320,3 +320,194 @@ test("registrations: a search and the 'no' filters all apply together (each used
   assert.deepEqual(await emails({ q: "m2", redeemed: "false" }), ["m2@x.test"]);
   assert.deepEqual(await emails({ mailed: "true", redeemed: "false" }), ["m1@x.test", "m2@x.test"]);
 });
+
+/** Counts the rows `courseSignup.findMany` hands the services while `fn` runs (the database's answer, not the page's). */
+async function signupRowsRead(fn: () => Promise<void>): Promise<number> {
+  const rt = app.rt.runtime;
+  const real = rt.prisma;
+  let rows = 0;
+  rt.prisma = new Proxy(real, {
+    get(target, key) {
+      const value = Reflect.get(target, key) as unknown;
+      if (key === "courseSignup") {
+        const delegate = value as typeof real.courseSignup;
+        return new Proxy(delegate, {
+          get(d, m) {
+            if (m !== "findMany") return Reflect.get(d, m) as unknown;
+            return async (...args: Parameters<typeof delegate.findMany>) => {
+              const r = await delegate.findMany(...args);
+              rows += r.length;
+              return r;
+            };
+          },
+        });
+      }
+      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  try {
+    await fn();
+  } finally {
+    rt.prisma = real;
+  }
+  return rows;
+}
+
+test("mail failures: each failed recipient with the provider's reason, a page at a time, none twice; the same kind without resend retries exactly them", async () => {
+  const slug = await newCourse();
+  const bounced = ["bounce-1@x.test", "bounce-2@x.test", "bounce-3@x.test"];
+  assert.equal((await app.call("POST", `/admin/course/${slug}/eligible`, { ...A(), body: { emails: ["ok-1@x.test", ...bounced, "ok-2@x.test"] } })).status, 200);
+  const mailer = app.rt.runtime.mailer;
+  const send = mailer.send.bind(mailer);
+  mailer.send = async (mail, opts) => {
+    if (mail.to.startsWith("bounce-")) throw new Error(`Resend refused the message: ${mail.to} does not exist`);
+    return send(mail, opts);
+  };
+  try {
+    assert.equal((await app.call("POST", `/admin/course/${slug}/mail/day`, A())).status, 200);
+    await app.rt.runtime.jobs!.idle();
+  } finally {
+    mailer.send = send;
+  }
+  const runs = await app.call("GET", `/admin/course/${slug}/mail-runs`, A());
+  const run = runs.json.items[0];
+  assert.deepEqual([run.state, run.total, run.sent, run.failed], ["done", 5, 2, 3]);
+
+  const seen: Json[] = [];
+  let cursor: string | undefined;
+  let pages = 0;
+  do {
+    const page = await app.call("GET", `/admin/course/${slug}/mail-runs/${run.id}/failures`, { ...A(), query: { limit: "2", ...(cursor ? { cursor } : {}) } });
+    assert.equal(page.status, 200, page.text);
+    assert.ok(page.json.items.length <= 2, "a page holds at most `limit`");
+    seen.push(...page.json.items);
+    cursor = page.json.nextCursor ?? undefined;
+    pages++;
+  } while (cursor && pages < 5);
+  assert.equal(pages, 2, "3 failures at 2 a page: two pages, the last without a cursor");
+  assert.deepEqual(seen.map((f) => f.email).sort(), bounced);
+  for (const f of seen) {
+    assert.equal(f.attempts, 3);
+    assert.match(f.reason, /does not exist/);
+  }
+  assert.equal((await app.call("GET", `/admin/course/${slug}/mail-runs/${run.id}/failures`, { ...A(), query: { cursor: "not-a-cursor" } })).status, 400);
+
+  // The retry the console offers: the same kind, no resend: the three failed, nobody mailed twice.
+  const retry = await app.call("POST", `/admin/course/${slug}/mail/day`, { ...A(), body: { resend: false } });
+  assert.equal(retry.status, 200, retry.text);
+  assert.equal(retry.json.total, 3);
+  await app.rt.runtime.jobs!.idle();
+  const after = await app.call("GET", `/admin/course/${slug}/mail-runs`, A());
+  assert.deepEqual([after.json.items[0].sent, after.json.items[0].failed], [3, 0]);
+});
+
+test("mail runs, ideas and courses are keyset pages: `limit` items, then the rest from `nextCursor`, none twice", async () => {
+  const slug = await newCourse({ attendeeCode: "CODE-1" });
+  assert.equal((await app.call("POST", `/admin/course/${slug}/eligible`, { ...A(), body: { emails: ["p1@x.test"] } })).status, 200);
+  for (const kind of ["day", "start", "last"]) {
+    assert.equal((await app.call("POST", `/admin/course/${slug}/mail/${kind}`, A())).status, 200);
+    await app.rt.runtime.jobs!.idle();
+  }
+  for (const text of ["Idea one", "Idea two", "Idea three"]) assert.equal((await app.call("POST", `/courses/${slug}/ideas`, { key: user.apiKey, body: { text } })).status, 200);
+
+  const all = async (path: string, limit: string, key: (i: Json) => string) => {
+    const out: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const r = await app.call("GET", path, { ...A(), query: { limit, ...(cursor ? { cursor } : {}) } });
+      assert.equal(r.status, 200, r.text);
+      assert.ok(r.json.items.length <= Number(limit));
+      out.push(...r.json.items.map(key));
+      cursor = r.json.nextCursor ?? undefined;
+      pages++;
+    } while (cursor && pages < 100);
+    return { out, pages };
+  };
+  const runs = await all(`/admin/course/${slug}/mail-runs`, "2", (r) => r.kind);
+  assert.deepEqual(runs, { out: ["last", "start", "day"], pages: 2 });
+  const ideas = await all(`/admin/course/${slug}/ideas`, "2", (i) => i.text);
+  assert.deepEqual(ideas.out.sort(), ["Idea one", "Idea three", "Idea two"]);
+  assert.equal(ideas.pages, 2);
+  const courses = await all("/admin/courses", "1", (c) => c.slug);
+  assert.ok(courses.out.includes(slug));
+  assert.equal(new Set(courses.out).size, courses.out.length, "no course twice");
+  assert.equal(courses.pages, courses.out.length, "one course a page");
+  for (const bad of ["x", "12:ab:cd"]) assert.equal((await app.call("GET", `/admin/course/${slug}/mail-runs`, { ...A(), query: { cursor: bad } })).status, 400, bad);
+});
+
+test("registrations are filtered, counted and paged in the database: a page of 5 of 40 reads 5 signups, whatever the filters; the course counts read none", async () => {
+  const slug = await newCourse();
+  const emails = Array.from({ length: 40 }, (_, i) => `reg-${String(i).padStart(2, "0")}@x.test`);
+  assert.equal((await app.call("POST", `/admin/course/${slug}/eligible`, { ...A(), body: { emails } })).status, 200);
+  // Ten of them have an account (matched by email), and two of those the perk.
+  for (const email of emails.slice(0, 10)) await app.rt.prisma.user.create({ data: { email } });
+  const course = await app.rt.prisma.course.findUniqueOrThrow({ where: { slug } });
+  for (const email of emails.slice(0, 2)) {
+    const u = await app.rt.prisma.user.findUniqueOrThrow({ where: { email } });
+    await app.rt.prisma.coursePerkGrant.create({ data: { courseId: course.id, userId: u.id, email, amountCents: 0 } });
+  }
+  const get = (query: Record<string, string>) => app.call("GET", `/admin/course/${slug}/registrations`, { ...A(), query });
+  let r!: Awaited<ReturnType<typeof get>>;
+  const read = await signupRowsRead(async () => {
+    r = await get({ limit: "5", offset: "5" });
+  });
+  assert.equal(r.status, 200, r.text);
+  assert.deepEqual([r.json.total, r.json.items.map((i: Json) => i.email)], [40, emails.slice(5, 10)]);
+  assert.ok(read <= 5, `read ${read} signups for a page of 5`);
+
+  const withAccount = await get({ hasAccount: "true", claimed: "false", limit: "3", offset: "3" });
+  assert.deepEqual([withAccount.json.total, withAccount.json.items.map((i: Json) => [i.email, i.hasAccount, i.perkClaimedAt === null])], [
+    8,
+    emails.slice(5, 8).map((e) => [e, true, true]),
+  ]);
+  const noAccount = await get({ hasAccount: "false", q: "reg-3", limit: "50" });
+  assert.deepEqual(noAccount.json.items.map((i: Json) => i.email), emails.slice(30, 40));
+  const claimed = await get({ claimed: "true" });
+  assert.deepEqual([claimed.json.total, claimed.json.items.every((i: Json) => i.perkClaimedAt !== null)], [2, true]);
+  const literal = await get({ q: "reg_1" });
+  assert.equal(literal.json.total, 0, "an underscore is a character, not a wildcard");
+  const past = await get({ offset: "100" });
+  assert.deepEqual([past.json.total, past.json.items], [40, []]);
+
+  // The counts on the course (and on each course of the list) are counted, not read.
+  let got!: Json;
+  assert.equal(await signupRowsRead(async () => void (got = (await app.call("GET", `/admin/course/${slug}`, A())).json)), 0);
+  assert.deepEqual([got.stats.signups, got.stats.withAccount], [40, 10]);
+});
+
+test("the audit groups in the database and reads only what it shows: the biggest clusters with their first 100 members and `size`, the redeemers with `redeemerCount`", async () => {
+  const slug = await newCourse();
+  const emails = Array.from({ length: 150 }, (_, i) => `aud-${String(i).padStart(3, "0")}@x.test`);
+  assert.equal((await app.call("POST", `/admin/course/${slug}/eligible`, { ...A(), body: { emails } })).status, 200);
+  const course = await app.rt.prisma.course.findUniqueOrThrow({ where: { slug } });
+  // 120 behind one IP (a campus), two sharing a device, one redeemer who follows the Page.
+  await app.rt.prisma.courseSignup.updateMany({ where: { courseId: course.id, email: { in: emails.slice(0, 120) } }, data: { ip: "9.9.9.9" } });
+  await app.rt.prisma.courseSignup.updateMany({ where: { courseId: course.id, email: { in: emails.slice(130, 132) } }, data: { fingerprint: "dev-z", socialHandle: "@Zed" } });
+  assert.equal((await app.call("POST", `/admin/course/${slug}/coupons`, A())).status, 200);
+  await app.rt.runtime.jobs!.idle();
+  await app.rt.prisma.courseCoupon.updateMany({ where: { courseId: course.id, signup: { email: emails[130] } }, data: { redeemedAt: new Date() } });
+  assert.equal((await app.call("PUT", `/admin/course/${slug}/followers`, { ...A(), body: { handles: ["zed", ...Array.from({ length: 500 }, (_, i) => `fan${i}`)] } })).status, 200);
+
+  let audit!: Json;
+  const read = await signupRowsRead(async () => {
+    const r = await app.call("GET", `/admin/course/${slug}/audit`, A());
+    assert.equal(r.status, 200, r.text);
+    audit = r.json;
+  });
+  assert.deepEqual(
+    audit.clusters.map((c: Json) => [c.by, c.value, c.size, c.members.length]),
+    [
+      ["ip", "9.9.9.9", 120, 100],
+      ["fingerprint", "dev-z", 2, 2],
+    ],
+  );
+  assert.deepEqual(audit.clusters[0].members.slice(0, 2).map((m: Json) => m.email), emails.slice(0, 2));
+  assert.deepEqual(audit.clusters[1].members.map((m: Json) => [m.email, m.redeemed, m.followsPage]), [
+    [emails[130], true, true],
+    [emails[131], false, null],
+  ]);
+  assert.deepEqual([audit.redeemerCount, audit.redeemers.map((m: Json) => [m.email, m.followsPage])], [1, [[emails[130], true]]]);
+  assert.equal(audit.followerSnapshot.count, 501);
+  assert.ok(read <= 100 + 2 + 1, `read ${read} signups to show 103`);
+});

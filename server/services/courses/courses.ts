@@ -12,7 +12,7 @@ import {
   type ZRegistrationQuery,
 } from "../../../lib/schemas/courses.ts";
 import type { Caller } from "../../auth/caller.ts";
-import type { Prisma } from "../../db/generated/client.ts";
+import { Prisma } from "../../db/generated/client.ts";
 import { ApiError } from "../../http/errors.ts";
 import { enqueue } from "../../jobs/enqueue.ts";
 import { log } from "../../log.ts";
@@ -20,7 +20,6 @@ import { db, runtime } from "../../runtime.ts";
 import { TX_OPTIONS } from "../billing/ledger.ts";
 import { grantPerk, grantPerksToCourse } from "./perks.ts";
 import { coursePerkOpenJob } from "./perk-job.ts";
-import { containsText } from "../../db/like.ts";
 import { keysetAfter, keysetOrder, keysetPage } from "../../db/keyset.ts";
 
 type Tx = Prisma.TransactionClient;
@@ -49,14 +48,15 @@ export async function logAdmin(
 
 export async function courseStats(courseId: string) {
   const p = db();
-  const emails = (await p.courseSignup.findMany({ where: { courseId }, select: { email: true } })).map((s) => s.email);
-  const [withAccount, couponsMailed, couponsRedeemed, perksGranted] = await Promise.all([
-    emails.length ? p.user.count({ where: { email: { in: emails } } }) : 0,
+  // Counted in the database: accounts are matched by email, an EXISTS per signup.
+  const [signups, [accounts], couponsMailed, couponsRedeemed, perksGranted] = await Promise.all([
+    p.courseSignup.count({ where: { courseId } }),
+    p.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM "CourseSignup" s WHERE s."courseId" = ${courseId} AND EXISTS (SELECT 1 FROM "User" u WHERE u."email" = s."email")`,
     p.courseCoupon.count({ where: { courseId, mailedAt: { not: null } } }),
     p.courseCoupon.count({ where: { courseId, redeemedAt: { not: null } } }),
     p.coursePerkGrant.count({ where: { courseId } }),
   ]);
-  return { signups: emails.length, withAccount, couponsMailed, couponsRedeemed, perksGranted };
+  return { signups, withAccount: Number(accounts?.n ?? 0), couponsMailed, couponsRedeemed, perksGranted };
 }
 
 export function serializeCourse(c: CourseRow) {
@@ -77,9 +77,11 @@ export async function adminCourse(c: CourseRow) {
   return { ...serializeCourse(c), attendeeCode: c.attendeeCode, stats: await courseStats(c.id) };
 }
 
-export async function listCourses() {
-  const rows = await db().course.findMany({ orderBy: { startsAt: "desc" } });
-  return { items: await Promise.all(rows.map(adminCourse)) };
+/** Courses, latest start first, a keyset page at a time (`cursor`: the previous page's `nextCursor`). */
+export async function listCourses(page: { limit: number; cursor?: string } = { limit: 50 }) {
+  const read = await db().course.findMany({ where: keysetAfter(page.cursor, "startsAt"), orderBy: keysetOrder("startsAt"), take: page.limit + 1 });
+  const { page: rows, nextCursor } = keysetPage(read, page.limit, "startsAt");
+  return { items: await Promise.all(rows.map(adminCourse)), nextCursor };
 }
 
 /** Creates the course, or updates the one with this slug; queues the perk's opening. */
@@ -152,72 +154,113 @@ export async function grantPerks(caller: Caller, slug: string) {
 
 // ── Registrations ──
 
+/** LIKE '%text%' for the text as typed: `%`, `_` and `\\` escaped (see containsText). */
+const likeText = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * The course's registrations matching the filters, oldest first, `limit` from `offset`, and how
+ * many match in all. Filtered, counted and paged in the database (the account and the perk grant
+ * are matched by email, so those two filters are EXISTS subqueries); only the page's rows are read.
+ */
 export async function listRegistrations(slug: string, q: z.output<typeof ZRegistrationQuery>) {
   const course = await courseBySlug(slug);
   const p = db();
-  const needle = q.q?.toLowerCase();
-  const signups = await p.courseSignup.findMany({
-    where: {
-      courseId: course.id,
-      // One condition each, under AND: spread into one object, the search's OR and a 'no' filter's OR
-      // (or two `coupon` conditions) were the same key, and the last replaced the others.
-      AND: [
-        ...(needle ? [{ OR: [{ email: containsText(needle) }, { fingerprint: containsText(q.q!) }, { ip: containsText(q.q!) }] }] : []),
-        ...(q.mailed === undefined ? [] : [q.mailed ? { coupon: { mailedAt: { not: null } } } : { OR: [{ coupon: null }, { coupon: { mailedAt: null } }] }]),
-        ...(q.redeemed === undefined ? [] : [q.redeemed ? { coupon: { redeemedAt: { not: null } } } : { OR: [{ coupon: null }, { coupon: { redeemedAt: null } }] }]),
-      ],
-    },
-    include: { coupon: true },
-    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-  });
-  // Accounts and grants are matched by email: read for the course's addresses at once.
+  const flag = (on: boolean | undefined, yes: Prisma.Sql, no: Prisma.Sql) => (on === undefined ? [] : [on ? yes : no]);
+  const account = Prisma.sql`EXISTS (SELECT 1 FROM "User" u WHERE u."email" = s."email")`;
+  const granted = Prisma.sql`EXISTS (SELECT 1 FROM "CoursePerkGrant" g WHERE g."courseId" = s."courseId" AND g."email" = s."email")`;
+  const where = Prisma.join(
+    [
+      Prisma.sql`s."courseId" = ${course.id}`,
+      ...(q.q ? [Prisma.sql`(s."email" LIKE ${likeText(q.q.toLowerCase())} OR s."fingerprint" LIKE ${likeText(q.q)} OR s."ip" LIKE ${likeText(q.q)})`] : []),
+      ...flag(q.mailed, Prisma.sql`c."mailedAt" IS NOT NULL`, Prisma.sql`c."mailedAt" IS NULL`),
+      ...flag(q.redeemed, Prisma.sql`c."redeemedAt" IS NOT NULL`, Prisma.sql`c."redeemedAt" IS NULL`),
+      ...flag(q.hasAccount, account, Prisma.sql`NOT ${account}`),
+      ...flag(q.claimed, granted, Prisma.sql`NOT ${granted}`),
+    ],
+    " AND ",
+  );
+  const from = Prisma.sql`FROM "CourseSignup" s LEFT JOIN "CourseCoupon" c ON c."signupId" = s."id" WHERE ${where}`;
+  const [[counted], ids] = await Promise.all([
+    p.$queryRaw<{ total: bigint }[]>`SELECT count(*) AS total ${from}`,
+    p.$queryRaw<{ id: string }[]>`SELECT s."id" ${from} ORDER BY s."createdAt" ASC, s."id" ASC LIMIT ${q.limit} OFFSET ${q.offset}`,
+  ]);
+  const order = new Map(ids.map((r, i) => [r.id, i]));
+  const signups = (ids.length ? await p.courseSignup.findMany({ where: { id: { in: ids.map((r) => r.id) } }, include: { coupon: true } }) : []).sort(
+    (a, b) => order.get(a.id)! - order.get(b.id)!,
+  );
+  // Accounts and grants of the page's addresses only.
   const emails = signups.map((s) => s.email);
-  const accounts = new Set((emails.length ? await p.user.findMany({ where: { email: { in: emails } }, select: { email: true } }) : []).map((u) => u.email));
-  const grants = new Map((await p.coursePerkGrant.findMany({ where: { courseId: course.id } })).map((g) => [g.email, g.createdAt]));
-  const rows = signups
-    .map((s) => ({
-      id: s.id,
-      email: s.email,
-      source: s.source === "eligible" ? ("eligible" as const) : ("signup" as const),
-      fingerprint: s.fingerprint,
-      ip: s.ip,
-      socialHandle: s.socialHandle,
-      hasAccount: accounts.has(s.email),
-      couponMailedAt: ms(s.coupon?.mailedAt),
-      couponRedeemedAt: ms(s.coupon?.redeemedAt),
-      perkClaimedAt: ms(grants.get(s.email)),
-      createdAt: s.createdAt.getTime(),
-    }))
-    .filter((r) => (q.hasAccount === undefined || r.hasAccount === q.hasAccount) && (q.claimed === undefined || (r.perkClaimedAt !== null) === q.claimed));
-  return { items: rows.slice(q.offset, q.offset + q.limit), total: rows.length };
+  const [accounts, grants] = emails.length
+    ? await Promise.all([
+        p.user.findMany({ where: { email: { in: emails } }, select: { email: true } }).then((us) => new Set(us.map((u) => u.email))),
+        p.coursePerkGrant.findMany({ where: { courseId: course.id, email: { in: emails } } }).then((gs) => new Map(gs.map((g) => [g.email, g.createdAt]))),
+      ])
+    : [new Set<string>(), new Map<string, Date>()];
+  const items = signups.map((s) => ({
+    id: s.id,
+    email: s.email,
+    source: s.source === "eligible" ? ("eligible" as const) : ("signup" as const),
+    fingerprint: s.fingerprint,
+    ip: s.ip,
+    socialHandle: s.socialHandle,
+    hasAccount: accounts.has(s.email),
+    couponMailedAt: ms(s.coupon?.mailedAt),
+    couponRedeemedAt: ms(s.coupon?.redeemedAt),
+    perkClaimedAt: ms(grants.get(s.email)),
+    createdAt: s.createdAt.getTime(),
+  }));
+  return { items, total: Number(counted?.total ?? 0) };
 }
 
 // ── Audit and followers ──
 
+/** The audit's bounds: the biggest clusters, the first members of each, the first redeemers (each answer says how many there are in all). */
+export const AUDIT_CLUSTERS = 100;
+export const AUDIT_MEMBERS = 100;
+export const AUDIT_REDEEMERS = 1000;
+
+/**
+ * Clusters found by GROUP BY in the database (only their members are read, up to AUDIT_MEMBERS
+ * each), the biggest AUDIT_CLUSTERS of them; the first AUDIT_REDEEMERS redeemers. Each cluster's
+ * `size` and `redeemerCount` say how many there are in all.
+ */
 export async function courseAudit(slug: string) {
   const course = await courseBySlug(slug);
   const p = db();
-  const [signups, followers] = await Promise.all([
-    p.courseSignup.findMany({ where: { courseId: course.id }, include: { coupon: { select: { redeemedAt: true } } }, orderBy: { createdAt: "asc" } }),
-    p.courseFollower.findMany({ where: { courseId: course.id }, select: { handle: true } }),
+  const groups = await p.$queryRaw<{ by: "fingerprint" | "ip"; value: string; size: bigint }[]>`
+    SELECT * FROM (
+      SELECT 'fingerprint' AS "by", s."fingerprint" AS "value", count(*) AS "size" FROM "CourseSignup" s
+        WHERE s."courseId" = ${course.id} AND s."fingerprint" IS NOT NULL GROUP BY s."fingerprint" HAVING count(*) > 1
+      UNION ALL
+      SELECT 'ip' AS "by", s."ip" AS "value", count(*) AS "size" FROM "CourseSignup" s
+        WHERE s."courseId" = ${course.id} AND s."ip" IS NOT NULL GROUP BY s."ip" HAVING count(*) > 1
+    ) g ORDER BY g."size" DESC, g."value" ASC, g."by" ASC LIMIT ${AUDIT_CLUSTERS}`;
+  const include = { coupon: { select: { redeemedAt: true } } } as const;
+  const order = [{ createdAt: "asc" as const }, { id: "asc" as const }];
+  const [memberLists, redeemers, redeemerCount, followers] = await Promise.all([
+    Promise.all(groups.map((g) => p.courseSignup.findMany({ where: { courseId: course.id, [g.by]: g.value }, include, orderBy: order, take: AUDIT_MEMBERS }))),
+    p.courseSignup.findMany({ where: { courseId: course.id, coupon: { redeemedAt: { not: null } } }, include, orderBy: order, take: AUDIT_REDEEMERS }),
+    p.courseCoupon.count({ where: { courseId: course.id, redeemedAt: { not: null } } }),
+    p.courseFollower.count({ where: { courseId: course.id } }),
   ]);
-  const following = new Set(followers.map((f) => f.handle));
-  const member = (s: (typeof signups)[number]) => {
+  // Whether a redeemer follows the Page: their handles looked up in the snapshot, not the snapshot read.
+  const handleOf = (h: string | null) => (h ? h.replace(/^@/, "").toLowerCase() : null);
+  const handles = [...new Set([...memberLists.flat(), ...redeemers].filter((s) => s.coupon?.redeemedAt).map((s) => handleOf(s.socialHandle)).filter((h): h is string => !!h))];
+  const following = new Set(
+    handles.length ? (await p.courseFollower.findMany({ where: { courseId: course.id, handle: { in: handles } }, select: { handle: true } })).map((f) => f.handle) : [],
+  );
+  type Signup = (typeof redeemers)[number];
+  const member = (s: Signup) => {
     const redeemed = !!s.coupon?.redeemedAt;
-    const handle = s.socialHandle ? s.socialHandle.replace(/^@/, "").toLowerCase() : null;
+    const handle = handleOf(s.socialHandle);
     return { email: s.email, fingerprint: s.fingerprint, ip: s.ip, socialHandle: s.socialHandle, redeemed, followsPage: redeemed ? handle !== null && following.has(handle) : null };
   };
-  const clusters: { by: "fingerprint" | "ip"; value: string; members: ReturnType<typeof member>[] }[] = [];
-  for (const by of ["fingerprint", "ip"] as const) {
-    const groups = new Map<string, typeof signups>();
-    for (const s of signups) {
-      const v = s[by];
-      if (v) groups.set(v, [...(groups.get(v) ?? []), s]);
-    }
-    for (const [value, list] of groups) if (list.length > 1) clusters.push({ by, value, members: list.map(member) });
-  }
-  clusters.sort((a, b) => b.members.length - a.members.length || a.value.localeCompare(b.value));
-  return { clusters, redeemers: signups.filter((s) => s.coupon?.redeemedAt).map(member), followerSnapshot: { count: following.size } };
+  return {
+    clusters: groups.map((g, i) => ({ by: g.by, value: g.value, size: Number(g.size), members: memberLists[i]!.map(member) })),
+    redeemers: redeemers.map(member),
+    redeemerCount,
+    followerSnapshot: { count: followers },
+  };
 }
 
 export async function setFollowers(caller: Caller, slug: string, handles: string[]) {
@@ -262,9 +305,11 @@ export async function submitIdea(caller: Caller, slug: string, text: string) {
   return { id: r.id, text: r.text, authorName: publicName((await authors([caller.userId])).get(caller.userId)), mine: true, createdAt: r.createdAt.getTime() };
 }
 
-export async function adminListIdeas(slug: string) {
+/** Every idea of the course, hidden ones included, newest first, a keyset page at a time. */
+export async function adminListIdeas(slug: string, page: { limit: number; cursor?: string } = { limit: 50 }) {
   const course = await courseBySlug(slug);
-  const rows = await db().courseIdea.findMany({ where: { courseId: course.id }, orderBy: { createdAt: "desc" }, take: 1000 });
+  const read = await db().courseIdea.findMany({ where: { courseId: course.id, ...keysetAfter(page.cursor, "createdAt") }, orderBy: keysetOrder("createdAt"), take: page.limit + 1 });
+  const { page: rows, nextCursor } = keysetPage(read, page.limit, "createdAt");
   const by = await authors([...new Set(rows.map((r) => r.authorId))]);
   return {
     items: rows.map((r) => ({
@@ -277,6 +322,7 @@ export async function adminListIdeas(slug: string) {
       courseSlug: course.slug,
       createdAt: r.createdAt.getTime(),
     })),
+    nextCursor,
   };
 }
 

@@ -14,6 +14,7 @@ import type { Caller } from "../../auth/caller.ts";
 import { lockRow } from "../../db/lock.ts";
 import { ApiError } from "../../http/errors.ts";
 import { enqueue } from "../../jobs/enqueue.ts";
+import { keysetAfter, keysetOrder, keysetPage } from "../../db/keyset.ts";
 import { db } from "../../runtime.ts";
 import { courseBySlug, ensureCoupons, logAdmin } from "./courses.ts";
 import { courseMailRunJob, serializeRun, type RunKind } from "./mail-run-job.ts";
@@ -57,18 +58,38 @@ export async function startMailRun(caller: Caller, slug: string, kind: RunKind, 
   return serializeRun(run);
 }
 
-export async function listMailRuns(slug: string) {
+/** The course's runs, newest first, a keyset page at a time (`cursor`: the previous page's `nextCursor`). */
+export async function listMailRuns(slug: string, page: { limit: number; cursor?: string } = { limit: 50 }) {
   const course = await courseBySlug(slug);
-  const rows = await db().courseMailRun.findMany({ where: { courseId: course.id }, orderBy: { createdAt: "desc" }, take: 50 });
-  return { items: rows.map(serializeRun) };
+  const read = await db().courseMailRun.findMany({
+    where: { courseId: course.id, ...keysetAfter(page.cursor, "createdAt") },
+    orderBy: keysetOrder("createdAt"),
+    take: page.limit + 1,
+  });
+  const { page: rows, nextCursor } = keysetPage(read, page.limit, "createdAt");
+  return { items: rows.map(serializeRun), nextCursor };
 }
 
-export async function mailRunFailures(slug: string, runId: string) {
+/**
+ * The run's failed recipients, the last to fail first (by the time of their last attempt, then
+ * id), a keyset page at a time (`cursor`: the previous page's `nextCursor`).
+ */
+export async function mailRunFailures(slug: string, runId: string, page: { limit: number; cursor?: string } = { limit: 50 }) {
   const course = await courseBySlug(slug);
   const run = await db().courseMailRun.findFirst({ where: { id: runId, courseId: course.id } });
   if (!run) throw new ApiError("NOT_FOUND", "No such mailing of this course");
-  const rows = await db().courseMailRecipient.findMany({ where: { runId, status: "failed" }, orderBy: { email: "asc" }, take: 1000 });
-  return { items: rows.map((r) => ({ email: r.email, reason: r.reason, attempts: r.attempts })) };
+  const read = await db().courseMailRecipient.findMany({
+    where: { runId, status: "failed", ...keysetAfter(page.cursor, "claimedAt") },
+    orderBy: keysetOrder("claimedAt"),
+    take: page.limit + 1,
+  });
+  // A failed row was claimed (attempted) at least once: claimedAt is set.
+  const { page: rows, nextCursor } = keysetPage(
+    read.map((r) => ({ ...r, claimedAt: r.claimedAt ?? new Date(0) })),
+    page.limit,
+    "claimedAt",
+  );
+  return { items: rows.map((r) => ({ id: r.id, email: r.email, reason: r.reason, attempts: r.attempts })), nextCursor };
 }
 
 export type MailKind = (typeof MAIL_KINDS)[number];
