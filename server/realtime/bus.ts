@@ -18,6 +18,10 @@ export type EventType =
   | "device.offline"
   /** A device was deleted (data: { deviceId }), also one that was offline: to its user's own connections. */
   | "device.deleted"
+  /** A bridge device was enrolled (data: { deviceId }): to its user's own connections. */
+  | "device.created"
+  /** A device's workspace paths changed (data: { deviceId }): to its user's own connections. */
+  | "device.updated"
   /**
    * An API key of the user's was created, deleted or made the default (data: { action, keyId, name },
    * never the key): to the user's own connections, so a keys list follows the CLI, scripts and other tabs.
