@@ -11,14 +11,17 @@ import settingsStyles from "@/components/settings/settings.module.css";
 
 const when = (ms: number | null) => (ms ? new Date(ms).toLocaleString() : "never");
 
-/** The user's bridge devices (live: online, offline, removed elsewhere) and edges (live: renamed, removed); each can be removed, an edge renamed. */
+/** What changes the devices list: online, offline, enrolled, workspace paths changed, removed (each elsewhere too). */
+const DEVICE_EVENTS = new Set(["device.online", "device.offline", "device.created", "device.updated", "device.deleted"]);
+
+/** The user's bridge devices (live: online, offline, enrolled, changed or removed elsewhere) and edges (live: renamed, removed); each can be removed, an edge renamed. */
 export function Devices() {
   const devices = useOperation("device_list", {});
   const edges = useOperation("edge_list", {});
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   useLiveOperations(
-    (e) => (e.type === "device.online" || e.type === "device.offline" || e.type === "device.deleted" ? ["device_list"] : e.type === "edge.updated" ? ["edge_list"] : []),
+    (e) => (DEVICE_EVENTS.has(e.type) ? ["device_list"] : e.type === "edge.updated" ? ["edge_list"] : []),
     ["device_list", "edge_list"],
   );
 

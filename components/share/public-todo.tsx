@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { TBlock, TMessage, TPublicMessage, TPublicTodo } from "@/lib/schemas/todos";
+import type { TMessage, TPublicTodo } from "@/lib/schemas/todos";
 import { MessageItem } from "@/components/todo/message-item";
 import { StatusBadge } from "@/components/todo/status-badge";
 import { LiveStatus } from "@/components/ui/live-status";
@@ -8,19 +8,12 @@ import todoStyles from "@/components/todo/todo.module.css";
 import styles from "./share.module.css";
 
 /**
- * The read-only message view of a public message. The chat's MessageItem takes the full shape;
- * what the public todo does not carry is neutral here (no schedule, no usage, no sub-todos).
- */
-function asMessageView(todoId: string, m: TPublicMessage): TMessage {
-  const blocks: TBlock[] = m.blocks.map((b) => ({ ...b, todoId, subTodoIds: [], createdAt: m.createdAt, updatedAt: m.createdAt }));
-  return { ...m, todoId, scheduledAt: null, usage: null, updatedAt: m.createdAt, blocks };
-}
-
-/**
  * A public todo, read-only: no status controls, no composer, checklists as marks, not checkboxes.
- * `before` is set on a page of older messages; `live` is whether its changes arrive (live-public-todo.tsx).
+ * `messages` are its messages as the chat shows them (./public-view.ts asMessageView), a streaming
+ * reply's text included; `before` is set on a page of older messages; `live` is whether its
+ * changes arrive (live-public-todo.tsx).
  */
-export function PublicTodo({ todo, before, live }: { todo: TPublicTodo; before?: string; live: RealtimeStatus }) {
+export function PublicTodo({ todo, messages, before, live }: { todo: TPublicTodo; messages: TMessage[]; before?: string; live: RealtimeStatus }) {
   const self = `/share/${encodeURIComponent(todo.id)}`;
   return (
     <article className={todoStyles.chat} data-testid="public-todo">
@@ -42,12 +35,12 @@ export function PublicTodo({ todo, before, live }: { todo: TPublicTodo; before?:
             </Link>
           </p>
         ) : null}
-        {todo.messages.length === 0 ? (
+        {messages.length === 0 ? (
           <p className="muted">No messages yet.</p>
         ) : (
           <ol className={todoStyles.list}>
-            {todo.messages.map((m) => (
-              <MessageItem key={m.id} message={asMessageView(todo.id, m)} paused={todo.status === "PAUSED"} userLabel="Owner" />
+            {messages.map((m) => (
+              <MessageItem key={m.id} message={m} paused={todo.status === "PAUSED"} userLabel="Owner" />
             ))}
           </ol>
         )}

@@ -155,3 +155,29 @@ test("an edge is renamed in place: the schema's message for an empty name, Escap
   await expect(item.getByTestId("edge-name")).toHaveText("attic pi");
   await expectAccessible(page, "devices with an edge");
 });
+
+test("a device enrolled elsewhere, and a change of its workspace paths, show in an open devices page without a reload", async ({ page }, info) => {
+  const user = await signedInUser(page, info, "devices");
+  // The page's live connection is up (Socket.IO's CONNECT answer) before anything changes elsewhere.
+  const connected = new Promise<void>((resolve) => page.on("websocket", (ws) => ws.on("framereceived", (f) => void (String(f.payload).startsWith("40") && resolve()))));
+  await page.goto("/settings/devices");
+  await expect(page.getByText("No devices yet.")).toBeVisible();
+  await connected;
+  // Enrolled by a script with the user's API key (a bridge on another machine, another tab).
+  const enroll = async (name: string) => {
+    const res = await user.session.post("/api/v1/cli/device/enroll-self", { headers: bearer(user.apiKey), data: { name } });
+    expect(res.status(), await res.text()).toBe(200);
+    return ((await res.json()) as { device: { id: string } }).device.id;
+  };
+  const id = await enroll("new-box");
+  const device = page.getByTestId("device").filter({ hasText: "new-box" });
+  await expect(device).toHaveCount(1);
+  // Its workspace paths set elsewhere (the bridge itself does this with its device token).
+  const set = await user.session.put(`/api/v1/devices/${id}/workspacepaths`, { headers: bearer(user.apiKey), data: ["/home/me/garden"] });
+  expect(set.status(), await set.text()).toBe(200);
+  await expect(device).toContainText("/home/me/garden");
+  // And one more, long after the page's first reads.
+  await enroll("other-box");
+  await expect(page.getByTestId("device")).toHaveCount(2);
+  await page.screenshot({ path: info.outputPath("devices-live-enrol.png"), fullPage: true });
+});

@@ -101,7 +101,7 @@ test("a failed public todo says so in general terms, never the provider's reason
   expect(await page.content()).not.toContain(reason);
 });
 
-test("a signed-out visitor of a share link sees new messages, the reply and status changes live, hears nothing private, and sees it turn private", async ({ page }, info) => {
+test("a signed-out visitor of a share link sees new messages, the reply and status changes live, hears nothing the public read does not show, and sees it turn private", async ({ page }, info) => {
   const u = await createUser(info, "owner");
   const p = await createProject(u, "Secret project name");
   const t = await createTodo(u, p.id, "Plan the garden");
@@ -135,13 +135,75 @@ test("a signed-out visitor of a share link sees new messages, the reply and stat
   await setStatus(u, t.id, "complete");
   await expect(page.getByTestId("todo-status")).toHaveText("Done");
 
-  // What arrived over the connection was only "it changed": no project, owner, text or status.
+  // What arrived over the connection is what the public read shows (its messages) and "it
+  // changed" for the rest: no project, owner, usage or the todo's status.
   const received = frames.join("\n");
   expect(received).toContain("publicTodo.changed");
-  for (const secret of [p.id, "Secret project name", u.userId, "Which seeds first?", "Tomatoes", ready.messages.at(-1)!.content, "DONE", "READY"]) expect(received).not.toContain(secret);
+  expect(received).toContain("Which seeds first?");
+  for (const secret of [p.id, "Secret project name", u.userId, "projectId", "usage", "READY"]) expect(received).not.toContain(secret);
 
   // Made private: the open page says so, and hears nothing more of it.
   expect((await u.session.put(`/api/v1/todos/${t.id}`, { headers: h(u), data: { isPublic: false } })).status()).toBe(200);
   await expect(page.getByRole("heading", { name: "This todo is not public or does not exist" })).toBeVisible();
   await expect(page.getByText("Plan the garden")).toHaveCount(0);
+});
+
+/**
+ * The OpenAI-compatible stand-in echoes the message two words per 20 ms: 600 words write for about
+ * 6 s, so the visitor's page sees the reply while it is being written.
+ */
+const LONG = `Plan a balcony garden: ${Array.from({ length: 600 }, (_, i) => `word${i}`).join(" ")}`;
+
+test("a signed-out visitor sees the agent's reply stream in word by word, as the owner's chat does, without a read per piece", async ({ page }, info) => {
+  const u = await createUser(info, "owner");
+  const p = await createProject(u, "Secret project name");
+  const t = await createTodo(u, p.id, { content: "Balcony garden", agentSettings: { provider: "openai", model: "gpt-4o-mini" } });
+  expect((await u.session.put(`/api/v1/todos/${t.id}`, { headers: h(u), data: { isPublic: true } })).status()).toBe(200);
+  const frames: string[] = [];
+  page.on("websocket", (ws) => ws.on("framereceived", (f) => void frames.push(String(f.payload))));
+  // Reads of the public todo the page makes (todo_getPublic) while the reply streams.
+  let reads = 0;
+  page.on("request", (r) => {
+    if (r.url().includes(`/public/todos/${t.id}`)) reads++;
+  });
+
+  await page.goto(`/share/${t.id}`);
+  await expect(page.getByTestId("live-status")).toHaveText("Live");
+  // Every text the newest reply showed while it was still being written.
+  await page.evaluate(() => {
+    const seen: { text: string; state: string }[] = [];
+    (window as unknown as { __seen: typeof seen }).__seen = seen;
+    const root = document.querySelector('[data-testid="public-todo"]')!;
+    new MutationObserver(() => {
+      const replies = root.querySelectorAll('[data-testid="message"][data-role="assistant"]');
+      const last = replies[replies.length - 1] as HTMLElement | undefined;
+      if (!last) return;
+      const text = last.querySelector('[data-testid="message-content"]')?.textContent ?? "";
+      const state = last.dataset.state ?? "";
+      const prev = seen[seen.length - 1];
+      if (!prev || prev.text !== text || prev.state !== state) seen.push({ text, state });
+    }).observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
+  reads = 0;
+
+  await addMessage(u, t.id, { content: LONG, startProcessing: true });
+  const ready = await waitForReply(u, t.id);
+  const reply = ready.messages.at(-1)!.content;
+  const replies = page.locator('[data-testid="message"][data-role="assistant"]');
+  await expect(replies.last().getByTestId("message-content")).toHaveText(reply);
+  await expect(replies.last()).toHaveAttribute("data-state", "DONE");
+  await expect(page.getByTestId("todo-status")).toHaveText("Ready");
+
+  // The page showed the reply growing while it was PROCESSING, each text a prefix of the whole.
+  const seen = await page.evaluate(() => (window as unknown as { __seen: { text: string; state: string }[] }).__seen);
+  const partial = seen.filter((s) => s.state === "PROCESSING" && s.text.length > 0 && s.text.length < reply.length);
+  expect(partial.length, JSON.stringify(seen.map((s) => [s.state, s.text.length]))).toBeGreaterThanOrEqual(3);
+  for (const s of partial) expect(reply.startsWith(s.text), s.text.slice(0, 80)).toBe(true);
+  // Streamed, not read again: far fewer reads than texts shown.
+  expect(reads, `${reads} reads for ${partial.length} texts`).toBeLessThan(partial.length);
+  // The deltas came over the connection, with nothing the public read does not show.
+  const received = frames.join("\n");
+  expect(received).toContain("message.delta");
+  for (const secret of [p.id, "Secret project name", u.userId, "projectId", "usage", "gpt-4o-mini"]) expect(received).not.toContain(secret);
+  await snap(page, info, "share-streamed-reply");
 });

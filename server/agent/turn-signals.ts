@@ -2,7 +2,9 @@
 // now. The lifecycle (server/services/todos/lifecycle.ts) sends `stop` after the commit of every
 // change that takes a todo out of RUNNING (pause, complete, cancel, an error, a deletion), and
 // todo_subscribe sends `flush` so that the reply it then reads holds every delta sent before the
-// connection joined the todo's room. Each signal reaches the turns of this process at once, through
+// connection joined the todo's room; todo_update sends `public` / `private` when a running todo is
+// made public or private, so the reply's deltas start or stop reaching its public viewers
+// (server/realtime/public-todos.ts) in whichever process streams it. Each signal reaches the turns of this process at once, through
 // this registry, and the other processes through the event bus's `turn.signal` effect
 // (server/realtime/sockets.ts relays it through the Socket.IO adapter when there is Redis).
 // Without Redis and with several processes (a setup without the adapter), a turn still stops at its
@@ -11,10 +13,10 @@ import { log } from "../log.ts";
 import type { EventBus } from "../realtime/bus.ts";
 import { runtime } from "../runtime.ts";
 
-export type TurnSignal = "stop" | "flush";
+export type TurnSignal = "stop" | "flush" | "public" | "private";
 
 /** What a running turn does with a signal; `flush` resolves once its reply is written. */
-export type TurnWatcher = { stop(): void; flush(): Promise<void> };
+export type TurnWatcher = { stop(): void; flush(): Promise<void>; /** The todo was made public (true) or private. */ publicity?(isPublic: boolean): void };
 
 export class TurnSignals {
   private readonly watchers = new Map<string, Set<TurnWatcher>>();
@@ -43,7 +45,8 @@ export class TurnSignals {
       [...set].map(async (w) => {
         try {
           if (signal === "stop") w.stop();
-          else await w.flush();
+          else if (signal === "flush") await w.flush();
+          else w.publicity?.(signal === "public");
         } catch (err) {
           log.warn("a turn could not act on a signal", { todoId, signal, error: err instanceof Error ? err.message : String(err) });
         }

@@ -61,6 +61,8 @@ export async function runTurn(ctx: TurnContext, todoId: string): Promise<boolean
     if (begun === null || begun === "stopped") return false;
     if (begun === "busy" || begun === "held") return begun;
     const { todo, turn, workflow } = begun;
+    // Read under the lock just now; a later todo_update of isPublic reaches the turn as a signal.
+    watch.todo = todo;
     const settings = asObject(todo.agentSettings) as TAgentSettings;
     const providerName = settings.provider ?? ctx.defaultProvider;
     const provider = Object.hasOwn(ctx.providers, providerName) ? ctx.providers[providerName] : undefined;
@@ -72,12 +74,22 @@ export async function runTurn(ctx: TurnContext, todoId: string): Promise<boolean
   }
 }
 
-/** A turn's end of the signals (./turn-signals.ts): stop aborts its model call, flush writes its reply. */
+/** A turn's end of the signals (./turn-signals.ts): stop aborts its model call, flush writes its reply, publicity follows isPublic. */
 export class TurnWatch {
   readonly controller = new AbortController();
   writer?: ReplyWriter;
+  /**
+   * The todo the turn publishes its events with (deltas, steps, the reply). Its `isPublic` follows
+   * the `public` / `private` signals, so the deltas reach the todo's public viewers exactly while
+   * it is public (server/realtime/public-todos.ts) without a read per delta. A signal before the
+   * turn read the todo is older than that read and changes nothing.
+   */
+  todo?: { isPublic: boolean };
   stop(): void {
     this.controller.abort();
+  }
+  publicity(isPublic: boolean): void {
+    if (this.todo) this.todo.isPublic = isPublic;
   }
   async flush(): Promise<void> {
     await this.writer?.flush();

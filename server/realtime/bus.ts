@@ -23,6 +23,10 @@ export type EventType =
   | "device.offline"
   /** A device was deleted (data: { deviceId }), also one that was offline: to its user's own connections. */
   | "device.deleted"
+  /** A bridge device was enrolled (data: { deviceId }): to its user's own connections. */
+  | "device.created"
+  /** A device's workspace paths changed (data: { deviceId }): to its user's own connections. */
+  | "device.updated"
   /**
    * An API key of the user's was created, deleted or made the default (data: { action, keyId, name },
    * never the key): to the user's own connections, so a keys list follows the CLI, scripts and other tabs.
@@ -41,7 +45,9 @@ export type EventType =
   /**
    * Sent, never published: what an anonymous viewer of a public todo hears (data: {}), in the
    * room `public:<todoId>`, when something of the todo's public view may have changed; they read
-   * it again through todo_getPublic (server/realtime/public-todos.ts).
+   * it again through todo_getPublic (server/realtime/public-todos.ts). Its messages and the
+   * reply's deltas reach that room as `message.created` / `message.updated` (data: the
+   * PublicMessage) and `message.delta` instead.
    */
   | "publicTodo.changed"
   /** A course bulk mailing's progress (data: { courseId, run }): to every administrator's own connections. */
@@ -61,6 +67,13 @@ export type AppEvent = {
    * so every member's project list follows a rename or delete without subscribing to each project).
    */
   audience?: string[];
+  /**
+   * Internal, never sent: a todo event's public viewers may be listening, because the todo is
+   * public (as the publisher read it) or this event makes it private. Only such an event reaches
+   * the room `public:<todoId>` (server/realtime/public-todos.ts): with the Redis adapter every room
+   * emit is one more PUBLISH, and most todos are private.
+   */
+  toPublic?: boolean;
   data: unknown;
 };
 
@@ -86,7 +99,7 @@ export type { CredentialRef } from "../auth/caller.ts";
  *   connections leave every project and todo room they may no longer read.
  * - `caller.changed`: what a request knows of the user changed (administrator or not): every
  *   process forgets the user's cached callers (server/auth/credential-cache.ts); connections stay.
- * - `turn.signal`: the todo's running turn, in whichever process, must stop (it left RUNNING) or
+ * - `turn.signal`: the todo's running turn, in whichever process, must stop (it left RUNNING), follow its public flag (`public` / `private`), or
  *   write its reply now (`flush`, before a subscriber reads it): server/agent/turn-signals.ts. The
  *   publishing process has delivered it to its own turns; sinks carry it to the other processes.
  */
@@ -94,7 +107,7 @@ export type ConnectionEffect =
   | { kind: "credential.revoked"; credential: CredentialRef }
   | { kind: "access.lost"; userId: string }
   | { kind: "caller.changed"; userId: string }
-  | { kind: "turn.signal"; todoId: string; signal: "stop" | "flush" };
+  | { kind: "turn.signal"; todoId: string; signal: "stop" | "flush" | "public" | "private" };
 
 /** The rooms an event fans out to: its project, todo and edge (and owner, for per-user events). */
 export function roomsFor(event: AppEvent): Room[] {
@@ -107,9 +120,9 @@ export function roomsFor(event: AppEvent): Room[] {
   return rooms;
 }
 
-/** The envelope as clients receive it (without the internal `audience`). */
-export function envelopeOf(event: AppEvent): Omit<AppEvent, "audience"> {
-  const { audience: _internal, ...envelope } = event;
+/** The envelope as clients receive it (without the internal `audience` and `toPublic`). */
+export function envelopeOf(event: AppEvent): Omit<AppEvent, "audience" | "toPublic"> {
+  const { audience: _internal, toPublic: _alsoInternal, ...envelope } = event;
   return envelope;
 }
 

@@ -127,10 +127,11 @@ export function accessPace(database: "pglite" | "postgres" | undefined, readMs: 
 // share one read.
 const readAccess = coalescedReads(async ({ caller, target }: { caller: Caller | null; target: SubscriptionTarget }): Promise<{ running: boolean; projectId?: string }> => {
   if (target.kind === "publicTodo") {
-    const todo = await db().todo.findUnique({ where: { id: target.id }, select: { isPublic: true, projectId: true } });
+    const todo = await db().todo.findUnique({ where: { id: target.id }, select: { isPublic: true, projectId: true, status: true } });
     // A private todo answers exactly like a missing one.
     if (!todo?.isPublic) throw new ApiError("NOT_FOUND", "Todo not found");
-    return { running: false, projectId: todo.projectId };
+    // A streaming reply reaches public viewers as deltas too: written first, like a todo's.
+    return { running: todo.status === "RUNNING", projectId: todo.projectId };
   }
   if (!caller) throw new ApiError("UNAUTHORIZED", "Missing, invalid or expired credential");
   if (target.kind === "todo") {

@@ -8,6 +8,12 @@ import { setLogLevel } from "../log.ts";
 import { createTestUser, startTestRuntime, type TestRuntime } from "../testing/runtime.ts";
 import { listenLocal } from "../testing/listen.ts";
 import { attachSockets, joinRoom } from "./sockets.ts";
+import { callerOf } from "../testing/caller.ts";
+import { createWaitingTodo } from "../testing/runtime.ts";
+import { addMessage } from "../services/todos/messages.ts";
+import { updateTodo } from "../services/todos/todos.ts";
+import { turnSignals } from "../agent/turn-signals.ts";
+import { TurnWatch } from "../agent/turn-stream.ts";
 import type { Server } from "socket.io";
 
 // Real Socket.IO server and clients on a throw-away database: the rules of joining rooms, and the
@@ -252,7 +258,7 @@ describe("subscribing in the handshake (auth.subscribe)", () => {
     );
   });
 
-  test("public todos need no credential: a public one is joined, a private one refused like todo_getPublic, and the viewer hears only that it changed", async () => {
+  test("public todos need no credential: a public one is joined, a private one refused like todo_getPublic, and the viewer hears only that it changed, never the private event", async () => {
     const prisma = rt().prisma;
     const { user } = await userWithKey();
     const project = await prisma.project.create({ data: { ownerId: user.id, name: "P" } });
@@ -270,11 +276,11 @@ describe("subscribing in the handshake (auth.subscribe)", () => {
     const heard: { type: string; data: unknown }[] = [];
     socket.onAny((type: string, e: { data: unknown }) => void heard.push({ type, data: e?.data }));
     const changed = new Promise((resolve) => socket.once("publicTodo.changed", resolve));
-    rt().bus.publish({ type: "message.created", projectId: project.id, todoId: shown.id, data: { role: "user", content: "private words" } });
+    rt().bus.publish({ type: "todo.status", projectId: project.id, todoId: shown.id, toPublic: true, data: { status: "READY", previous: "RUNNING" } });
     assert.deepEqual(await changed, { type: "publicTodo.changed", id: (await changed as { id: string }).id, at: (await changed as { at: number }).at, todoId: shown.id, data: {} });
     // Made private: one last signal, then it is out of the room.
     const last = new Promise((resolve) => socket.once("publicTodo.changed", resolve));
-    rt().bus.publish({ type: "todo.updated", projectId: project.id, todoId: shown.id, data: { id: shown.id, isPublic: false } });
+    rt().bus.publish({ type: "todo.updated", projectId: project.id, todoId: shown.id, toPublic: true, data: { id: shown.id, isPublic: false } });
     await last;
     assert.equal((await roomsOf(socket.id!)).has(`public:${shown.id}`), false);
     assert.deepEqual(heard.map((h) => [h.type, h.data]), [["publicTodo.changed", {}], ["publicTodo.changed", {}]]);
@@ -307,6 +313,77 @@ describe("subscribing in the handshake (auth.subscribe)", () => {
     socket.once("subscription", () => (got = true));
     await new Promise((r) => setTimeout(r, 100));
     assert.equal(got, false);
+  });
+});
+
+describe("public room fan-out", () => {
+  /** Every room emit (what each costs a PUBLISH with the Redis adapter), recorded while `fn` runs and its fan-out flushes. */
+  async function emitsDuring(fn: () => Promise<unknown>): Promise<{ rooms: string[]; type: string; data: unknown }[]> {
+    const seen: { rooms: string[]; type: string; data: unknown }[] = [];
+    const to = io.to.bind(io);
+    io.to = ((rooms: Parameters<typeof io.to>[0]) => {
+      const op = to(rooms);
+      const emit = op.emit.bind(op);
+      op.emit = ((ev: string, ...rest: unknown[]) => {
+        seen.push({ rooms: [rooms].flat().map(String), type: ev, data: (rest[0] as { data?: unknown } | undefined)?.data });
+        return emit(ev, ...rest);
+      }) as typeof op.emit;
+      return op;
+    }) as typeof io.to;
+    try {
+      await fn();
+      await new Promise((r) => setImmediate(r));
+    } finally {
+      io.to = to;
+    }
+    return seen;
+  }
+  const publicEmits = (seen: { rooms: string[]; type: string; data: unknown }[]) => seen.filter((e) => e.rooms.some((r) => r.startsWith("public:")));
+
+  test("a private todo's events emit nothing to its public room; made public they do (its messages as public), made private they stop", async () => {
+    const { user } = await userWithKey();
+    const caller = callerOf(user);
+    const project = await rt().prisma.project.create({ data: { ownerId: user.id, name: "P" } });
+    const todo = await rt().prisma.todo.create({ data: { projectId: project.id, userId: user.id, content: "private" } });
+    const change = async () => {
+      await updateTodo(caller, todo.id, { content: "renamed" });
+      await addMessage(caller, todo.id, { content: "a note", startProcessing: false });
+    };
+
+    const whilePrivate = await emitsDuring(change);
+    assert.ok(whilePrivate.some((e) => e.rooms.includes(`todo:${todo.id}`)), "the todo's own room still hears them");
+    assert.deepEqual(publicEmits(whilePrivate), []);
+
+    await updateTodo(caller, todo.id, { isPublic: true });
+    const whilePublic = publicEmits(await emitsDuring(change));
+    assert.ok(whilePublic.length > 0);
+    assert.ok(whilePublic.every((e) => e.rooms.length === 1 && e.rooms[0] === `public:${todo.id}`));
+    // The rename (and the status the note changes) as the data-less signal, the note as the public read shows it.
+    assert.deepEqual(new Set(whilePublic.map((e) => e.type)), new Set(["publicTodo.changed", "message.created"]));
+    const note = whilePublic.find((e) => e.type === "message.created")!;
+    assert.deepEqual(Object.keys(note.data as object).sort(), ["blocks", "content", "createdAt", "id", "messageId", "role", "state"]);
+
+    const madePrivate = publicEmits(await emitsDuring(() => updateTodo(caller, todo.id, { isPublic: false })));
+    assert.deepEqual(madePrivate.map((e) => e.type), ["publicTodo.changed"], "its viewers hear the last signal");
+    assert.deepEqual(publicEmits(await emitsDuring(change)), []);
+  });
+
+  test("a reply streaming while its todo is made public or private starts or stops streaming to the public room", async () => {
+    const { user } = await userWithKey();
+    const project = await rt().prisma.project.create({ data: { ownerId: user.id, name: "P" } });
+    const todo = await createWaitingTodo(rt().prisma, { projectId: project.id, userId: user.id }, "running");
+    // The turn's end of the signal, as runTurn sets it up (the todo as read under its lock).
+    const watch = new TurnWatch();
+    watch.todo = { isPublic: false };
+    const unwatch = turnSignals.watch(todo.id, watch);
+    try {
+      await updateTodo(callerOf(user), todo.id, { isPublic: true });
+      assert.equal(watch.todo.isPublic, true);
+      await updateTodo(callerOf(user), todo.id, { isPublic: false });
+      assert.equal(watch.todo.isPublic, false);
+    } finally {
+      unwatch();
+    }
   });
 });
 

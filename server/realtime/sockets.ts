@@ -88,7 +88,7 @@ export async function attachSockets(httpServer: HttpServer, bus: EventBus, opts:
           // Without a credential (and with no bad token), a connection may hear public todos only.
           if (usesCookie && wanted?.length && wanted.every((t) => t.kind === "publicTodo")) {
             const subscribed = await checkHandshakeSubscriptions(null, wanted, opts.limits, ip);
-            const data: SocketData = { credential: "anonymous", subscription: subscribed.outcome, publicTodos: subscribed.publicTodos };
+            const data: SocketData = { credential: "anonymous", subscription: subscribed.outcome, flushFirst: subscribed.running, publicTodos: subscribed.publicTodos };
             socket.data = data;
             void socket.join(subscribed.rooms);
             return next();
@@ -205,9 +205,9 @@ export async function attachSockets(httpServer: HttpServer, bus: EventBus, opts:
 const TURN_SIGNAL = "agent:turn-signal";
 const FLUSH_WAIT_MS = 1000;
 
-/** Carries a turn signal to the other processes; a flush resolves once they wrote the reply (or after FLUSH_WAIT_MS). */
+/** Carries a turn signal to the other processes; a flush resolves once they wrote the reply (or after FLUSH_WAIT_MS), the others at once. */
 async function relayTurnSignal(io: Server, todoId: string, signal: TurnSignal): Promise<void> {
-  if (signal === "stop") {
+  if (signal !== "flush") {
     io.serverSideEmit(TURN_SIGNAL, todoId, signal);
     return;
   }

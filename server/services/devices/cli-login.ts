@@ -6,6 +6,7 @@ import { ApiError, notFound } from "../../http/errors.ts";
 import { db, runtime } from "../../runtime.ts";
 import { createKeyForUser } from "../api-keys/api-keys.ts";
 import { createDeviceWithCredentials } from "./credentials.ts";
+import { publishDevice } from "./gone.ts";
 import { edgeKeyName } from "./edges.ts";
 
 // Device-code login, RFC 8628 in substance (docs/api.md "Devices and the command line").
@@ -67,6 +68,7 @@ async function mintFor(row: LoginRow & { userId: string | null }): Promise<TLogi
   const label = row.deviceName ?? row.clientName;
   if (row.clientName === "bridge") {
     const creds = await db().$transaction((tx) => createDeviceWithCredentials(tx, userId, label));
+    publishDevice("device.created", userId, creds.device.id);
     return { status: "complete", device: creds.device, apiToken: creds.apiToken, expiresAt: creds.expiresAt };
   }
   if (row.clientName === "edge") {

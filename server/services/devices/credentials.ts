@@ -6,6 +6,7 @@ import { ApiError } from "../../http/errors.ts";
 import { db } from "../../runtime.ts";
 import { getTodoOrThrow } from "../access.ts";
 import { normaliseWorkspacePaths } from "./workspace-paths.ts";
+import { publishDevice } from "./gone.ts";
 
 // The one place dst_ tokens are minted: device tokens (bridge login, enroll-self, the exchange)
 // and todo-scoped mayfly tokens. server/auth/resolve.ts reads them back; only hashes are stored.
@@ -33,7 +34,9 @@ export async function createDeviceWithCredentials(tx: Tx, userId: string, name: 
 /** POST /cli/device/enroll-self: the calling user's session or key becomes a device. */
 export async function enrollSelf(caller: Caller, input: { name?: string; workspacePaths?: string[] }) {
   const paths = normaliseWorkspacePaths(input.workspacePaths ?? []);
-  return db().$transaction((tx) => createDeviceWithCredentials(tx, caller.userId, input.name ?? "bridge", paths));
+  const creds = await db().$transaction((tx) => createDeviceWithCredentials(tx, caller.userId, input.name ?? "bridge", paths));
+  publishDevice("device.created", caller.userId, creds.device.id);
+  return creds;
 }
 
 function sameHash(a: string, b: string): boolean {

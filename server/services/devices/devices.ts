@@ -3,7 +3,7 @@ import type { Caller } from "../../auth/caller.ts";
 import { ApiError, notFound } from "../../http/errors.ts";
 import { onlineDeviceIds } from "../../realtime/presence.ts";
 import { db, runtime } from "../../runtime.ts";
-import { deviceGone } from "./gone.ts";
+import { deviceGone, publishDevice } from "./gone.ts";
 import { normaliseWorkspacePaths } from "./workspace-paths.ts";
 import { cloudOnline } from "./cloud.ts";
 import { toDevice } from "./serialize.ts";
@@ -45,6 +45,7 @@ export async function setWorkspacePaths(caller: Caller, id: string, paths: strin
   await getDeviceOrThrow(caller, id);
   const { count } = await db().device.updateMany({ where: { id, userId: caller.userId }, data: { workspacePaths: normal } });
   if (count === 0) throw notFound("Device");
+  publishDevice("device.updated", caller.userId, id);
   const row = await getDeviceOrThrow(caller, id);
   const online = row.kind === "cloud" ? cloudOnline(row) : (await onlineDeviceIds(runtime().io, caller.userId)).has(id);
   return toDevice(row, online);

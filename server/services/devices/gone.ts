@@ -8,5 +8,14 @@ import { runtime } from "../../runtime.ts";
  */
 export async function deviceGone(userId: string, deviceId: string): Promise<void> {
   await runtime().bus.affect({ kind: "credential.revoked", credential: `device:${deviceId}` });
-  runtime().bus.publish({ type: "device.deleted", userId, data: { deviceId } });
+  publishDevice("device.deleted", userId, deviceId);
+}
+
+/**
+ * Tells the user's own connections (after the commit) that a device of theirs was enrolled
+ * (`device.created`: a bridge login, enroll-self), changed (`device.updated`: its workspace paths)
+ * or deleted, so another open devices list follows. The data is the id alone: a list reads again.
+ */
+export function publishDevice(type: "device.created" | "device.updated" | "device.deleted", userId: string, deviceId: string): void {
+  runtime().bus.publish({ type, userId, data: { deviceId } });
 }

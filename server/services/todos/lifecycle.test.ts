@@ -89,7 +89,7 @@ test("lockTodo reads the locked row as Prisma does: status, times and JSON", asy
     where: { id: todo.id },
     data: { scheduledAt: new Date("2026-01-02T03:04:05.678Z"), workflow: { turn: 2, list: [1, "x", null] }, metadata: { a: { b: true } }, leaseOwner: "p", leaseUntil: new Date("2026-05-06T07:08:09.123Z") },
   });
-  const select = { id: true, projectId: true, userId: true, status: true, scheduledAt: true, workflow: true, metadata: true, agentSettings: true, leaseOwner: true, leaseUntil: true } as const;
+  const select = { id: true, projectId: true, userId: true, isPublic: true, status: true, scheduledAt: true, workflow: true, metadata: true, agentSettings: true, leaseOwner: true, leaseUntil: true } as const;
   const locked = await t.prisma.$transaction((tx) => lockTodo(tx, todo.id));
   assert.deepEqual(locked, await t.prisma.todo.findUnique({ where: { id: todo.id }, select }));
   assert.equal(await t.prisma.$transaction((tx) => lockTodo(tx, "no-such-todo")), null);

@@ -18,13 +18,14 @@ import { closeShellRuns } from "./shell-runs.ts";
 import { signalTurn } from "../../agent/turn-signals.ts";
 
 type Tx = Prisma.TransactionClient;
-export type TodoRef = { id: string; projectId: string };
+/** A todo as its events need it (./events.ts PublishedTodo): `isPublic` decides whether its public viewers hear them. */
+export type TodoRef = { id: string; projectId: string; isPublic: boolean };
 /** The todo's row as read under its lock. */
 export type LockedTodo = Prisma.TodoGetPayload<{
-  select: { id: true; projectId: true; userId: true; status: true; scheduledAt: true; workflow: true; metadata: true; agentSettings: true; leaseOwner: true; leaseUntil: true };
+  select: { id: true; projectId: true; userId: true; isPublic: true; status: true; scheduledAt: true; workflow: true; metadata: true; agentSettings: true; leaseOwner: true; leaseUntil: true };
 }>;
 /** LockedTodo's columns in SQL (the status as its text, as Prisma reads it). */
-const LOCKED_COLUMNS = Prisma.sql`"id", "projectId", "userId", "status"::text AS "status", "scheduledAt", "workflow", "metadata", "agentSettings", "leaseOwner", "leaseUntil"`;
+const LOCKED_COLUMNS = Prisma.sql`"id", "projectId", "userId", "isPublic", "status"::text AS "status", "scheduledAt", "workflow", "metadata", "agentSettings", "leaseOwner", "leaseUntil"`;
 
 /** What runs after the commit: events in order, then the status event, then a turn when asked. */
 export class Effects {

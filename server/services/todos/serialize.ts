@@ -154,12 +154,27 @@ function publicContent(type: string, content: unknown): unknown {
   return content;
 }
 
-function toPublicBlock(b: BlockRow): TPublicBlock {
+/** The fields of a block, stored or serialised (Block), that its public view is picked from. */
+type BlockFields = Pick<BlockRow, "id" | "messageId" | "type" | "content" | "actionable" | "checked" | "position">;
+
+function toPublicBlock(b: BlockFields): TPublicBlock {
   return { id: b.id, blockId: b.id, messageId: b.messageId, type: b.type, content: publicContent(b.type, b.content), actionable: b.actionable, checked: b.checked, position: b.position };
 }
 
 function toPublicMessage(m: MessageRow): TPublicMessage {
   return { id: m.id, messageId: m.id, role: m.role, content: m.content, state: m.state, createdAt: m.createdAt.getTime(), blocks: (m.blocks ?? []).map(toPublicBlock) };
+}
+
+/** The roles whose messages are public (todo_getPublic, the public room): the conversation, never what the system gave the agent. */
+export const PUBLIC_ROLES = ["user", "assistant"] as const;
+
+/**
+ * The public view of a serialised message (a `message.created` / `message.updated` event's data),
+ * picked exactly as todo_getPublic picks a stored one; null for a role that is never public.
+ */
+export function publicMessageOf(m: Pick<TMessage, "id" | "role" | "content" | "state" | "createdAt"> & { blocks?: BlockFields[] }): TPublicMessage | null {
+  if (!(PUBLIC_ROLES as readonly string[]).includes(m.role)) return null;
+  return { id: m.id, messageId: m.id, role: m.role, content: m.content, state: m.state, createdAt: m.createdAt, blocks: (m.blocks ?? []).map(toPublicBlock) };
 }
 
 export function toPublicTodo(t: Pick<TodoRow, "id" | "content" | "status" | "createdAt" | "updatedAt">, messages: MessageRow[], hasMoreMessages: boolean, nextCursor: string | null): TPublicTodo {

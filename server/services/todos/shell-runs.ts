@@ -25,11 +25,11 @@ export async function changeShellBlock(blockId: string, change: (c: ShellBlockCo
     if (row.type !== "shell") return null;
     const next = change(shellContent(row.content), row);
     if (!next) return null;
-    const block = await tx.block.update({ where: { id: blockId }, data: { content: next as Prisma.InputJsonValue }, include: { todo: { select: { projectId: true } } } });
+    const block = await tx.block.update({ where: { id: blockId }, data: { content: next as Prisma.InputJsonValue }, include: { todo: { select: { projectId: true, isPublic: true } } } });
     return { block, content: next };
   });
   if (!done) return null;
-  publishTodo("block.updated", { id: done.block.todoId, projectId: done.block.todo.projectId }, toBlock(done.block));
+  publishTodo("block.updated", { id: done.block.todoId, ...done.block.todo }, toBlock(done.block));
   return { content: done.content, todoId: done.block.todoId };
 }
 

@@ -127,8 +127,8 @@ async function settleRun(todoId: string, blockId: string): Promise<void> {
       if (step) {
         const result = { state: c.state, exitCode: c.exitCode ?? null, ...(c.error ? { error: c.error } : {}), result: shellResultText(c) };
         const content = { ...asObject(step.content), output: { ...asObject(asObject(step.content).output), ...result } };
-        const updated = await db().block.update({ where: { id: c.stepBlockId }, data: { content: content as Prisma.InputJsonValue }, include: { todo: { select: { projectId: true } } } });
-        publishTodo("block.updated", { id: todoId, projectId: updated.todo.projectId }, toBlock(updated));
+        const updated = await db().block.update({ where: { id: c.stepBlockId }, data: { content: content as Prisma.InputJsonValue }, include: { todo: { select: { projectId: true, isPublic: true } } } });
+        publishTodo("block.updated", { id: todoId, ...updated.todo }, toBlock(updated));
       }
     }
   } catch (err) {

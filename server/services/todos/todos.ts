@@ -16,7 +16,7 @@ import { initialStatus } from "../../../lib/todo-lifecycle.ts";
 import { messagePage } from "./messages.ts";
 import { queueEmbedding } from "../search/queue-embedding.ts";
 import { runningShellRuns, stopShellRuns } from "./shell-runs.ts";
-import { messageWithBlocks, toMessage, toPublicTodo, toTodo, toTodoListItem } from "./serialize.ts";
+import { messageWithBlocks, toMessage, PUBLIC_ROLES, toPublicTodo, toTodo, toTodoListItem } from "./serialize.ts";
 import { checkAgentSettings } from "../../agent/policy.ts";
 import type { TAgentSettings } from "../../../lib/schemas/agent.ts";
 import { containsText } from "../../db/like.ts";
@@ -104,8 +104,6 @@ export async function getTodo(caller: Caller, todoId: string, messageLimit?: num
 }
 
 /** todo_getPublic: only a public todo, only its public fields (toPublicTodo), a page of messages. */
-const PUBLIC_ROLES = ["user", "assistant"] as const;
-
 export async function getPublicTodo(todoId: string, q: { messageLimit?: number; before?: string }): Promise<TPublicTodo> {
   const todo = await db().todo.findUnique({ where: { id: todoId } });
   // A private todo answers exactly like a missing one.
@@ -132,7 +130,10 @@ export async function updateTodo(caller: Caller, todoId: string, input: z.output
   };
   const updated = await updateIfAllowed(caller, todoId, need, data);
   const group = input.groupSlug !== undefined ? (input.groupSlug === null ? null : { slug: input.groupSlug }) : await groupOf(updated.groupId);
-  publishTodo("todo.updated", updated, toTodoListItem({ ...updated, group }));
+  // Made private: its public viewers hear this last event and leave (server/realtime/public-todos.ts).
+  publishTodo("todo.updated", updated, toTodoListItem({ ...updated, group }), { endsPublic: input.isPublic === false });
+  // A reply streaming now starts or stops streaming to the public viewers too, wherever it runs.
+  if (input.isPublic !== undefined && updated.status === "RUNNING") await signalTurn(todoId, input.isPublic ? "public" : "private");
   if (input.content !== undefined) await queueEmbedding("todo", todoId, updated.content);
   return null;
 }
