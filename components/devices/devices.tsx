@@ -3,9 +3,8 @@
 import { useState } from "react";
 import { call } from "@/lib/api/client";
 import { useLiveOperations, useOperation } from "@/lib/api/swr";
-import { errorMessage } from "@/lib/ui/form-issues";
 import { LoadError, Loading } from "@/components/ui/load-state";
-import { ErrorAlert } from "@/components/ui/error-alert";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { EdgeItem } from "./edge-item";
 import settingsStyles from "@/components/settings/settings.module.css";
 
@@ -18,17 +17,18 @@ const DEVICE_EVENTS = new Set(["device.online", "device.offline", "device.create
 export function Devices() {
   const devices = useOperation("device_list", {});
   const edges = useOperation("edge_list", {});
-  const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
+  const [removing, setRemoving] = useState<{ kind: "device" | "edge"; id: string; name: string } | null>(null);
   useLiveOperations(
     (e) => (DEVICE_EVENTS.has(e.type) ? ["device_list"] : e.type === "edge.updated" ? ["edge_list"] : []),
     ["device_list", "edge_list"],
   );
 
-  async function remove(kind: "device" | "edge", id: string, name: string) {
-    if (!window.confirm(`Remove “${name}”? Its credentials stop working at once.`)) return;
+  /** Removes what `removing` names; a failure stays in the dialog (ConfirmDialog shows what this throws). */
+  async function remove() {
+    if (!removing) return;
+    const { kind, id } = removing;
     setBusy(id);
-    setError(null);
     try {
       if (kind === "device") {
         await call("device_delete", { params: { id }, body: { id } });
@@ -37,8 +37,6 @@ export function Devices() {
         await call("edge_delete", { params: { edgeId: id }, body: { edgeId: id } });
         await edges.mutate();
       }
-    } catch (err) {
-      setError(errorMessage(err));
     } finally {
       setBusy(null);
     }
@@ -53,7 +51,6 @@ export function Devices() {
         <p className="muted">
           Run <code>todo bridge</code> on a machine to connect it. A device is online while its bridge is connected.
         </p>
-        <ErrorAlert message={error} />
         {devices.data ? (
           devices.data.length === 0 ? (
             <p>No devices yet.</p>
@@ -68,7 +65,7 @@ export function Devices() {
                       · <code>{d.workspacePaths.join(", ")}</code>
                     </>
                   ) : null}{" "}
-                  <button type="button" className="secondary" disabled={busy === d.id} onClick={() => void remove("device", d.id, d.name)} aria-label={`Remove ${d.name}`}>
+                  <button type="button" className="secondary" disabled={busy === d.id} onClick={() => setRemoving({ kind: "device", id: d.id, name: d.name })} aria-label={`Remove ${d.name}`}>
                     Remove
                   </button>
                 </li>
@@ -91,7 +88,7 @@ export function Devices() {
           ) : (
             <ul>
               {edges.data.map((e) => (
-                <EdgeItem key={e.id} edge={e} busy={busy === e.id} onRemove={() => void remove("edge", e.id, e.name)} onRenamed={() => edges.mutate()} />
+                <EdgeItem key={e.id} edge={e} busy={busy === e.id} onRemove={() => setRemoving({ kind: "edge", id: e.id, name: e.name })} onRenamed={() => edges.mutate()} />
               ))}
             </ul>
           )
@@ -101,6 +98,15 @@ export function Devices() {
           <Loading label="Loading your edges…" inline />
         )}
       </section>
+      <ConfirmDialog
+        open={removing !== null}
+        title={removing ? `Remove “${removing.name}”?` : ""}
+        description={removing?.kind === "device" ? "Its bridge is disconnected and its credentials stop working at once; the machine can be connected again with todo bridge." : "Its credentials stop working at once."}
+        confirmLabel="Remove"
+        busyLabel="Removing…"
+        onConfirm={remove}
+        onClose={() => setRemoving(null)}
+      />
     </>
   );
 }

@@ -86,8 +86,17 @@ test("each device's Remove button names its device, and removing one leaves the 
   await expect(page.getByRole("button", { name: "Remove lab-box", exact: true })).toHaveCount(1);
   const removeHome = page.getByRole("button", { name: "Remove home-box", exact: true });
   await expect(removeHome).toHaveCount(1);
-  page.once("dialog", (d) => void d.accept());
+  // A modal asks first: Escape keeps the device and returns focus; Remove removes it.
   await removeHome.click();
+  const dialog = page.getByRole("dialog", { name: "Remove “home-box”?" });
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(removeHome).toBeFocused();
+  await expect(page.getByTestId("device")).toHaveCount(2);
+  await removeHome.click();
+  await dialog.getByRole("button", { name: "Remove", exact: true }).click();
+  await expect(dialog).toBeHidden();
   await expect(page.getByTestId("device")).toHaveCount(1);
   await expect(page.getByTestId("device")).toContainText("lab-box");
 });
