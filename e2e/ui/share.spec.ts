@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { snap } from "../support/ui";
+import { LONG, recordStreaming, streamed } from "../support/todo-page";
 import { createUser } from "../support/users";
 import { MISSING_ID, addMessage, createProject, createTodo, getTodo, h, setStatus, waitForReply, waitForStatus } from "../support/todos";
 
@@ -152,7 +153,6 @@ test("a signed-out visitor of a share link sees new messages, the reply and stat
  * The OpenAI-compatible stand-in echoes the message two words per 20 ms: 600 words write for about
  * 6 s, so the visitor's page sees the reply while it is being written.
  */
-const LONG = `Plan a balcony garden: ${Array.from({ length: 600 }, (_, i) => `word${i}`).join(" ")}`;
 
 test("a signed-out visitor sees the agent's reply stream in word by word, as the owner's chat does, without a read per piece", async ({ page }, info) => {
   const u = await createUser(info, "owner");
@@ -170,20 +170,7 @@ test("a signed-out visitor sees the agent's reply stream in word by word, as the
   await page.goto(`/share/${t.id}`);
   await expect(page.getByTestId("live-status")).toHaveText("Live");
   // Every text the newest reply showed while it was still being written.
-  await page.evaluate(() => {
-    const seen: { text: string; state: string }[] = [];
-    (window as unknown as { __seen: typeof seen }).__seen = seen;
-    const root = document.querySelector('[data-testid="public-todo"]')!;
-    new MutationObserver(() => {
-      const replies = root.querySelectorAll('[data-testid="message"][data-role="assistant"]');
-      const last = replies[replies.length - 1] as HTMLElement | undefined;
-      if (!last) return;
-      const text = last.querySelector('[data-testid="message-content"]')?.textContent ?? "";
-      const state = last.dataset.state ?? "";
-      const prev = seen[seen.length - 1];
-      if (!prev || prev.text !== text || prev.state !== state) seen.push({ text, state });
-    }).observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
-  });
+  await recordStreaming(page, '[data-testid="public-todo"]');
   reads = 0;
 
   await addMessage(u, t.id, { content: LONG, startProcessing: true });
@@ -195,7 +182,7 @@ test("a signed-out visitor sees the agent's reply stream in word by word, as the
   await expect(page.getByTestId("todo-status")).toHaveText("Ready");
 
   // The page showed the reply growing while it was PROCESSING, each text a prefix of the whole.
-  const seen = await page.evaluate(() => (window as unknown as { __seen: { text: string; state: string }[] }).__seen);
+  const seen = await streamed(page);
   const partial = seen.filter((s) => s.state === "PROCESSING" && s.text.length > 0 && s.text.length < reply.length);
   expect(partial.length, JSON.stringify(seen.map((s) => [s.state, s.text.length]))).toBeGreaterThanOrEqual(3);
   for (const s of partial) expect(reply.startsWith(s.text), s.text.slice(0, 80)).toBe(true);

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { expectAccessible, signedInUser, snap } from "../support/ui";
 import { createUser } from "../support/users";
 import {
@@ -15,38 +15,12 @@ import {
   waitForStatus,
   type Todo,
 } from "../support/todos";
-import { TodoChatPage, utcInput, utcMinute } from "../support/todo-page";
+import { LONG, TodoChatPage, recordStreaming, streamed, utcInput, utcMinute } from "../support/todo-page";
 
 // The todo chat page against the real server (AGENT_STEP_MS=100: a reply streams in about 20 steps).
 test.describe.configure({ timeout: 120_000 });
 test.use({ timezoneId: "UTC" });
 
-/**
- * The OpenAI-compatible stand-in echoes the message two words per 20 ms: these 600 words write for
- * about 6 s, so a page on a loaded machine still sees the todo Running and the reply being written
- * (the built-in agent's 2 s reply could end before it did).
- */
-const LONG = `Plan a balcony garden: ${Array.from({ length: 600 }, (_, i) => `word${i}`).join(" ")}`;
-
-/** Records, in the page, every text the newest agent reply showed while it was still being written. */
-async function recordStreaming(page: Page): Promise<void> {
-  await page.evaluate(() => {
-    const seen: { text: string; state: string }[] = [];
-    (window as unknown as { __seen: typeof seen }).__seen = seen;
-    const root = document.querySelector('[data-testid="messages"]')!;
-    new MutationObserver(() => {
-      const replies = root.querySelectorAll('[data-testid="message"][data-role="assistant"]');
-      const last = replies[replies.length - 1] as HTMLElement | undefined;
-      if (!last) return;
-      const text = last.querySelector('[data-testid="message-content"]')?.textContent ?? "";
-      const state = last.dataset.state ?? "";
-      const prev = seen[seen.length - 1];
-      if (!prev || prev.text !== text || prev.state !== state) seen.push({ text, state });
-    }).observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
-  });
-}
-
-const streamed = (page: Page) => page.evaluate(() => (window as unknown as { __seen: { text: string; state: string }[] }).__seen);
 
 test("the agent's reply streams in while it is written, then the todo is READY", async ({ page }, info) => {
   const u = await signedInUser(page, info);
