@@ -5,5 +5,15 @@
  * is the backslash by default, on PGlite as well.
  */
 export function containsText(text: string): { contains: string } {
-  return { contains: text.replace(/[\\%_]/g, (c) => `\\${c}`) };
+  return { contains: escapeLike(text) };
+}
+
+/** The text with LIKE's wildcards and its escape character escaped, to be matched as typed. */
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** A LIKE pattern for raw SQL that matches rows containing the text as typed. */
+export function likePattern(text: string): string {
+  return `%${escapeLike(text)}%`;
 }

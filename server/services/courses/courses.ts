@@ -21,6 +21,7 @@ import { TX_OPTIONS } from "../billing/ledger.ts";
 import { grantPerk, grantPerksToCourse } from "./perks.ts";
 import { coursePerkOpenJob } from "./perk-job.ts";
 import { keysetAfter, keysetOrder, keysetPage } from "../../db/keyset.ts";
+import { likePattern } from "../../db/like.ts";
 
 type Tx = Prisma.TransactionClient;
 type CourseRow = NonNullable<Awaited<ReturnType<ReturnType<typeof db>["course"]["findUnique"]>>>;
@@ -155,7 +156,6 @@ export async function grantPerks(caller: Caller, slug: string) {
 // ── Registrations ──
 
 /** LIKE '%text%' for the text as typed: `%`, `_` and `\\` escaped (see containsText). */
-const likeText = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
  * The course's registrations matching the filters, oldest first, `limit` from `offset`, and how
@@ -171,7 +171,7 @@ export async function listRegistrations(slug: string, q: z.output<typeof ZRegist
   const where = Prisma.join(
     [
       Prisma.sql`s."courseId" = ${course.id}`,
-      ...(q.q ? [Prisma.sql`(s."email" LIKE ${likeText(q.q.toLowerCase())} OR s."fingerprint" LIKE ${likeText(q.q)} OR s."ip" LIKE ${likeText(q.q)})`] : []),
+      ...(q.q ? [Prisma.sql`(s."email" LIKE ${likePattern(q.q.toLowerCase())} OR s."fingerprint" LIKE ${likePattern(q.q)} OR s."ip" LIKE ${likePattern(q.q)})`] : []),
       ...flag(q.mailed, Prisma.sql`c."mailedAt" IS NOT NULL`, Prisma.sql`c."mailedAt" IS NULL`),
       ...flag(q.redeemed, Prisma.sql`c."redeemedAt" IS NOT NULL`, Prisma.sql`c."redeemedAt" IS NULL`),
       ...flag(q.hasAccount, account, Prisma.sql`NOT ${account}`),
