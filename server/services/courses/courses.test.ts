@@ -179,6 +179,30 @@ test("mail kinds: last needs an attendee code; day goes to those no day mail rea
   assert.equal(dayMails.length, 4);
 });
 
+test("a mailing reaches, in signup order, exactly those no earlier run of its kind reached; a failed recipient is reached again", async () => {
+  const slug = await newCourse();
+  const course = await app.rt.prisma.course.findUniqueOrThrow({ where: { slug } });
+  await app.call("POST", `/admin/course/${slug}/eligible`, { ...A(), body: { emails: ["s1@x.test", "s2@x.test"] } });
+  const first = await app.call("POST", `/admin/course/${slug}/mail/start`, A());
+  assert.equal(first.json.total, 2, first.text);
+  await app.rt.runtime.jobs!.idle();
+  // s2's mail bounced in the first run; s3 and s4 signed up since (s4 first: order is the signup's time).
+  await app.rt.prisma.courseMailRecipient.updateMany({ where: { runId: first.json.id, email: "s2@x.test" }, data: { status: "failed", reason: "bounced" } });
+  for (const email of ["s4@x.test", "s3@x.test"]) await app.call("POST", `/admin/course/${slug}/eligible`, { ...A(), body: { emails: [email] } });
+  // A day mailing is another kind: it reaches everyone.
+  const day = await app.call("POST", `/admin/course/${slug}/mail/day`, A());
+  assert.equal(day.json.total, 4, day.text);
+  const again = await app.call("POST", `/admin/course/${slug}/mail/start`, A());
+  assert.equal(again.status, 200, again.text);
+  const recipients = await app.rt.prisma.courseMailRecipient.findMany({ where: { runId: again.json.id }, orderBy: { id: "asc" }, select: { email: true, status: true } });
+  assert.deepEqual(recipients.map((r) => r.email), ["s2@x.test", "s4@x.test", "s3@x.test"]);
+  assert.equal(again.json.total, 3);
+  await app.rt.runtime.jobs!.idle();
+  const log = await app.rt.prisma.adminAuditLog.findFirstOrThrow({ where: { courseId: course.id, target: again.json.id } });
+  assert.equal(log.count, 3);
+  assert.equal((await app.call("POST", `/admin/course/${slug}/mail/start`, A())).json.total, 0, "everyone reached: nothing to send");
+});
+
 test("followers and the audit: invalid handles 400 (snapshot kept); clusters by fingerprint and IP; redeemers marked by the snapshot", async () => {
   const slug = await newCourse();
   const sign = (email: string, fingerprint: string, ip: string, socialHandle?: string) =>

@@ -11,6 +11,7 @@
 // nobody is skipped. A provider refusal is kept as `reason`; after MAX_ATTEMPTS the row is `failed`.
 import type { MAIL_KINDS } from "../../../lib/schemas/courses.ts";
 import type { Caller } from "../../auth/caller.ts";
+import { Prisma } from "../../db/generated/client.ts";
 import { lockRow } from "../../db/lock.ts";
 import { ApiError } from "../../http/errors.ts";
 import { enqueue } from "../../jobs/enqueue.ts";
@@ -36,21 +37,23 @@ export async function startMailRun(caller: Caller, slug: string, kind: RunKind, 
       const going = await tx.courseMailRun.findFirst({ where: { courseId: course.id, kind, state: { in: ["queued", "running"] } } });
       if (going) throw new ApiError("CONFLICT", `A ${kind} mailing of this course is still running`, { runId: going.id });
       if (kind === "coupons") await ensureCoupons(tx, course.id);
-      let signups: { id: string; email: string }[];
-      if (resend) signups = await tx.courseSignup.findMany({ where: { courseId: course.id }, select: { id: true, email: true }, orderBy: { createdAt: "asc" } });
-      else if (kind === "coupons")
-        signups = await tx.courseSignup.findMany({ where: { courseId: course.id, coupon: { mailedAt: null } }, select: { id: true, email: true }, orderBy: { createdAt: "asc" } });
-      else {
-        const reached = await tx.courseMailRecipient.findMany({ where: { status: "sent", run: { courseId: course.id, kind } }, select: { signupId: true } });
-        const done = new Set(reached.map((r) => r.signupId));
-        signups = (await tx.courseSignup.findMany({ where: { courseId: course.id }, select: { id: true, email: true }, orderBy: { createdAt: "asc" } })).filter((s) => !done.has(s.id));
-      }
-      const r = await tx.courseMailRun.create({
-        data: { courseId: course.id, kind, resend, total: signups.length, createdById: caller.userId, ...(signups.length ? {} : { state: "done", finishedAt: new Date() }) },
-      });
-      await tx.courseMailRecipient.createMany({ data: signups.map((s) => ({ runId: r.id, signupId: s.id, email: s.email })) });
-      await logAdmin(caller.userId, { action: `course.mail.${kind}`, courseId: course.id, target: r.id, count: signups.length, data: { resend } }, tx);
-      return r;
+      // The recipients are chosen and written by the database in one statement, whatever the
+      // course's size: nobody's row passes through the server. Their ids follow the signups' order,
+      // which is the order the job mails them in.
+      const r = await tx.courseMailRun.create({ data: { courseId: course.id, kind, resend, total: 0, createdById: caller.userId } });
+      const who = resend
+        ? Prisma.empty
+        : kind === "coupons"
+          ? Prisma.sql`AND EXISTS (SELECT 1 FROM "CourseCoupon" c WHERE c."signupId" = s."id" AND c."mailedAt" IS NULL)`
+          : Prisma.sql`AND NOT EXISTS (SELECT 1 FROM "CourseMailRecipient" m JOIN "CourseMailRun" run ON run."id" = m."runId"
+                                       WHERE m."signupId" = s."id" AND m."status" = 'sent' AND run."courseId" = ${course.id} AND run."kind" = ${kind})`;
+      const total = await tx.$executeRaw`
+        INSERT INTO "CourseMailRecipient" ("id", "runId", "signupId", "email")
+        SELECT ${r.id} || '-' || lpad((row_number() OVER (ORDER BY s."createdAt", s."id"))::text, 9, '0'), ${r.id}, s."id", s."email"
+        FROM "CourseSignup" s WHERE s."courseId" = ${course.id} ${who}`;
+      const run = await tx.courseMailRun.update({ where: { id: r.id }, data: { total, ...(total ? {} : { state: "done", finishedAt: new Date() }) } });
+      await logAdmin(caller.userId, { action: `course.mail.${kind}`, courseId: course.id, target: r.id, count: total, data: { resend } }, tx);
+      return run;
     },
     { maxWait: 15_000, timeout: 60_000 },
   );
