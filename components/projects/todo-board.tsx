@@ -4,6 +4,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import type { TTodoGroup } from "@/lib/schemas/groups";
 import type { TTodoListItem } from "@/lib/schemas/todos";
 import { Loading } from "@/components/ui/load-state";
+import { LoadMoreButton } from "@/components/ui/load-more";
 import { GroupSection } from "./group-section";
 import { TodoRow } from "./todo-row";
 import type { TodoFeed } from "./use-todo-feed";
@@ -60,13 +61,7 @@ function LoadMore({ feed }: { feed: TodoFeed }) {
           Could not load more todos: {feed.moreError}
         </p>
       ) : null}
-      {hasMore ? (
-        <button type="button" className="secondary" onClick={loadMore} disabled={more === "loading"}>
-          {more === "loading" ? "Loading more…" : "Load more"}
-        </button>
-      ) : feed.paged ? (
-        <p className="muted">All todos loaded.</p>
-      ) : null}
+      <LoadMoreButton hasMore={hasMore} loading={more === "loading"} onMore={loadMore} label="Load more" loadingLabel="Loading more…" endLabel={feed.paged ? "All todos loaded." : null} />
     </div>
   );
 }

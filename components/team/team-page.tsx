@@ -4,6 +4,7 @@ import { useState, type FormEvent } from "react";
 import { call } from "@/lib/api/client";
 import { revalidateOperations, useLiveOperations, useOperation } from "@/lib/api/swr";
 import { ZTeamAddMemberInput, type TTeamInfo } from "@/lib/schemas/teams";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { ErrorAlert } from "@/components/ui/error-alert";
 import { Field, SaveBar, Section, fieldAria, useForm } from "@/components/ui/form";
 import { LoadError, Loading } from "@/components/ui/load-state";
@@ -84,8 +85,57 @@ function useAction() {
   return { busy, error, run };
 }
 
+/** What a member row's action asks before it happens: each changes who is in or who owns the team. */
+type Ask = { kind: "offer" | "remove" | "leave" | "dissolve"; memberId: string; who: string };
+
+function askText(ask: Ask, team: Team) {
+  switch (ask.kind) {
+    case "offer":
+      return {
+        title: `Offer ${team.name} to ${ask.who}?`,
+        description: "Nothing changes until they accept. Once they do, they become its owner and their account pays for every member's agent turns, and you become an admin; only they can give it back.",
+        confirmLabel: "Offer the team",
+        busyLabel: "Offering…",
+        tone: "primary" as const,
+      };
+    case "remove":
+      return {
+        title: `Remove ${ask.who} from ${team.name}?`,
+        description: "They lose the team's shared project at once, and the team no longer pays for their agent turns. You can invite them again.",
+        confirmLabel: "Remove",
+        busyLabel: "Removing…",
+        tone: "danger" as const,
+      };
+    case "leave":
+      return {
+        title: `Leave ${team.name}?`,
+        description: "You lose the team's shared project at once, and the team no longer pays for your agent turns. An owner or admin can invite you again.",
+        confirmLabel: "Leave the team",
+        busyLabel: "Leaving…",
+        tone: "danger" as const,
+      };
+    case "dissolve":
+      return {
+        title: `Dissolve ${team.name}?`,
+        description: "The team, its pending invites and its log are deleted. Your projects stay yours.",
+        confirmLabel: "Dissolve the team",
+        busyLabel: "Dissolving…",
+        tone: "danger" as const,
+      };
+  }
+}
+
 function Members({ team, meId }: { team: Team; meId: string | null }) {
   const { busy, error, run } = useAction();
+  const [ask, setAsk] = useState<Ask | null>(null);
+  // The dialog's own button does the call: a failure stays in the dialog (ConfirmDialog shows it).
+  async function confirmAsk() {
+    if (!ask) return;
+    if (ask.kind === "offer") await call("billing_setTeamMemberRole", { params: { memberId: ask.memberId }, body: { role: "owner" } });
+    else await call("billing_removeTeamMember", { params: { memberId: ask.memberId }, body: { memberId: ask.memberId } });
+    await refresh();
+  }
+  const text = ask ? askText(ask, team) : null;
   return (
     <Section id="members" title="Members">
       <table className={styles.table} data-testid="team-members">
@@ -118,11 +168,9 @@ function Members({ team, meId }: { team: Team; meId: string | null }) {
                       disabled={busy}
                       onChange={(e) => {
                         const role = e.target.value as "admin" | "member" | "owner";
-                        // Once accepted, the hand-over cannot be undone by the one who offered it: ask first.
-                        if (role === "owner" && !window.confirm(`Offer the team to ${m.email}? Once they accept, they become its owner and pay for the team's shared pool, and you become an admin.`)) {
-                          e.target.value = m.role;
-                          return;
-                        }
+                        // Once accepted, the hand-over cannot be undone by the one who offered it: ask
+                        // first (the select stays on the member's role; it follows the team once offered).
+                        if (role === "owner") return setAsk({ kind: "offer", memberId: m.id, who: label });
                         void run(() => call("billing_setTeamMemberRole", { params: { memberId: m.id }, body: { role } }));
                       }}
                     >
@@ -136,17 +184,17 @@ function Members({ team, meId }: { team: Team; meId: string | null }) {
                 </td>
                 <td>
                   {team.role === "owner" && m.role !== "owner" ? (
-                    <button type="button" className="secondary" disabled={busy} onClick={() => void run(() => call("billing_removeTeamMember", { params: { memberId: m.id }, body: { memberId: m.id } }))}>
+                    <button type="button" className="secondary" disabled={busy} onClick={() => setAsk({ kind: "remove", memberId: m.id, who: label })}>
                       Remove {m.email}
                     </button>
                   ) : null}
                   {self && m.role !== "owner" ? (
-                    <button type="button" className="secondary" disabled={busy} onClick={() => void run(() => call("billing_removeTeamMember", { params: { memberId: m.id }, body: { memberId: m.id } }))}>
+                    <button type="button" className="secondary" disabled={busy} onClick={() => setAsk({ kind: "leave", memberId: m.id, who: label })}>
                       Leave the team
                     </button>
                   ) : null}
                   {self && m.role === "owner" && team.members.length === 1 ? (
-                    <button type="button" className="secondary" disabled={busy} onClick={() => void run(() => call("billing_removeTeamMember", { params: { memberId: m.id }, body: { memberId: m.id } }))}>
+                    <button type="button" className="secondary" disabled={busy} onClick={() => setAsk({ kind: "dissolve", memberId: m.id, who: label })}>
                       Dissolve the team
                     </button>
                   ) : null}
@@ -157,6 +205,16 @@ function Members({ team, meId }: { team: Team; meId: string | null }) {
         </tbody>
       </table>
       <ErrorAlert message={error} />
+      <ConfirmDialog
+        open={ask !== null}
+        title={text?.title ?? ""}
+        description={text?.description ?? ""}
+        confirmLabel={text?.confirmLabel ?? ""}
+        busyLabel={text?.busyLabel ?? ""}
+        tone={text?.tone}
+        onConfirm={confirmAsk}
+        onClose={() => setAsk(null)}
+      />
     </Section>
   );
 }

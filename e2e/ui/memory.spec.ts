@@ -61,9 +61,11 @@ test("personal notes: empty state, a refused empty note, add, edit, delete after
   for (let i = 0; i < 55; i++) await okJson(await u.session.post("/api/v1/notes", { headers: h(u), data: { content: `Fact number ${i}` } }));
   await page.reload();
   await expect(notes(page)).toHaveCount(50);
-  await page.getByRole("button", { name: "Load older notes" }).click();
+  await page.getByRole("button", { name: "Load older notes" }).focus();
+  await page.keyboard.press("Enter");
   await expect(notes(page)).toHaveCount(55);
   await expect(page.getByRole("button", { name: "Load older notes" })).toHaveCount(0);
+  await expect(page.getByText("That is all.")).toBeFocused();
   await expect(notes(page).last()).toContainText("Fact number 0");
 });
 

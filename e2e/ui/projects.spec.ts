@@ -233,6 +233,11 @@ test("the Load more button pages with the keyboard", async ({ page }, info) => {
   await page.keyboard.press("Enter");
   await expect(row(page, "Entry 01")).toBeVisible();
   await expect(rows(page)).toHaveCount(55);
+  // The button is gone with the last page: the line that says so has the focus, not the page's start.
+  await expect(page.getByText("All todos loaded.")).toBeFocused();
+  await page.keyboard.press("Shift+Tab");
+  // Shift+Tab goes back into the last row loaded.
+  expect(await page.evaluate(() => document.activeElement?.closest('[data-testid="todo-row"]')?.textContent ?? "")).toContain("Entry 01");
 });
 
 test("accept and dismiss proposed todos", async ({ page }, info) => {

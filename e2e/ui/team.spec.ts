@@ -61,6 +61,12 @@ test("invite a member, accept from the outbox link in a second browser, share a 
 
   // Removed, the member's sidebar loses the project without a reload.
   await page.getByRole("button", { name: `Remove ${member.email}` }).click();
+  const remove = page.getByRole("dialog", { name: `Remove ${member.email} from Launch crew?` });
+  await expect(remove).toContainText("They lose the team's shared project at once");
+  await snap(page, info, "team-remove-dialog");
+  await expectAccessible(page, "team-remove-dialog");
+  await remove.getByRole("button", { name: "Remove" }).click();
+  await expect(remove).toBeHidden();
   await expect(page.getByTestId("team-member").filter({ hasText: member.email })).toHaveCount(0);
   await expect(sidebar(memberPage).getByRole("link", { name: "Team launch" })).toHaveCount(0);
   await expect(sidebar(page).getByRole("link", { name: "Team launch" })).toBeVisible();
@@ -112,8 +118,20 @@ test("a Max subscriber is told before and after joining that their own plan ends
 
   // The owner offers the team: nothing changes until the member accepts.
   await page.goto("/team");
-  page.once("dialog", (d) => void d.accept());
-  await page.getByLabel(`Role of ${member.email}`).selectOption("owner");
+  const role = page.getByLabel(`Role of ${member.email}`);
+  await role.focus();
+  await role.selectOption("owner");
+  const offer = page.getByRole("dialog", { name: `Offer Pool crew to ${member.email}?` });
+  await expect(offer).toContainText("Nothing changes until they accept");
+  await expect(offer.getByRole("button", { name: "Cancel" })).toBeFocused();
+  // Escape keeps things as they were: no offer, the member's role shown again, focus back on the select.
+  await page.keyboard.press("Escape");
+  await expect(offer).toBeHidden();
+  await expect(role).toHaveValue("member");
+  await expect(role).toBeFocused();
+  await expect(page.getByTestId("handover-waiting")).toHaveCount(0);
+  await role.selectOption("owner");
+  await offer.getByRole("button", { name: "Offer the team" }).click();
   await expect(page.getByTestId("handover-waiting")).toContainText(`You offered the team to ${member.email}`);
   await expect(page.getByTestId("team-summary")).toContainText("you are the owner");
   await snap(page, info, "handover-waiting");
