@@ -3,6 +3,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { useSearchParams } from "next/navigation";
 import type { TBlock, TMessage } from "@/lib/schemas/todos";
+import { LoadMoreButton } from "@/components/ui/load-more";
 import { MessageItem } from "./message-item";
 import styles from "./todo.module.css";
 
@@ -38,6 +39,8 @@ export function MessageList({ messages, hasOlder, loadingOlder, olderError, onLo
   const lastTop = useRef(0);
   /** The reader scrolled up while something new came in below: offer to jump to it. */
   const [behind, setBehind] = useState(false);
+  /** The reader paged back with the button: once at the start, a line says so (and takes the button's focus). */
+  const [pagedOlder, setPagedOlder] = useState(false);
   /**
    * Set just before older messages are prepended: the distance from the bottom to keep, and the
    * first message then. Another update in between (a refetch) leaves it for the older page.
@@ -148,11 +151,19 @@ export function MessageList({ messages, hasOlder, loadingOlder, olderError, onLo
           if (bottom && behind) setBehind(false);
         }}
       >
-        {hasOlder ? (
+        {hasOlder || pagedOlder ? (
           <div className={styles.olderRow}>
-            <button type="button" className="secondary" onClick={() => void loadOlder()} disabled={loadingOlder} aria-busy={loadingOlder}>
-              {loadingOlder ? "Loading older messages…" : "Load older messages"}
-            </button>
+            <LoadMoreButton
+              hasMore={hasOlder}
+              loading={loadingOlder}
+              onMore={() => {
+                setPagedOlder(true);
+                void loadOlder();
+              }}
+              label="Load older messages"
+              loadingLabel="Loading older messages…"
+              endLabel={pagedOlder ? "The start of the conversation." : null}
+            />
             {olderError ? (
               <p className="error" role="alert" style={{ margin: 0 }}>
                 Could not load older messages: {olderError}

@@ -17,7 +17,8 @@ type ButtonProps = {
 /**
  * The "Load more" button of a paged list. It keeps the keyboard's place: while a page loads it is
  * only marked disabled (a disabled button would drop focus to the page's start), and when the last
- * page came in, the line that says so takes the focus the button had.
+ * page came in, the line that says so takes the focus the button had (without scrolling: the
+ * reader's place stays).
  */
 export function LoadMoreButton({ hasMore, loading, onMore, label, loadingLabel = "Loading…", endLabel }: ButtonProps) {
   const end = useRef<HTMLParagraphElement>(null);
@@ -34,7 +35,7 @@ export function LoadMoreButton({ hasMore, loading, onMore, label, loadingLabel =
     if (hasMore || !refocus.current) return;
     refocus.current = false;
     // Only if nothing else took the focus meanwhile.
-    if (document.activeElement === null || document.activeElement === document.body) end.current?.focus();
+    if (document.activeElement === null || document.activeElement === document.body) end.current?.focus({ preventScroll: true });
   }, [hasMore]);
   if (hasMore)
     return (

@@ -322,10 +322,13 @@ test("load older messages pages back through a long conversation and keeps the r
   await expect(chat.message(/^Note 11$/)).not.toBeInViewport();
   await snap(page, info, "older-loaded");
 
-  await older.click();
+  // By keyboard: the last page gone, the line that says so has the button's focus.
+  await older.focus();
+  await page.keyboard.press("Enter");
   await expect(chat.messages).toHaveCount(71);
   await expect(chat.messages.first()).toContainText("Note 0");
   await expect(older).toHaveCount(0);
+  await expect(page.getByText("The start of the conversation.")).toBeFocused();
   const texts = await page.getByTestId("message-content").allTextContents();
   expect(texts).toEqual(Array.from({ length: 71 }, (_, i) => `Note ${i}`));
 });
