@@ -91,6 +91,14 @@ export function revalidateOperations(ids: readonly OperationId[], where?: (input
 }
 
 /**
+ * Drops every cached answer without fetching: what renders next reads afresh. For a page that
+ * broke on what it was given (the error page's Try again), so it does not break on it again.
+ */
+export function forgetAnswers(): Promise<unknown> {
+  return mutateCache(() => true, undefined, { revalidate: false });
+}
+
+/**
  * Keeps the cache in step with the browser's Socket.IO connection: for each event, `affected`
  * names the operations whose cached answers it changes, and those are fetched again (coalesced
  * over `delayMs`, as several events often arrive together). After each (re)connect, `onConnect`
