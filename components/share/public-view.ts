@@ -8,7 +8,7 @@ import type { TBlock, TMessage, TPublicMessage, TPublicTodo, TTodo } from "@/lib
 /** The read-only message view of a public message. */
 export function asMessageView(todoId: string, m: TPublicMessage): TMessage {
   const blocks: TBlock[] = m.blocks.map((b) => ({ ...b, todoId, subTodoIds: [], createdAt: m.createdAt, updatedAt: m.createdAt }));
-  return { ...m, todoId, scheduledAt: null, usage: null, updatedAt: m.createdAt, blocks };
+  return { ...m, todoId, authorId: null, scheduledAt: null, usage: null, updatedAt: m.createdAt, blocks };
 }
 
 /** The public todo as the chat state's `loaded` takes a todo. */

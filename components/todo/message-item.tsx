@@ -36,7 +36,7 @@ type Props = {
   paused?: boolean;
   /** The reader may not write (a viewer): a scheduled message cannot be edited or sent from here. */
   readOnly?: boolean;
-  /** Who wrote the user messages, when it is not the reader ("You"): the public page says "Owner". */
+  /** Who wrote this user message, when it is not the reader ("You"): a member's name, "User"; the public page says "Owner". */
   userLabel?: string;
 };
 

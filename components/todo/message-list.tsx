@@ -20,14 +20,14 @@ type Props = {
   paused: boolean;
   /** The reader may not write: no editing or sending of scheduled messages. */
   readOnly?: boolean;
-  /** Who wrote the user messages when the reader did not write the todo ("You" otherwise). */
-  userLabel?: string;
+  /** Who wrote each user message, when not the reader ("You" otherwise): lib/ui/message-author.ts. */
+  userLabelOf?: (message: TMessage) => string | undefined;
 };
 
 /** Near the bottom is where a chat follows new text; elsewhere the reader keeps their place. */
 const STICK_PX = 48;
 
-export function MessageList({ messages, hasOlder, loadingOlder, olderError, onLoadOlder, agentName, projectId, onCheck, onChanged, paused, readOnly, userLabel }: Props) {
+export function MessageList({ messages, hasOlder, loadingOlder, olderError, onLoadOlder, agentName, projectId, onCheck, onChanged, paused, readOnly, userLabelOf }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   /** The list's height when it last rendered: was the reader at its bottom before this update? */
@@ -176,7 +176,7 @@ export function MessageList({ messages, hasOlder, loadingOlder, olderError, onLo
         ) : (
           <ol className={styles.list}>
             {messages.map((m) => (
-              <MessageItem key={m.id} message={m} agentName={agentName} projectId={projectId} onCheck={onCheck} onChanged={onChanged} paused={paused} readOnly={readOnly} userLabel={userLabel} />
+              <MessageItem key={m.id} message={m} agentName={agentName} projectId={projectId} onCheck={onCheck} onChanged={onChanged} paused={paused} readOnly={readOnly} userLabel={userLabelOf?.(m)} />
             ))}
           </ol>
         )}

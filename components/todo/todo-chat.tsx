@@ -2,12 +2,14 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useCallback, useEffect } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { toast } from "sonner";
 import { call } from "@/lib/api/client";
 import { errorMessage } from "@/lib/ui/form-issues";
 import { startWith, waitingMessage } from "@/lib/ui/agent-start";
-import type { TBlock } from "@/lib/schemas/todos";
+import type { TBlock, TMessage } from "@/lib/schemas/todos";
+import type { TProjectMember } from "@/lib/schemas/projects";
+import { authorLabel, hasOthersMessages } from "@/lib/ui/message-author";
 import { Composer } from "./composer";
 import { MessageList } from "./message-list";
 import { OfflineAgentHint } from "./offline-hint";
@@ -67,6 +69,31 @@ export function TodoChat({ projectId, todoId }: { projectId: string; todoId: str
   useEffect(() => {
     if (title !== null) document.title = [title, projectName, "Todo Service"].filter(Boolean).join(" · ");
   }, [title, projectName]);
+
+  // Who wrote each user message: the reader ("You"), or a member named from the project's members,
+  // read once when someone else's message is in the chat (not per message); "User" until then.
+  const me = shell?.userId ?? null;
+  const othersWrote = me !== null && hasOthersMessages(state.messages, me);
+  const membersOf = todo?.projectId;
+  const [members, setMembers] = useState<{ projectId: string; byId: ReadonlyMap<string, TProjectMember> } | null>(null);
+  useEffect(() => {
+    if (!othersWrote || !membersOf || members?.projectId === membersOf) return;
+    let live = true;
+    call("project_getMembers", { params: { projectId: membersOf } })
+      .then((r) => {
+        if (live) setMembers({ projectId: membersOf, byId: new Map(r.items.map((m) => [m.userId, m])) });
+      })
+      // Names are a nicety: without them the messages say "User".
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [othersWrote, membersOf, members?.projectId]);
+  const userLabelOf = useMemo(() => {
+    if (me === null) return undefined;
+    const byId = members && members.projectId === membersOf ? members.byId : new Map<string, TProjectMember>();
+    return (m: TMessage) => authorLabel(m, me, byId);
+  }, [me, members, membersOf]);
 
   // A todo created without the agent: its first message waits until someone starts it.
   const waiting = todo?.status === "TODO" ? waitingMessage(state.messages) : undefined;
@@ -138,7 +165,7 @@ export function TodoChat({ projectId, todoId }: { projectId: string; todoId: str
         onCheck={access === "write" ? onCheck : undefined}
         onChanged={refetch}
         readOnly={access !== "write"}
-        userLabel={shell?.userId && todo.userId !== shell.userId ? "User" : undefined}
+        userLabelOf={userLabelOf}
         paused={todo.status === "PAUSED"}
       />
       {access === "write" && state.messages.some((m) => m.role === "assistant" && m.usage?.provider === "local") ? <OfflineAgentHint /> : null}

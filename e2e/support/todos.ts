@@ -28,6 +28,7 @@ export type Message = {
   messageId: string;
   todoId: string;
   role: "user" | "assistant" | "system" | "tool";
+  authorId: string | null;
   content: string;
   state: MessageState;
   scheduledAt: number | null;

@@ -495,6 +495,31 @@ test("Details: a viewer opens the agent's workflow by keyboard (loading, a faile
   await expect(details.getByTestId("workflow")).toBeHidden();
 });
 
+test("in a shared project each message says who wrote it: the reader's own say You, an editor's their name or email", async ({ page }, info) => {
+  const owner = await signedInUser(page, info, "owner");
+  const editor = await createUser(info, "editor");
+  const p = await createProject(owner, "Garden");
+  await shareProject(owner, p.id, editor.email, "editor");
+  const t = await createTodo(owner, p.id, { content: "Plan the beds", startProcessing: false });
+  await addMessage(editor, t.id, { content: "Add a row of tomatoes", startProcessing: false });
+  await addMessage(owner, t.id, { content: "Fine, and basil", startProcessing: false });
+
+  const chat = new TodoChatPage(page);
+  await chat.open(p.id, t.id);
+  const theirs = chat.message("Add a row of tomatoes");
+  await expect(theirs.getByText(editor.email, { exact: true })).toBeVisible();
+  await expect(theirs.getByRole("article", { name: `${editor.email}'s message` })).toBeVisible();
+  await expect(theirs.getByText("You", { exact: true })).toHaveCount(0);
+  for (const own of ["Plan the beds", "Fine, and basil"]) {
+    await expect(chat.message(own).getByText("You", { exact: true })).toBeVisible();
+    await expect(chat.message(own).getByText(editor.email)).toHaveCount(0);
+  }
+  // A message the editor writes while the page is open says who, live.
+  await addMessage(editor, t.id, { content: "Watering at six", startProcessing: false });
+  await expect(chat.message("Watering at six").getByText(editor.email, { exact: true })).toBeVisible();
+  await snap(page, info, "todo-authors");
+});
+
 test("a viewer reads the todo without controls they may not use: no status actions, sharing, composer, checkboxes or scheduled-message edits", async ({ page }, info) => {
   const viewer = await signedInUser(page, info, "reader");
   const owner = await createUser(info, "owner");
@@ -514,8 +539,8 @@ test("a viewer reads the todo without controls they may not use: no status actio
   await expect(page.getByRole("checkbox")).toHaveCount(0);
   await expect(chat.message("Remind me tomorrow")).toBeVisible();
   await expect(chat.message("Remind me tomorrow").getByRole("button", { name: "Edit" })).toHaveCount(0);
-  // The owner wrote it, not the reader: not "You".
-  await expect(chat.message("Remind me tomorrow").getByText("User", { exact: true })).toBeVisible();
+  // The owner wrote it, not the reader: not "You" but the owner, by email (no name set), from the project's members.
+  await expect(chat.message("Remind me tomorrow").getByText(owner.email, { exact: true })).toBeVisible();
   await expect(chat.message("Remind me tomorrow").getByText("You", { exact: true })).toHaveCount(0);
   // The hint to pick a model in one's settings is for those who can change the todo's agent.
   await expect(page.getByRole("button", { name: "Got it" })).toHaveCount(0);

@@ -87,6 +87,7 @@ export const ROUTES = {
   project_delete: ["DELETE", "/projects/{projectId}"],
   project_get: ["GET", "/projects/{projectId}"],
   project_getBrand: ["GET", "/projects/{projectId}/brand"],
+  project_getMembers: ["GET", "/projects/{projectId}/members"],
   project_groups: ["GET", "/projects/{projectId}/groups"],
   project_list: ["GET", "/projects"],
   project_share: ["POST", "/projects/{projectId}/share"],

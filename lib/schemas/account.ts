@@ -43,6 +43,7 @@ const ZExportMessage = z.object({
   todoId: ZId,
   seq: z.string().describe("Chat order within the todo (a 64-bit integer, as a string)"),
   role: z.string(),
+  authorId: ZId.nullable().describe("Who wrote a user message (as Message.authorId); null for the agent's messages"),
   content: z.string(),
   state: z.string(),
   scheduledAt: ZTime,

@@ -20,6 +20,19 @@ export const ZProjectFull = ZProject.extend({
   settings: z.record(z.string(), z.unknown()),
 }).meta({ id: "ProjectFull" });
 
+export const ZProjectMember = z
+  .object({
+    userId: ZId,
+    name: z.string().nullable(),
+    email: z.string(),
+    role: ZProjectRole.describe("owner, a sharee's role, or editor for a member of the team whose shared project it is"),
+  })
+  .meta({ id: "ProjectMember" });
+
+export const ZProjectMembers = z
+  .object({ items: z.array(ZProjectMember).describe("The owner first, then the others by email") })
+  .meta({ id: "ProjectMembers" });
+
 export const ZProjectCreateInput = z
   .object({
     name: ZName,
@@ -62,6 +75,7 @@ export const ZProjectBrandResponse = z
 
 export type TProject = z.infer<typeof ZProject>;
 export type TProjectFull = z.infer<typeof ZProjectFull>;
+export type TProjectMember = z.infer<typeof ZProjectMember>;
 export type TProjectCreateInput = z.input<typeof ZProjectCreateInput>;
 export type TProjectUpdateInput = z.input<typeof ZProjectUpdateInput>;
 export type TShareProjectInput = z.output<typeof ZShareProjectInput>;

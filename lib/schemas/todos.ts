@@ -65,6 +65,9 @@ export const ZMessage = z
     messageId: ZId,
     todoId: ZId,
     role: ZMessageRole,
+    authorId: ZId.nullable().describe(
+      "The user who wrote a user message; null for the agent's messages and for a user message whose author has deleted their account",
+    ),
     content: z.string(),
     state: ZMessageState,
     scheduledAt: ZTimestamp.nullable(),

@@ -8,6 +8,7 @@ const msg = (id: string, createdAt: number, extra: Partial<TMessage> = {}): TMes
   messageId: id,
   todoId: "t1",
   role: "user",
+  authorId: null,
   content: `text ${id}`,
   state: "DONE",
   scheduledAt: null,

@@ -98,6 +98,8 @@ test("schedule_followup schedules a message on the todo through the schedule-mes
   await runner.idle();
   const scheduled = await t.prisma.message.findFirstOrThrow({ where: { todoId: todo.id, state: "SCHEDULED" } });
   assert.equal(scheduled.content, "Check whether the invites went out");
+  // The agent wrote it, not the owner: no author (Message.authorId).
+  assert.equal(scheduled.authorId, null);
   assert.ok(scheduled.scheduledAt!.getTime() >= before + 90 * 60_000 - 1000);
   const job = await t.prisma.job.findFirst({ where: { name: "message.fire", key: { startsWith: scheduled.id } } });
   assert.ok(job, "the fire job is queued");
@@ -136,6 +138,9 @@ test("spawn_subtodos: three sub-todos in the same project, linked once to the ca
   assert.equal(new Set(step.subTodoIds).size, 3, "no duplicates");
   const children = await t.prisma.todo.findMany({ where: { id: { in: step.subTodoIds } }, include: { messages: { where: { role: "assistant" } } } });
   assert.ok(children.every((c) => c.projectId === todo.projectId && c.userId === todo.userId && c.status === "READY"));
+  // A child's first message is the agent's task for it: no author.
+  assert.deepEqual(await t.prisma.message.count({ where: { todoId: { in: step.subTodoIds }, role: "user", authorId: { not: null } } }), 0);
+  assert.equal(await t.prisma.message.count({ where: { todoId: { in: step.subTodoIds }, role: "user" } }), 3);
   assert.deepEqual(children.map((c) => c.messages[0]!.content).sort(), ["Answer to A.", "Answer to B.", "Answer to C."]);
   assert.equal(results!.role, "system");
   for (const letter of ["A", "B", "C"]) assert.match(results!.content, new RegExp(`Answer to ${letter}\\.`));

@@ -29,7 +29,7 @@ export async function history(todoId: string, replyId: string, workflow?: Workfl
 }
 
 /** Message's columns as raw statements return them (MessageRow: its enums as text). */
-const MESSAGE_COLUMNS = Prisma.sql`"id", "todoId", "role"::text AS "role", "content", "state"::text AS "state", "scheduledAt", "usage", "createdAt", "updatedAt"`;
+const MESSAGE_COLUMNS = Prisma.sql`"id", "todoId", "role"::text AS "role", "authorId", "content", "state"::text AS "state", "scheduledAt", "usage", "createdAt", "updatedAt"`;
 
 /** What a todo has waiting once its turn ends: input for a next turn, and scheduled messages. */
 type Waiting = { pending: number; scheduled: number };

@@ -22,7 +22,17 @@ export type Caller = {
   tokenId?: string;
   /** A mayfly token may act on this one todo only. */
   todoScope?: string | null;
+  /** Set for the agent's tools, which act as the todo's owner: what they write is the agent's (authorOf). */
+  agent?: true;
 };
+
+/**
+ * The author of a user message the caller adds (Message.authorId): the acting user, whatever the
+ * credential (session, API key, device token); none for the agent's tools, whose messages are the agent's.
+ */
+export function authorOf(caller: Caller): string | null {
+  return caller.agent ? null : caller.userId;
+}
 
 /**
  * One credential: an API key, a dst_ token, a device (all its tokens), a browser session, or

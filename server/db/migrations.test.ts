@@ -170,6 +170,37 @@ describe("embedded PGlite", () => {
     }
   });
 
+  test("message_author: existing user messages get their todo's creator as author, the agent's none; deleting the author keeps the message", async () => {
+    const dir = path.join(tmp, "before-author");
+    await cp(MIGRATIONS_DIR, dir, { recursive: true });
+    const authorMigration = (await readMigrations(dir)).find((m) => m.name.endsWith("_message_author"))!;
+    assert.ok(authorMigration, "the message_author migration exists");
+    await rm(path.join(dir, authorMigration.name), { recursive: true });
+    const db = await PGlite.create();
+    try {
+      const exec = pgliteExecutor(db);
+      await applyMigrations(exec, { migrationsDir: dir });
+      await exec.query(`INSERT INTO "User" ("id", "email", "updatedAt") VALUES ('u1', 'owner@example.com', now()), ('u2', 'editor@example.com', now())`);
+      await exec.query(`INSERT INTO "Project" ("id", "ownerId", "name", "updatedAt") VALUES ('p1', 'u1', 'P', now())`);
+      await exec.query(`INSERT INTO "Todo" ("id", "projectId", "userId", "content", "updatedAt") VALUES ('t1', 'p1', 'u1', 'T', now()), ('t2', 'p1', 'u2', 'T2', now())`);
+      await exec.query(
+        `INSERT INTO "Message" ("id", "todoId", "role", "content", "updatedAt") VALUES ('m1', 't1', 'user', 'hi', now()), ('m2', 't1', 'assistant', 'hello', now()), ('m3', 't1', 'system', 'sys', now()), ('m4', 't2', 'user', 'mine', now())`,
+      );
+      await cp(path.join(MIGRATIONS_DIR, authorMigration.name), path.join(dir, authorMigration.name), { recursive: true });
+      assert.deepEqual(await applyMigrations(exec, { migrationsDir: dir }), [authorMigration.name]);
+      const rows = await exec.query<{ id: string; authorId: string | null }>(`SELECT "id", "authorId" FROM "Message" ORDER BY "id"`);
+      assert.deepEqual(rows.map((r) => [r.id, r.authorId]), [["m1", "u1"], ["m2", null], ["m3", null], ["m4", "u2"]]);
+      // The editor's account goes: their todo with it (cascade); a message of theirs elsewhere stays, authorless.
+      await exec.query(`UPDATE "Message" SET "authorId" = 'u2' WHERE "id" = 'm1'`);
+      await exec.query(`DELETE FROM "Todo" WHERE "userId" = 'u2'`);
+      await exec.query(`DELETE FROM "User" WHERE "id" = 'u2'`);
+      const left = await exec.query<{ id: string; authorId: string | null }>(`SELECT "id", "authorId" FROM "Message" ORDER BY "id"`);
+      assert.deepEqual(left.map((r) => [r.id, r.authorId]), [["m1", null], ["m2", null], ["m3", null]]);
+    } finally {
+      await db.close();
+    }
+  });
+
   test("a failing migration is rolled back and not recorded", async () => {
     const dir = path.join(tmp, "failing");
     await cp(MIGRATIONS_DIR, dir, { recursive: true });

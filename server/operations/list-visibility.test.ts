@@ -65,6 +65,12 @@ const PROBES: Record<string, Probe> = {
     gate: (c, w) => getProjectOrThrow(c, w.P, "read"),
     refs: (body) => body.map((card: Json) => ({ projectId: card.projectId })),
   },
+  project_getMembers: {
+    path: (w) => `/projects/${w.P}/members`,
+    gate: (c, w) => getProjectOrThrow(c, w.P, "read"),
+    // The people of the project the path names: listed exactly when that project may be read.
+    refs: (body, w) => body.items.map(() => ({ projectId: w.P })),
+  },
   todo_list: {
     path: (w) => `/projects/${w.P}/todos`,
     gate: (c, w) => getProjectOrThrow(c, w.P, "read"),
@@ -208,6 +214,8 @@ test("a list and its get…OrThrow agree for owner, editor, viewer, team member 
     project_list: ["owner:1", "editor:1", "viewer:1", "teammate:1", "stranger:1"],
     project_groups: ["owner:1", "editor:1", "viewer:1", "teammate:1", "stranger:404"],
     project_cards: ["owner:1", "editor:1", "viewer:1", "teammate:1", "stranger:404"],
+    // The owner, the editor and viewer, the teammate: never the stranger who left share and team.
+    project_getMembers: ["owner:4", "editor:4", "viewer:4", "teammate:4", "stranger:404"],
     todo_list: ["owner:4", "editor:4", "viewer:4", "teammate:4", "stranger:404"],
     todo_getMessages: ["owner:2", "editor:2", "viewer:2", "teammate:2", "stranger:404"],
     task_getPending: ["owner:2", "editor:2", "viewer:2", "teammate:0", "stranger:2"],

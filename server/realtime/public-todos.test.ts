@@ -51,6 +51,15 @@ test("a public todo's messages reach its viewers as the public read shows them: 
   }
 });
 
+test("a user message reaches a public todo's viewers without its author: a public reader learns no user id", () => {
+  const message = { id: "m", messageId: "m", todoId: "t", role: "user", authorId: "u-editor", content: "please", state: "PENDING", scheduledAt: null, usage: null, createdAt: 1, updatedAt: 2, blocks: [] };
+  for (const type of ["message.created", "message.updated"] as const) {
+    const signal = publicSignal(event(type, message));
+    assert.deepEqual(signal?.envelope.data, { id: "m", messageId: "m", role: "user", content: "please", state: "PENDING", createdAt: 1, blocks: [] });
+    assert.ok(!JSON.stringify(signal).includes("u-editor"), type);
+  }
+});
+
 test("the reply's deltas stream to a public todo's viewers: the text and where it goes, nothing else", () => {
   assert.deepEqual(publicSignal(event("message.delta", { messageId: "m", delta: "wor", offset: 4, extra: "x" })), {
     room: "public:t",

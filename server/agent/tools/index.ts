@@ -20,7 +20,7 @@ export const AGENT_TOOLS: readonly AgentToolDef[] = [checklistTool, scheduleFoll
 export async function buildTools(opts: Omit<ToolContext, "caller">, defs: readonly AgentToolDef[] = AGENT_TOOLS): Promise<ToolSet> {
   const owner = await db().user.findUniqueOrThrow({ where: { id: opts.todo.userId }, select: { id: true, email: true, name: true } });
   // Not an administrator, whatever the owner is: a tool reaches what the owner's membership gives.
-  const caller: Caller = { credential: "apiKey", userId: owner.id, email: owner.email, name: owner.name, isAdmin: false, todoScope: null };
+  const caller: Caller = { credential: "apiKey", userId: owner.id, email: owner.email, name: owner.name, isAdmin: false, todoScope: null, agent: true };
   const ctx: ToolContext = { ...opts, caller };
   const tools: ToolSet = {};
   for (const def of defs) {

@@ -4,6 +4,7 @@ import projectCreate from "./project-create.ts";
 import projectDelete from "./project-delete.ts";
 import projectGet from "./project-get.ts";
 import projectGetBrand from "./project-get-brand.ts";
+import projectGetMembers from "./project-get-members.ts";
 import projectGroups from "./project-groups.ts";
 import projectList from "./project-list.ts";
 import projectShare from "./project-share.ts";
@@ -19,6 +20,7 @@ export const projectOperations = [
   projectUpdate,
   projectDelete,
   projectShare,
+  projectGetMembers,
   projectSubscribe,
   projectGroups,
   projectCards,

@@ -1,5 +1,5 @@
 import type { Caller } from "../../auth/caller.ts";
-import type { TProjectCreateInput, TProjectFull } from "../../../lib/schemas/projects.ts";
+import type { TProjectCreateInput, TProjectFull, TProjectMember } from "../../../lib/schemas/projects.ts";
 import { db, runtime } from "../../runtime.ts";
 import { accessInclude, getProjectOrThrow, needToChange, requireProjectAccess, roleFor, visibleProjectsWhere, type ProjectRole } from "../access.ts";
 import { toProjectFull } from "./serialize.ts";
@@ -33,6 +33,31 @@ export async function memberIds(projectId: string): Promise<string[]> {
   });
   if (!project) return [];
   return [...new Set([project.ownerId, ...project.shares.map((s) => s.userId), ...(project.team?.members.map((m) => m.userId) ?? [])])];
+}
+
+/**
+ * project_getMembers: who reads the project (owner, sharees, the team of a team project), with
+ * name and email, so a shared todo's chat can say who wrote each message (Message.authorId).
+ * Any member may read it, a viewer too; a stranger gets 404 as for the project.
+ */
+export async function getMembers(caller: Caller, projectId: string): Promise<{ items: TProjectMember[] }> {
+  await requireProjectAccess(caller, projectId, "read");
+  const person = { select: { id: true, name: true, email: true } } as const;
+  const project = await db().project.findUniqueOrThrow({
+    where: { id: projectId },
+    select: { owner: person, shares: { select: { role: true, user: person } }, team: { select: { members: { select: { user: person } } } } },
+  });
+  const byId = new Map<string, TProjectMember>();
+  const add = (u: { id: string; name: string | null; email: string }, role: TProjectMember["role"]) => {
+    const had = byId.get(u.id);
+    // A sharee who is also in the project's team writes it: the wider role shows.
+    if (!had || (had.role === "viewer" && role !== "viewer")) byId.set(u.id, { userId: u.id, name: u.name, email: u.email, role });
+  };
+  add(project.owner, "owner");
+  for (const s of project.shares) add(s.user, s.role);
+  for (const m of project.team?.members ?? []) add(m.user, "editor");
+  const [owner, ...others] = [...byId.values()];
+  return { items: [owner!, ...others.sort((a, b) => a.email.localeCompare(b.email))] };
 }
 
 export async function getProject(caller: Caller, projectId: string): Promise<TProjectFull> {

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { Caller } from "../../auth/caller.ts";
+import { authorOf, type Caller } from "../../auth/caller.ts";
 import type { ZAddMessageInput, ZMessagesQuery, ZUpdateMessageInput, TMessage } from "../../../lib/schemas/todos.ts";
 import { MESSAGE_PAGE_DEFAULT, MESSAGE_PAGE_MAX, MESSAGE_PAGE_MAX_CHARS } from "../../../lib/schemas/todos.ts";
 import { scheduleMessage } from "../../agent/schedule-message.ts";
@@ -63,7 +63,7 @@ export async function addMessage(caller: Caller, todoId: string, input: z.output
     if (!status) throw new ApiError("CONFLICT", `A ${current.status} todo takes no new messages`);
     const state: TMessage["state"] = scheduledAt ? "SCHEDULED" : input.startProcessing ? "PENDING" : "DONE";
     // A new message has no blocks yet: nothing to read back.
-    const message = toMessage({ ...(await tx.message.create({ data: { todoId, role: "user", content: input.content, state, scheduledAt } })), blocks: [] });
+    const message = toMessage({ ...(await tx.message.create({ data: { todoId, role: "user", authorId: authorOf(caller), content: input.content, state, scheduledAt } })), blocks: [] });
     const nextScheduled = scheduledAt && (!current.scheduledAt || current.scheduledAt > scheduledAt || current.scheduledAt < new Date()) ? scheduledAt : undefined;
     if (scheduledAt) fx.later(() => scheduleMessage({ id: message.id, scheduledAt }));
     await setStatus(tx, current, fx.emit("message.created", message), status, nextScheduled ? { scheduledAt: nextScheduled } : {});

@@ -1,12 +1,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ZMessage } from "../../../lib/schemas/todos.ts";
-import { toMessage } from "./serialize.ts";
+import { publicMessageOf, toMessage, toPublicTodo } from "./serialize.ts";
 
 const row = (usage: unknown) => ({
   id: "m1",
   todoId: "t1",
   role: "assistant" as const,
+  authorId: null,
   content: "hi",
   state: "DONE" as const,
   scheduledAt: null,
@@ -31,4 +32,17 @@ test("Message.usage keeps the typed fields the agent records, drops the rest, an
   assert.deepEqual(toMessage(row({ tokensIn: "12", secret: "x", durationMs: 3 })).usage, { durationMs: 3 });
   for (const odd of [null, undefined, "text", 5, [1, 2]]) assert.equal(toMessage(row(odd)).usage, null);
   for (const usage of [done, { tokensIn: "12", secret: "x" }, [1], "x"]) assert.ok(ZMessage.safeParse(toMessage(row(usage))).success);
+});
+
+test("Message.authorId: a user message names who wrote it, the agent's none; the public views never carry it", () => {
+  const said = { ...row(null), id: "m2", role: "user" as const, authorId: "u-editor" };
+  assert.equal(toMessage(said).authorId, "u-editor");
+  assert.equal(toMessage(row(null)).authorId, null);
+  assert.ok(ZMessage.safeParse(toMessage(said)).success);
+  const todo = { id: "t1", content: "c", status: "READY" as const, createdAt: new Date(1), updatedAt: new Date(2) };
+  const shown = toPublicTodo(todo, [said, row(null)], false, null);
+  assert.ok(!JSON.stringify(shown).includes("u-editor"), "todo_getPublic");
+  for (const m of shown.messages) assert.ok(!("authorId" in m));
+  const live = publicMessageOf(toMessage(said));
+  assert.ok(live && !("authorId" in live) && !JSON.stringify(live).includes("u-editor"), "the public room's events");
 });

@@ -21,6 +21,7 @@ export type MessageRow = {
   id: string;
   todoId: string;
   role: "user" | "assistant" | "system" | "tool";
+  authorId: string | null;
   content: string;
   state: "SCHEDULED" | "PENDING" | "PROCESSING" | "DONE" | "ERROR";
   scheduledAt: Date | null;
@@ -103,6 +104,7 @@ export function toMessage(m: MessageRow): TMessage {
     messageId: m.id,
     todoId: m.todoId,
     role: m.role,
+    authorId: m.authorId,
     content: m.content,
     state: m.state,
     scheduledAt: ms(m.scheduledAt),

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { Caller } from "../../auth/caller.ts";
+import { authorOf, type Caller } from "../../auth/caller.ts";
 import type { ZCreateTodoInput, ZStartFromSpecInput, ZTodoListQuery, ZTodoUpdateInput, TPublicTodo, TTodo, TTodoStatus } from "../../../lib/schemas/todos.ts";
 import { TODO_STATUSES } from "../../../lib/schemas/todos.ts";
 import { epochMs } from "../../../lib/schemas/common.ts";
@@ -69,7 +69,7 @@ async function insertTodo(caller: Caller, projectId: string, seed: Seed, status:
       withGroup,
     );
     const message = await tx.message.create({
-      data: { todoId: todo.id, role: "user", content: seed.content, state: scheduledAt ? "SCHEDULED" : "PENDING", scheduledAt },
+      data: { todoId: todo.id, role: "user", authorId: authorOf(caller), content: seed.content, state: scheduledAt ? "SCHEDULED" : "PENDING", scheduledAt },
       include: messageWithBlocks,
     });
     fx.emit("todo.created", toTodoListItem(todo)).emit("message.created", toMessage(message));

@@ -22,7 +22,10 @@ export const ACCOUNT_TABLES: Record<ModelName, TableDisposition> = {
   TodoGroup: { export: { sections: ["projects"] }, deletion: "deleted with the account's projects" },
   RendererCard: { export: { sections: ["projects"] }, deletion: "deleted with the account's projects" },
   Todo: { export: { sections: ["todos"] }, deletion: "deleted with the account's projects; todos the account wrote in projects of others are deleted too" },
-  Message: { export: { sections: ["messages"] }, deletion: "deleted with their todos" },
+  Message: {
+    export: { sections: ["messages"] },
+    deletion: "deleted with their todos; a message the account wrote in a todo of someone else's stays there, without its author (authorId set null)",
+  },
   Block: { export: { sections: ["blocks"] }, deletion: "deleted with their todos" },
   UserSettings: { export: { sections: ["settings"] }, deletion: "deleted (cascade)" },
   ProjectAgentMapping: { export: { sections: ["projectAgentMappings"] }, deletion: "deleted (cascade)" },

@@ -131,6 +131,11 @@ test("the export holds the account's content as stored and no secret, and nothin
     stored.map((m) => [m.id, m.content]),
     "messages exactly as stored",
   );
+  // Each user message names its author (a, who wrote them); the agent's would name none.
+  assert.deepEqual(
+    parsed.messages.filter((m) => m.todoId === mine.todoId).map((m) => [m.role, m.authorId]),
+    stored.map((m) => [m.role, m.role === "user" ? a.userId : null]),
+  );
   assert.deepEqual(parsed.apiKeys.map((k) => k.name).sort(), ["second", "test"]);
   assert.equal(parsed.apiKeys.find((k) => k.name === "second")!.last4, second.key.slice(-4));
   assert.deepEqual(parsed.devices.map((d) => d.name), ["laptop"]);
@@ -206,6 +211,9 @@ test("deletion removes every row naming the account, keeps accounting anonymised
   const theirs = await withContent(outsider, "THEIRS");
   await ok(app.call("POST", `/projects/${theirs.projectId}/share`, { key: outsider.apiKey, body: { email, role: "editor" } }));
   const written = await ok(app.call("POST", `/projects/${theirs.projectId}/todos`, { key: u.apiKey, body: { content: "u wrote this" } }));
+  // A message u wrote in the outsider's todo stays in their chat, without its author.
+  const said = await ok(app.call("POST", `/todos/${theirs.todoId}/messages`, { key: u.apiKey, body: { content: "u said this", startProcessing: false } }));
+  assert.equal(said.authorId, u.userId);
   const enrolled = await ok(app.call("POST", "/cli/device/enroll-self", { key: u.apiKey, body: { name: "box" } }));
   await app.rt.prisma.memoryNote.create({ data: { userId: u.userId, projectId, content: "note" } });
   await app.rt.prisma.memoryNote.create({ data: { userId: reader.userId, projectId, content: "reader's note on u's project" } });
@@ -240,6 +248,8 @@ test("deletion removes every row naming the account, keeps accounting anonymised
   // The outsider keeps their project; u's todo in it is gone.
   assert.equal((await app.call("GET", `/todos/${theirs.todoId}`, { key: outsider.apiKey })).status, 200);
   assert.equal((await app.call("GET", `/todos/${written.id}`, { key: outsider.apiKey })).status, 404);
+  const kept = (await ok(app.call("GET", `/todos/${theirs.todoId}/messages`, { key: outsider.apiKey }))).items.find((m: Json) => m.id === said.id);
+  assert.deepEqual([kept?.content, kept?.authorId], ["u said this", null]);
 
   // No row anywhere names the account: its id or its email, in any text, JSON or array column.
   assert.deepEqual(await rowsMentioning([u.userId, email]), []);

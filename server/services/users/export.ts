@@ -198,6 +198,7 @@ export async function* exportChunks(userId: string, now: Date = new Date()): Asy
       todoId: m.todoId,
       seq: m.seq.toString(),
       role: m.role,
+      authorId: m.authorId,
       content: m.content,
       state: m.state,
       scheduledAt: msOrNull(m.scheduledAt),

@@ -1,0 +1,59 @@
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { setLogLevel } from "../../log.ts";
+import { startTestApp, type TestApp, type TestAppUser } from "../../testing/app.ts";
+
+// Message.authorId through the real pipeline, on every base a user message is written through
+// (docs/api.md "Todos, messages and blocks"): the acting user, whatever their credential.
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
+let app: TestApp;
+before(async () => {
+  setLogLevel("silent");
+  app = await startTestApp();
+});
+after(async () => {
+  await app?.close();
+});
+
+async function ok(res: Promise<{ status: number; text: string; json: Json }>): Promise<Json> {
+  const r = await res;
+  assert.equal(r.status, 200, r.text);
+  return r.json;
+}
+
+async function emailOf(u: TestAppUser): Promise<string> {
+  return (await app.rt.prisma.user.findUniqueOrThrow({ where: { id: u.userId } })).email;
+}
+
+test("a user message names who wrote it: API key, session, device token, a todo's first message, a template's; stored as answered", async () => {
+  const [owner, editor] = [await app.newUser(), await app.newUser()];
+  const project = await ok(app.call("POST", "/projects", { key: owner.apiKey, body: { name: "Shared" } }));
+  await ok(app.call("POST", `/projects/${project.id}/share`, { key: owner.apiKey, body: { email: await emailOf(editor), role: "editor" } }));
+
+  const created = await ok(app.call("POST", `/projects/${project.id}/todos`, { key: editor.apiKey, body: { content: "The editor's todo", startProcessing: false } }));
+  assert.deepEqual(created.messages.map((m: Json) => m.authorId), [editor.userId]);
+  const fromTemplate = await ok(app.call("POST", `/projects/${project.id}/todos/from-template`, { key: owner.apiKey, body: { content: "The owner's", propose: true } }));
+  assert.deepEqual(fromTemplate.messages.map((m: Json) => m.authorId), [owner.userId]);
+
+  const byKey = await ok(app.call("POST", `/todos/${created.id}/messages`, { key: owner.apiKey, body: { content: "by key", startProcessing: false } }));
+  const bySession = await ok(app.call("POST", `/todos/${created.id}/messages`, { base: "cookie", cookie: editor.sessionCookie, body: { content: "by session", startProcessing: false } }));
+  const mayfly = await ok(app.call("POST", "/cli/mayfly/token", { key: editor.apiKey, body: { todoId: created.id } }));
+  const byDevice = await ok(
+    app.call("POST", `/todos/${created.id}/messages`, { base: "dst", headers: { authorization: `Bearer ${mayfly.apiToken}` }, body: { content: "by device", startProcessing: false } }),
+  );
+  assert.deepEqual([byKey.authorId, bySession.authorId, byDevice.authorId], [owner.userId, editor.userId, editor.userId]);
+
+  const stored = await app.rt.prisma.message.findMany({ where: { todoId: created.id }, orderBy: { seq: "asc" }, select: { content: true, authorId: true } });
+  assert.deepEqual(
+    stored.map((m) => [m.content, m.authorId]),
+    [
+      ["The editor's todo", editor.userId],
+      ["by key", owner.userId],
+      ["by session", editor.userId],
+      ["by device", editor.userId],
+    ],
+  );
+});
