@@ -2,9 +2,10 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo } from "react";
 import { toast } from "sonner";
 import { call } from "@/lib/api/client";
+import { useOperation } from "@/lib/api/swr";
 import { errorMessage } from "@/lib/ui/form-issues";
 import { startWith, waitingMessage } from "@/lib/ui/agent-start";
 import type { TBlock, TMessage } from "@/lib/schemas/todos";
@@ -75,25 +76,13 @@ export function TodoChat({ projectId, todoId }: { projectId: string; todoId: str
   const me = shell?.userId ?? null;
   const othersWrote = me !== null && hasOthersMessages(state.messages, me);
   const membersOf = todo?.projectId;
-  const [members, setMembers] = useState<{ projectId: string; byId: ReadonlyMap<string, TProjectMember> } | null>(null);
-  useEffect(() => {
-    if (!othersWrote || !membersOf || members?.projectId === membersOf) return;
-    let live = true;
-    call("project_getMembers", { params: { projectId: membersOf } })
-      .then((r) => {
-        if (live) setMembers({ projectId: membersOf, byId: new Map(r.items.map((m) => [m.userId, m])) });
-      })
-      // Names are a nicety: without them the messages say "User".
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, [othersWrote, membersOf, members?.projectId]);
+  // Names are a nicety: while they load, or if the read fails, the messages say "User".
+  const members = useOperation("project_getMembers", othersWrote && membersOf ? { params: { projectId: membersOf } } : null);
   const userLabelOf = useMemo(() => {
     if (me === null) return undefined;
-    const byId = members && members.projectId === membersOf ? members.byId : new Map<string, TProjectMember>();
+    const byId = new Map<string, TProjectMember>((members.data?.items ?? []).map((m) => [m.userId, m]));
     return (m: TMessage) => authorLabel(m, me, byId);
-  }, [me, members, membersOf]);
+  }, [me, members.data]);
 
   // A todo created without the agent: its first message waits until someone starts it.
   const waiting = todo?.status === "TODO" ? waitingMessage(state.messages) : undefined;
