@@ -26,4 +26,6 @@ test("a page that breaks says so in the app's frame, and Try again reads afresh 
   await error.getByRole("button", { name: "Try again" }).click();
   await expect(error).toHaveCount(0);
   await expect(page.getByRole("heading", { name: "No team yet" })).toBeVisible();
+  // What stayed on screen reads afresh too: the sidebar's projects are not left loading.
+  await expect(page.getByText("No projects yet.")).toBeVisible();
 });

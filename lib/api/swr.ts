@@ -91,11 +91,13 @@ export function revalidateOperations(ids: readonly OperationId[], where?: (input
 }
 
 /**
- * Drops every cached answer without fetching: what renders next reads afresh. For a page that
- * broke on what it was given (the error page's Try again), so it does not break on it again.
+ * Drops every cached answer and reads afresh: what is on screen (the shell's lists) fetches again
+ * at once, what mounts next fetches as it mounts. For a page that broke on what it was given (the
+ * error page's Try again), so it does not break on it again. Dropping without fetching left what
+ * stayed mounted (the sidebar's projects) loading for good.
  */
 export function forgetAnswers(): Promise<unknown> {
-  return mutateCache(() => true, undefined, { revalidate: false });
+  return mutateCache(() => true, undefined, { revalidate: true });
 }
 
 /**
