@@ -38,9 +38,11 @@ type Props = {
   readOnly?: boolean;
   /** Who wrote this user message, when it is not the reader ("You"): a member's name, "User"; the public page says "Owner". */
   userLabel?: string;
+  /** In a member's chat, a user message someone else wrote: it sits on the other side, like a reply, in its own colour. */
+  fromOther?: boolean;
 };
 
-export function MessageItem({ message, agentName, projectId, onCheck, onChanged, paused, readOnly, userLabel }: Props) {
+export function MessageItem({ message, agentName, projectId, onCheck, onChanged, paused, readOnly, userLabel, fromOther }: Props) {
   const [editing, setEditing] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -66,7 +68,7 @@ export function MessageItem({ message, agentName, projectId, onCheck, onChanged,
   }
 
   return (
-    <li className={styles.item} data-role={message.role} data-state={message.state} data-testid="message" data-message-id={message.messageId}>
+    <li className={styles.item} data-role={message.role} data-author={fromOther ? "other" : undefined} data-state={message.state} data-testid="message" data-message-id={message.messageId}>
       <article className={styles.bubble} aria-label={message.role === "user" && userLabel ? `${userLabel}'s message` : ROLE_ARIA[message.role]} aria-busy={message.state === "PROCESSING"}>
         <div className={styles.meta}>
           <span className={styles.roleLabel}>{role}</span>

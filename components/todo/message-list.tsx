@@ -175,9 +175,10 @@ export function MessageList({ messages, hasOlder, loadingOlder, olderError, onLo
           <p className={`muted ${styles.empty}`}>No messages yet. Write the first one below.</p>
         ) : (
           <ol className={styles.list}>
-            {messages.map((m) => (
-              <MessageItem key={m.id} message={m} agentName={agentName} projectId={projectId} onCheck={onCheck} onChanged={onChanged} paused={paused} readOnly={readOnly} userLabel={userLabelOf?.(m)} />
-            ))}
+            {messages.map((m) => {
+              const userLabel = userLabelOf?.(m);
+              return <MessageItem key={m.id} message={m} agentName={agentName} projectId={projectId} onCheck={onCheck} onChanged={onChanged} paused={paused} readOnly={readOnly} userLabel={userLabel} fromOther={userLabel !== undefined} />;
+            })}
           </ol>
         )}
       </div>

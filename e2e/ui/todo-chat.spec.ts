@@ -514,6 +514,14 @@ test("in a shared project each message says who wrote it: the reader's own say Y
     await expect(chat.message(own).getByText("You", { exact: true })).toBeVisible();
     await expect(chat.message(own).getByText(editor.email)).toHaveCount(0);
   }
+  // The editor's message sits on the other side from the reader's own: its bubble starts at the
+  // list's left edge, where the reader's end at its right.
+  const list = (await chat.message("Plan the beds").locator("xpath=..").boundingBox())!;
+  const theirBubble = (await theirs.getByRole("article").boundingBox())!;
+  const ownBubble = (await chat.message("Fine, and basil").getByRole("article").boundingBox())!;
+  expect(Math.abs(theirBubble.x - list.x)).toBeLessThan(2);
+  expect(Math.abs(ownBubble.x + ownBubble.width - (list.x + list.width))).toBeLessThan(2);
+  expect(theirBubble.x).toBeLessThan(ownBubble.x);
   // A message the editor writes while the page is open says who, live.
   await addMessage(editor, t.id, { content: "Watering at six", startProcessing: false });
   await expect(chat.message("Watering at six").getByText(editor.email, { exact: true })).toBeVisible();

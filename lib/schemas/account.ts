@@ -89,7 +89,9 @@ export const ZAccountDataExport = z
     projectAgentMappings: z.array(z.object({ projectId: ZId, settings: ZJson, updatedAt: ZTimestamp })),
     sharedWithMe: z.array(z.object({ projectId: ZId, projectName: z.string(), role: z.enum(["editor", "viewer"]), createdAt: ZTimestamp })),
     todos: z.array(ZExportTodo).describe("Every todo of the account's projects, and the todos the account wrote in projects of others"),
-    messages: z.array(ZExportMessage).describe("The messages of those todos, todo by todo, each in chat order"),
+    messages: z
+      .array(ZExportMessage)
+      .describe("The messages of those todos, todo by todo, each in chat order; then the messages the account wrote in the todos of others, the same way (their todoId names a todo the export does not hold)"),
     blocks: z.array(ZExportBlock).describe("The blocks of those todos"),
     memoryNotes: z.array(z.object({ id: ZId, projectId: ZId.nullable(), content: z.string(), createdAt: ZTimestamp, updatedAt: ZTimestamp })),
     pendingTasks: z.array(z.object({ id: ZId, kind: z.string(), todoId: ZId.nullable(), payload: ZJson, dueAt: ZTimestamp, createdAt: ZTimestamp })),

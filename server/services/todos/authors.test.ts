@@ -57,3 +57,31 @@ test("a user message names who wrote it: API key, session, device token, a todo'
     ],
   );
 });
+
+test("a scheduled message another editor rewrites is theirs from then on; moving it or sending it as it is keeps its author", async () => {
+  const [owner, editor] = [await app.newUser(), await app.newUser()];
+  const project = await ok(app.call("POST", "/projects", { key: owner.apiKey, body: { name: "Rewrites" } }));
+  await ok(app.call("POST", `/projects/${project.id}/share`, { key: owner.apiKey, body: { email: await emailOf(editor), role: "editor" } }));
+  const todo = await ok(app.call("POST", `/projects/${project.id}/todos`, { key: owner.apiKey, body: { content: "Plan", startProcessing: false } }));
+  const later = Date.now() + 86_400_000;
+  const authorOf = async (id: string) => (await app.rt.prisma.message.findUniqueOrThrow({ where: { id } })).authorId;
+  const schedule = (content: string) => ok(app.call("POST", `/todos/${todo.id}/messages`, { key: owner.apiKey, body: { content, scheduledAt: later } }));
+  const patch = (id: string, body: Json) => ok(app.call("PATCH", `/todos/${todo.id}/messages/${id}`, { key: editor.apiKey, body }));
+
+  const moved = await schedule("Water the beds");
+  await patch(moved.id, { scheduledAt: later + 60_000 });
+  assert.equal(await authorOf(moved.id), owner.userId, "a new time only");
+  await patch(moved.id, { content: "Water the beds" });
+  assert.equal(await authorOf(moved.id), owner.userId, "the same words");
+  await patch(moved.id, { content: "Water the beds at six" });
+  assert.equal(await authorOf(moved.id), editor.userId, "new words");
+
+  // Edit and start: the words sent are who sent them.
+  const sent = await schedule("Sow the basil");
+  await ok(app.call("POST", `/todos/${todo.id}/update-start`, { key: editor.apiKey, body: { messageId: sent.id, content: "Sow the basil" } }));
+  assert.equal(await authorOf(sent.id), owner.userId, "sent as it was");
+  const other = await ok(app.call("POST", `/projects/${project.id}/todos`, { key: owner.apiKey, body: { content: "Harvest", startProcessing: false } }));
+  const rewritten = await ok(app.call("POST", `/todos/${other.id}/messages`, { key: owner.apiKey, body: { content: "Pick the beans", scheduledAt: later } }));
+  await ok(app.call("POST", `/todos/${other.id}/update-start`, { key: editor.apiKey, body: { messageId: rewritten.id, content: "Pick the beans and peas" } }));
+  assert.equal(await authorOf(rewritten.id), editor.userId, "sent with new words");
+});

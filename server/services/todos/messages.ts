@@ -79,6 +79,14 @@ async function scheduledMessageOrThrow(todoId: string, messageId: string) {
   return message;
 }
 
+/**
+ * A message whose words another member rewrote is theirs from then on (Message.authorId): the
+ * chat names who wrote what it says. Moving it in time, or sending it as it is, keeps its author.
+ */
+function rewrittenBy(caller: Caller, content: string, newContent: string | undefined): { authorId?: string | null } {
+  return newContent !== undefined && newContent !== content ? { authorId: authorOf(caller) } : {};
+}
+
 /** Only a scheduled message, before it starts processing, can change. */
 export async function updateMessage(caller: Caller, todoId: string, messageId: string, input: z.output<typeof ZUpdateMessageInput>): Promise<null> {
   const { todo } = await getTodoOrThrow(caller, todoId, "write");
@@ -87,7 +95,7 @@ export async function updateMessage(caller: Caller, todoId: string, messageId: s
   // Conditional on the state: the scheduler may take the message at this very moment.
   const { count } = await db().message.updateMany({
     where: { id: messageId, todoId, role: "user", state: "SCHEDULED" },
-    data: { content: input.content, scheduledAt },
+    data: { content: input.content, scheduledAt, ...rewrittenBy(caller, before.content, input.content) },
   });
   if (count === 0) throw new ApiError("CONFLICT", "Only a scheduled message can be edited, before it starts processing");
   const message = await db().message.findUniqueOrThrow({ where: { id: messageId }, include: messageWithBlocks });
@@ -103,14 +111,14 @@ export async function updateMessage(caller: Caller, todoId: string, messageId: s
 /** Edits a user message that has not run yet and starts a turn with it at once. */
 export async function updateAndStart(caller: Caller, todoId: string, messageId: string, content: string): Promise<null> {
   await getTodoOrThrow(caller, todoId, "write");
-  await scheduledMessageOrThrow(todoId, messageId);
+  const before = await scheduledMessageOrThrow(todoId, messageId);
   const changed = await changeTodo(todoId, async (tx, current, fx) => {
     // An explicit start: also out of SCHEDULED or PAUSED.
     const status = onStartNow(current.status);
     if (!status) throw new ApiError("CONFLICT", `A ${current.status} todo cannot start`);
     const { count } = await tx.message.updateMany({
       where: { id: messageId, todoId, role: "user", state: { in: ["SCHEDULED", "PENDING"] } },
-      data: { content, state: "PENDING", scheduledAt: null },
+      data: { content, state: "PENDING", scheduledAt: null, ...rewrittenBy(caller, before.content, content) },
     });
     if (count === 0) throw new ApiError("CONFLICT", "Only a user message that has not started can be updated and started");
     const message = await tx.message.findUniqueOrThrow({ where: { id: messageId }, include: messageWithBlocks });

@@ -142,6 +142,40 @@ test("the export holds the account's content as stored and no secret, and nothin
   assert.ok(!("secretHash" in json.devices[0]));
 });
 
+test("the export holds the messages the account wrote in others' todos, in chat order, and nothing else of those todos", async () => {
+  const [a, b] = [await app.newUser(), await app.newUser()];
+  const theirs = await withContent(b, "B-TODO");
+  await ok(app.call("POST", `/projects/${theirs.projectId}/share`, { key: b.apiKey, body: { email: await emailOf(a), role: "editor" } }));
+  const said = [];
+  for (const content of ["a's first word", "a's second word"]) {
+    said.push(await ok(app.call("POST", `/todos/${theirs.todoId}/messages`, { key: a.apiKey, body: { content, startProcessing: false } })));
+    await ok(app.call("POST", `/todos/${theirs.todoId}/messages`, { key: b.apiKey, body: { content: `b answers ${content}`, startProcessing: false } }));
+  }
+  const mine = await withContent(a, "A-TODO");
+
+  const { text, json } = await exportOf(a);
+  const parsed = ZAccountDataExport.parse(json);
+  assert.deepEqual(parsed.todos.map((t) => t.id), [mine.todoId], "b's todo is not a's to take");
+  assert.deepEqual(
+    parsed.messages.filter((m) => m.todoId === theirs.todoId).map((m) => [m.id, m.content, m.authorId]),
+    said.map((m) => [m.id, m.content, a.userId]),
+  );
+  for (const theirWords of ["b answers", "todo B-TODO", "message B-TODO"]) assert.ok(!text.includes(theirWords), `b's words stay b's: ${theirWords}`);
+  // b's export holds the whole todo, a's words included, each naming who wrote it.
+  const ofB = ZAccountDataExport.parse((await exportOf(b)).json);
+  assert.deepEqual(
+    ofB.messages.filter((m) => m.role === "user").map((m) => [m.content, m.authorId === a.userId ? "a" : "b"]),
+    [
+      ["todo B-TODO", "b"],
+      ["message B-TODO", "b"],
+      ["a's first word", "a"],
+      ["b answers a's first word", "b"],
+      ["a's second word", "a"],
+      ["b answers a's second word", "b"],
+    ],
+  );
+});
+
 test("the export pages through more rows than a page holds, each once, and another user's rows in between never appear", async () => {
   const [a, b] = [await app.newUser(), await app.newUser()];
   const { todoId } = await withContent(a, "MANY");

@@ -55,6 +55,23 @@ async function* perTodoBatch<T>(todos: Prisma.TodoWhereInput, rowsOf: (todoIds: 
   }
 }
 
+/** The messages `where` picks, todo by todo in chat order: keyset-paged on (todoId, seq), the index's order. */
+async function* inChatOrder(where: Prisma.MessageWhereInput) {
+  let after: { todoId: string; seq: bigint } | undefined;
+  for (;;) {
+    const rows = await db().message.findMany({
+      where: { AND: [where, after ? { OR: [{ todoId: { gt: after.todoId } }, { todoId: after.todoId, seq: { gt: after.seq } }] } : {}] },
+      orderBy: [{ todoId: "asc" }, { seq: "asc" }],
+      take: PAGE,
+    });
+    if (rows.length === 0) return;
+    yield rows;
+    if (rows.length < PAGE) return;
+    const last = rows[rows.length - 1]!;
+    after = { todoId: last.todoId, seq: last.seq };
+  }
+}
+
 /** `,"name":[` then the mapped rows of every page (one chunk per page), then `]`. */
 async function* array<T>(name: string, rows: AsyncGenerator<T[]>, map: (row: T) => unknown): AsyncGenerator<string> {
   yield `,${JSON.stringify(name)}:[`;
@@ -174,25 +191,12 @@ export async function* exportChunks(userId: string, now: Date = new Date()): Asy
   );
   yield* array(
     "messages",
-    perTodoBatch(todos, async function* (todoIds) {
-      // Through the (todoId, seq) index, in chat order, keyset-paged on (todoId, seq).
-      let after: { todoId: string; seq: bigint } | undefined;
-      for (;;) {
-        const rows = await p.message.findMany({
-          where: {
-            todoId: { in: todoIds },
-            ...(after ? { OR: [{ todoId: { gt: after.todoId } }, { todoId: after.todoId, seq: { gt: after.seq } }] } : {}),
-          },
-          orderBy: [{ todoId: "asc" }, { seq: "asc" }],
-          take: PAGE,
-        });
-        if (rows.length === 0) return;
-        yield rows;
-        if (rows.length < PAGE) return;
-        const last = rows[rows.length - 1]!;
-        after = { todoId: last.todoId, seq: last.seq };
-      }
-    }),
+    (async function* () {
+      yield* perTodoBatch(todos, (todoIds) => inChatOrder({ todoId: { in: todoIds } }));
+      // Then what the account wrote in the todos of others (a shared project's, a team's): its own
+      // words, through the authorId index; those todos are not the account's to take.
+      yield* inChatOrder({ authorId: userId, NOT: { todo: todos } });
+    })(),
     (m) => ({
       id: m.id,
       todoId: m.todoId,
