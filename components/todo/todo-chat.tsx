@@ -16,7 +16,7 @@ import { MessageList } from "./message-list";
 import { OfflineAgentHint } from "./offline-hint";
 import { Loading } from "@/components/ui/load-state";
 import { composerClosedReason } from "@/lib/ui/status";
-import { truncate } from "@/lib/ui/format";
+import { todoTitle } from "@/lib/ui/format";
 import { useOptionalShell, type ProjectsState } from "@/components/shell/shell-context";
 import type { TProjectFull } from "@/lib/schemas/projects";
 import { TodoGone } from "./todo-gone";
@@ -66,7 +66,7 @@ export function TodoChat({ projectId, todoId }: { projectId: string; todoId: str
   const project = projects?.phase === "ready" ? projects.list.find((p) => p.id === todo?.projectId) : undefined;
   const projectName = project?.name;
   const access = todoAccess(projects, project?.role);
-  const title = todo ? truncate(todo.content.split("\n", 1)[0] ?? "", 60) : null;
+  const title = todo ? todoTitle(todo.content) : null;
   useEffect(() => {
     if (title !== null) document.title = [title, projectName, "Todo Service"].filter(Boolean).join(" · ");
   }, [title, projectName]);

@@ -19,6 +19,11 @@ test("a public todo reads the same as its owner sees it, with no controls, to a 
   const res = await page.goto(`/share/${t.id}`);
   expect(res?.status()).toBe(200);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(ready.content);
+  // The window's title and the heading name the todo by its first line, as the chat does: the
+  // heading shows two lines at most (the first message below holds the rest).
+  await expect(page).toHaveTitle("Move house: · Todo Service");
+  const lineHeight = await page.getByRole("heading", { level: 1 }).evaluate((el) => parseFloat(getComputedStyle(el).lineHeight));
+  expect((await page.getByRole("heading", { level: 1 }).boundingBox())!.height).toBeLessThanOrEqual(2 * lineHeight + 1);
   await expect(page.getByTestId("todo-status")).toHaveText("Ready");
   // Content, status, messages and blocks only: not the agent's name or settings (docs/api.md "Public todos").
   await expect(page.getByTestId("agent-name")).toHaveCount(0);

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { cloudSizeText, formatDateTime, formatDue, plural, utcDays } from "./format.ts";
+import { cloudSizeText, formatDateTime, formatDue, plural, todoTitle, utcDays } from "./format.ts";
 
 test("utcDays lists every UTC day of the range, both ends included, gaps and month ends too", () => {
   const from = Date.parse("2026-02-27T18:00:00Z");
@@ -31,4 +31,12 @@ test("formatDue: due now once past, minutes, hours, then the date", () => {
 test("cloudSizeText: whole gigabytes of memory as GB, else MB", () => {
   assert.equal(cloudSizeText({ vcpus: 2, memoryMb: 4096, diskGb: 20 }), "2 vCPUs, 4 GB memory, 20 GB disk");
   assert.equal(cloudSizeText({ vcpus: 1, memoryMb: 1536, diskGb: 10 }), "1 vCPU, 1536 MB memory, 10 GB disk");
+});
+
+test("todoTitle: the first line, spaces folded, cut at 60 characters with an ellipsis", () => {
+  assert.equal(todoTitle("Move house:\n- Boxes\n- Van"), "Move house:");
+  assert.equal(todoTitle("  Plan   the\tbeds  "), "Plan the beds");
+  assert.equal(todoTitle("x".repeat(60)), "x".repeat(60));
+  assert.equal(todoTitle(`${"word ".repeat(20)}\nmore`), `${"word ".repeat(12).trimEnd()}…`);
+  assert.equal(todoTitle("\nsecond line"), "");
 });

@@ -37,6 +37,11 @@ export function truncate(text: string, max = 140): string {
   return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`;
 }
 
+/** A todo as a window's title names it: its first line, at most 60 characters. */
+export function todoTitle(content: string): string {
+  return truncate(content.split("\n", 1)[0] ?? "", 60);
+}
+
 /** A group slug made from a display name (`Next sprint!` → `next-sprint`); empty when nothing usable is left. */
 export function slugify(name: string): string {
   return name

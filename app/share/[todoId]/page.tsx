@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { loadPublicTodo } from "@/components/share/load-public-todo";
 import { LivePublicTodo } from "@/components/share/live-public-todo";
+import { todoTitle } from "@/lib/ui/format";
 
 // Rendered on the server, through the API's own pipeline in process (load-public-todo.ts): the
 // shared link shows its content without JavaScript and without a credential, and a private todo
@@ -21,8 +22,7 @@ export async function generateMetadata({ params, searchParams }: Params): Promis
   await connection();
   const result = await loadPublicTodo((await params).todoId, await beforeOf(searchParams));
   if (result.kind !== "ok") return { title: "Shared todo · Todo Service", robots: { index: false } };
-  const title = result.todo.content.length > 70 ? `${result.todo.content.slice(0, 69)}…` : result.todo.content;
-  return { title: `${title} · Todo Service` };
+  return { title: `${todoTitle(result.todo.content)} · Todo Service` };
 }
 
 export default async function SharePage({ params, searchParams }: Params) {

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { TodoChat } from "@/components/todo/todo-chat";
 import { notFound } from "next/navigation";
 import { cookieCall, cookieGet } from "@/components/shell/cookie-get";
-import { truncate } from "@/lib/ui/format";
+import { todoTitle } from "@/lib/ui/format";
 
 type Params = { params: Promise<{ projectId: string; todoId: string }> };
 
@@ -12,7 +12,7 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
   const todo = await cookieGet("todo_get", firstMessage(todoId));
   if (!todo) return { title: "Todo not found · Todo Service" };
   const project = await cookieGet("project_get", { params: { projectId: todo.projectId } });
-  return { title: [truncate(todo.content.split("\n", 1)[0] ?? "", 60), project?.name, "Todo Service"].filter(Boolean).join(" · ") };
+  return { title: [todoTitle(todo.content), project?.name, "Todo Service"].filter(Boolean).join(" · ") };
 }
 
 /** The metadata's read, which the page shares (cookieCall reads once per request). */
