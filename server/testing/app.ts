@@ -8,7 +8,7 @@ import { Router } from "../http/router.ts";
 import { operations } from "../operations/index.ts";
 import { createKeyForUser } from "../services/api-keys/api-keys.ts";
 import { readResponse } from "./http.ts";
-import { createTestUser, startTestRuntime, type TestRuntime } from "./runtime.ts";
+import { createTestUser, startTestRuntime, suiteFixture, type TestHooks, type TestRuntime, type TestRuntimeOptions } from "./runtime.ts";
 
 export const TEST_APP_URL = "http://app.test";
 
@@ -35,7 +35,7 @@ export type TestApp = {
   close(): Promise<void>;
 };
 
-export async function startTestApp(opts: Parameters<typeof startTestRuntime>[0] = {}): Promise<TestApp> {
+export async function startTestApp(opts: TestRuntimeOptions = {}): Promise<TestApp> {
   const rt = await startTestRuntime(opts);
   const handle = createPipeline(new Router(operations), resolveCaller, TEST_APP_URL);
   return {
@@ -66,4 +66,17 @@ export async function startTestApp(opts: Parameters<typeof startTestRuntime>[0] 
     },
     close: () => rt.close(),
   };
+}
+
+/**
+ * A test app over a fresh runtime for the enclosing suite (the test file, or the describe block it
+ * is called in), started and closed by node:test hooks (suiteFixture, in runtime.ts):
+ *
+ *   let owner: TestAppUser;
+ *   const app = suiteTestApp({ setup: async () => { owner = await app.newUser(); } });
+ *   test("…", async () => { await ok(app.call("GET", "/projects", { key: owner.apiKey })); });
+ */
+export function suiteTestApp(opts: TestRuntimeOptions & TestHooks<TestApp> = {}): TestApp {
+  const { setup, teardown, ...start } = opts;
+  return suiteFixture("test app", () => startTestApp(start), { setup, teardown });
 }
