@@ -28,8 +28,8 @@ export type CallOptions = {
 export type TestApp = {
   rt: TestRuntime;
   handle: Pipeline;
-  /** A fresh user with an API key. */
-  newUser(): Promise<TestAppUser>;
+  /** A fresh user with an API key; `isAdmin` makes them an administrator. */
+  newUser(opts?: { isAdmin?: boolean }): Promise<TestAppUser>;
   /** `method /<base>/v1<path>` through the pipeline; `path` is sent as given (encode it yourself). */
   call(method: string, path: string, opts?: CallOptions): ReturnType<typeof readResponse>;
   close(): Promise<void>;
@@ -41,8 +41,8 @@ export async function startTestApp(opts: TestRuntimeOptions = {}): Promise<TestA
   return {
     rt,
     handle,
-    async newUser() {
-      const user = await createTestUser(rt.prisma);
+    async newUser(o = {}) {
+      const user = await createTestUser(rt.prisma, o);
       const key = await createKeyForUser(user.id, "test");
       const sessionToken = randomUUID();
       await rt.prisma.session.create({ data: { sessionToken, userId: user.id, expires: new Date(Date.now() + 86_400_000) } });

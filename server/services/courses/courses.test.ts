@@ -14,8 +14,7 @@ const app = suiteTestApp({ env: { COURSE_MAIL_PER_SECOND: "1000" }, setup });
 let admin: TestAppUser;
 let user: TestAppUser;
 async function setup() {
-  admin = await app.newUser();
-  await app.rt.prisma.user.update({ where: { id: admin.userId }, data: { isAdmin: true } });
+  admin = await app.newUser({ isAdmin: true });
   user = await app.newUser();
   await app.rt.runtime.jobs!.start();
 }

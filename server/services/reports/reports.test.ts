@@ -10,8 +10,7 @@ const app = suiteTestApp({ setup });
 let admin: TestAppUser;
 let user: TestAppUser;
 async function setup() {
-  admin = await app.newUser();
-  await app.rt.prisma.user.update({ where: { id: admin.userId }, data: { isAdmin: true } });
+  admin = await app.newUser({ isAdmin: true });
   user = await app.newUser();
 }
 
