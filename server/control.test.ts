@@ -9,23 +9,16 @@ import { Readable } from "node:stream";
 import { resolveApiKey } from "./auth/resolve.ts";
 import { API_KEY_PATTERN } from "./auth/tokens.ts";
 import { controlFilePath, handleControl, readControlFile, writeControlFile } from "./control.ts";
-import { setLogLevel } from "./log.ts";
-import { startTestRuntime, uniqueEmail, type TestRuntime } from "./testing/runtime.ts";
-import { readResponse } from "./testing/http.ts";
-
-// Parsed JSON answers are navigated freely in the assertions.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
+import { uniqueEmail, suiteTestRuntime } from "./testing/runtime.ts";
+import { readResponse, type Json } from "./testing/http.ts";
 
 const TOKEN = "a".repeat(32) + "0123456789abcdef0123456789abcdef"; // 64 hex-ish chars, like writeControlFile's
 
-let t: TestRuntime;
+const t = suiteTestRuntime({ setup, teardown });
 let server: Server;
 let base: string;
 
-before(async () => {
-  setLogLevel("silent");
-  t = await startTestRuntime();
+async function setup() {
   server = createServer((req, res) => {
     if (!handleControl(req, res, TOKEN)) {
       res.writeHead(418, { "content-type": "text/plain" });
@@ -34,14 +27,13 @@ before(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-after(async () => {
+}
+async function teardown() {
   await new Promise<void>((resolve) => {
     server.close(() => resolve());
     server.closeAllConnections();
   });
-  await t?.close();
-});
+}
 
 async function post(pathname: string, body: unknown, token: string | null = TOKEN, method = "POST") {
   const headers: Record<string, string> = { "content-type": "application/json" };

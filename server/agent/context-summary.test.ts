@@ -1,7 +1,7 @@
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
-import { createTestUser, createWaitingTodo, startTestRuntime, type TestRuntime } from "../testing/runtime.ts";
+import { createTestUser, createWaitingTodo, suiteTestRuntime } from "../testing/runtime.ts";
 import { getWorkflow, updateWorkflow } from "../services/todos/extras.ts";
 import { KEEP_RECENT, SUMMARY_PROMPT } from "./context-summary.ts";
 import { scriptedProvider } from "./testing/scripted-model.ts";
@@ -9,13 +9,7 @@ import { TurnRunner } from "./turn-runner.ts";
 
 // Long conversations: past a share of the model's window the older turns become the workflow's
 // context summary, which the turn uses (and marks used), and later turns keep using.
-let t: TestRuntime;
-before(async () => {
-  t = await startTestRuntime();
-});
-after(async () => {
-  await t.close();
-});
+const t = suiteTestRuntime();
 
 const textOf = (m: LanguageModelV3CallOptions["prompt"][number]) => (typeof m.content === "string" ? m.content : m.content.map((p) => (p.type === "text" ? p.text : "")).join(""));
 

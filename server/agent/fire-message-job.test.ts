@@ -1,9 +1,9 @@
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { defer } from "../jobs/define.ts";
 import type { Caller } from "../auth/caller.ts";
 import { addMessage, updateMessage } from "../services/todos/messages.ts";
-import { createTestUser, startTestRuntime, type TestRuntime } from "../testing/runtime.ts";
+import { createTestUser, suiteTestRuntime } from "../testing/runtime.ts";
 import { fireMessageJob } from "./fire-message-job.ts";
 import { fireKey, scheduleMessage } from "./schedule-message.ts";
 import { sweepScheduled } from "./scheduler.ts";
@@ -11,17 +11,13 @@ import { sweepScheduled } from "./scheduler.ts";
 // Scheduled messages come due through `message.fire` jobs. The backend is started only in the
 // last test: until then the jobs wait in the Job table, where the tests count them.
 
-let t: TestRuntime;
+const t = suiteTestRuntime({ setup });
 let starts: string[] = [];
 const HOUR = 3_600_000;
-before(async () => {
-  t = await startTestRuntime();
+function setup() {
   // Record the turns the lifecycle starts instead of running them.
   t.runtime.agent.start = (todoId: string) => void starts.push(todoId);
-});
-after(async () => {
-  await t.close();
-});
+}
 
 async function todoIn(status: "TODO" | "PAUSED" | "READY" = "READY") {
   const user = await createTestUser(t.prisma);

@@ -1,7 +1,7 @@
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { startOpenAIStandin, type OpenAIStandin } from "../testing/openai-standin.ts";
-import { createTestUser, startTestRuntime, type TestRuntime } from "../testing/runtime.ts";
+import { createTestUser, suiteTestRuntime } from "../testing/runtime.ts";
 import { ApiError } from "../http/errors.ts";
 import { agentSettingsIssues, checkAgentSettings, configuredProviders } from "./policy.ts";
 import { ConfiguredProvider } from "./providers/configured.ts";
@@ -13,17 +13,15 @@ import { TurnRunner } from "./turn-runner.ts";
 const models = { "gpt-4o-mini": { inPerMTok: 15, outPerMTok: 60 }, "llama3:8b": { inPerMTok: 0, outPerMTok: 0 } };
 const policy = { agentModels: models, agentMaxTokens: 4096, agentProvider: "local", agentProviders: [{ name: "openai", models, maxTokens: 4096 }] };
 const providerOf = (url: string) => new ConfiguredProvider({ name: "openai", kind: "openai-compatible", baseUrl: url, models, defaultModel: "gpt-4o-mini", maxTokens: 4096, contextWindow: 128_000 });
-let t: TestRuntime;
+const t = suiteTestRuntime({ env: { AGENT_MODELS: "gpt-4o-mini,llama3:8b=0/0", AGENT_MAX_TOKENS: "4096" }, setup, teardown });
 let standin: OpenAIStandin;
 
-before(async () => {
-  t = await startTestRuntime({ env: { AGENT_MODELS: "gpt-4o-mini,llama3:8b=0/0", AGENT_MAX_TOKENS: "4096" } });
+async function setup() {
   standin = await startOpenAIStandin({ delayMs: 1 });
-});
-after(async () => {
+}
+async function teardown() {
   await standin.close();
-  await t.close();
-});
+}
 
 test("settings naming a model outside the allow-list, or more tokens than the cap, have issues naming what is allowed", () => {
   assert.deepEqual(agentSettingsIssues({ model: "gpt-4o-mini", maxTokens: 4096 }, "body.agentSettings", policy), []);

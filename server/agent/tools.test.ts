@@ -1,9 +1,9 @@
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { LanguageModelV3CallOptions, LanguageModelV3Prompt } from "@ai-sdk/provider";
 import type { AppEvent } from "../realtime/bus.ts";
 import type { AgentRunner } from "./runner.ts";
-import { createTestUser, createWaitingTodo, startTestRuntime, type TestRuntime } from "../testing/runtime.ts";
+import { createTestUser, createWaitingTodo, suiteTestRuntime } from "../testing/runtime.ts";
 import { scriptedProvider, type ScriptedStep } from "./testing/scripted-model.ts";
 import { TurnRunner } from "./turn-runner.ts";
 import { embedNow } from "../services/search/embed-job.ts";
@@ -11,18 +11,16 @@ import type { AgentProvider } from "./provider.ts";
 
 // The agent's tools, driven by scripted AI SDK models (MockLanguageModelV3): each call, its step
 // block, and what it did through the services.
-let t: TestRuntime;
+const t = suiteTestRuntime({ setup, teardown });
 let original: AgentRunner;
 const events: AppEvent[] = [];
-before(async () => {
-  t = await startTestRuntime();
+function setup() {
   original = t.runtime.agent;
   t.bus.subscribe((e) => events.push(e));
-});
-after(async () => {
+}
+function teardown() {
   t.runtime.agent = original;
-  await t.close();
-});
+}
 
 /** A runner over `provider` that is also the runtime's agent (sub-todos the tools start run on it). */
 function use(provider: AgentProvider): TurnRunner {

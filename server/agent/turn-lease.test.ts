@@ -1,15 +1,9 @@
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createTestUser, startTestRuntime, type TestRuntime } from "../testing/runtime.ts";
+import { createTestUser, suiteTestRuntime } from "../testing/runtime.ts";
 import { dropLease, leaseIsLive, MAX_RECOVERIES, takeLease, TURN_LOST_TWICE, voidLeases } from "./turn-lease.ts";
 
-let t: TestRuntime;
-before(async () => {
-  t = await startTestRuntime();
-});
-after(async () => {
-  await t.close();
-});
+const t = suiteTestRuntime();
 
 async function runningTodo(workflow: object = {}) {
   const user = await createTestUser(t.prisma);

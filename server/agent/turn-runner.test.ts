@@ -1,4 +1,4 @@
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { AppEvent } from "../realtime/bus.ts";
 import { LocalProvider } from "./providers/local.ts";
@@ -6,19 +6,15 @@ import { TURN_LOST_TWICE, TurnRunner, type RunnerOptions } from "./turn-runner.t
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import type { AgentProvider } from "./provider.ts";
 import { scriptedProvider } from "./testing/scripted-model.ts";
-import { createTestUser, createWaitingTodo, startTestRuntime, type TestRuntime } from "../testing/runtime.ts";
+import { createTestUser, createWaitingTodo, suiteTestRuntime } from "../testing/runtime.ts";
 import { changeTodo, setStatus } from "../services/todos/lifecycle.ts";
 import { signalTurn } from "./turn-signals.ts";
 
-let t: TestRuntime;
+const t = suiteTestRuntime({ setup });
 const events: AppEvent[] = [];
-before(async () => {
-  t = await startTestRuntime();
+function setup() {
   t.bus.subscribe((e) => events.push(e));
-});
-after(async () => {
-  await t.close();
-});
+}
 
 async function runningTodo(content: string) {
   const user = await createTestUser(t.prisma);

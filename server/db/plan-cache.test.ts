@@ -10,11 +10,10 @@ import { newApiKey, sha256 } from "../auth/tokens.ts";
 import { createPipeline } from "../http/pipeline.ts";
 import { CLIENT_IP_HEADER } from "../http/rate-limit.ts";
 import { Router } from "../http/router.ts";
-import { setLogLevel } from "../log.ts";
 import { operations } from "../operations/index.ts";
 import { embedNow } from "../services/search/embed-job.ts";
 import { readResponse } from "../testing/http.ts";
-import { createTestUser, createWaitingTodo, startTestRuntime, type TestRuntime } from "../testing/runtime.ts";
+import { createTestUser, createWaitingTodo, suiteTestRuntime } from "../testing/runtime.ts";
 
 type Compiler = { compile(request: string): unknown };
 // The module the generated client loads its compiler from (server/db/generated/internal/class.ts); it ships no types.
@@ -30,20 +29,18 @@ const take = () => {
   return out;
 };
 
-let t: TestRuntime;
-before(async () => {
-  setLogLevel("silent");
+// Registered first, so the compiler is counted from the runtime's start and put back before it closes.
+before(() => {
   proto.compile = function (this: Compiler, request: string) {
     const q = JSON.parse(request) as { modelName?: string; action?: string };
     compiled.push(`${q.modelName ?? "(batch)"}.${q.action ?? "?"}`);
     return original.call(this, request);
   };
-  t = await startTestRuntime();
 });
-after(async () => {
+after(() => {
   proto.compile = original;
-  await t.close();
 });
+const t = suiteTestRuntime();
 
 async function turn(content: string) {
   const user = await createTestUser(t.prisma);

@@ -1,26 +1,19 @@
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { setLogLevel } from "../log.ts";
 import { operations } from "../operations/index.ts";
-import { startTestApp, type TestApp, type TestAppUser } from "../testing/app.ts";
+import { suiteTestApp, type TestAppUser } from "../testing/app.ts";
 import { call, getBridge, setBridge, type OperationResponse } from "./bridge.ts";
 
-let app: TestApp;
+const app = suiteTestApp({ setup, teardown: () => setBridge(undefined) });
 let owner: TestAppUser;
 let stranger: TestAppUser;
 let projectId: string;
 
-before(async () => {
-  setLogLevel("silent");
-  app = await startTestApp();
+async function setup() {
   [owner, stranger] = [await app.newUser(), await app.newUser()];
   projectId = (await app.rt.prisma.project.create({ data: { ownerId: owner.userId, name: "Bridge/ü" } })).id;
   setBridge({ handle: app.handle, runtime: app.rt.runtime, operations });
-});
-after(async () => {
-  setBridge(undefined);
-  await app?.close();
-});
+}
 
 test("call answers what the pipeline answers, typed from the registry", async () => {
   const got = await call("cookie", "project_get", { params: { projectId } }, { cookie: owner.sessionCookie });

@@ -1,12 +1,11 @@
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { z } from "zod";
 import type { Base } from "../auth/caller.ts";
-import { setLogLevel } from "../log.ts";
 import type { AnyOperation } from "./define.ts";
 import { operations } from "../operations/index.ts";
-import { startTestApp, type TestApp, type TestAppUser } from "../testing/app.ts";
+import { suiteTestApp, type TestAppUser } from "../testing/app.ts";
 import {
   HOSTILE_PATH_SEGMENTS,
   HOSTILE_QUERY_VALUES,
@@ -77,14 +76,13 @@ function passesGuard(value: unknown, where: "path" | "query" | "body"): boolean 
 }
 
 describe("fuzz: every operation of the registry", { timeout: 300_000 }, () => {
-  let app: TestApp;
   let owner: TestAppUser;
-  before(async () => {
-    setLogLevel("silent");
-    app = await startTestApp({ database: process.env.FUZZ_DATABASE === "postgres" ? "postgres" : "pglite" });
-    owner = await app.newUser();
+  const app = suiteTestApp({
+    database: process.env.FUZZ_DATABASE === "postgres" ? "postgres" : "pglite",
+    setup: async () => {
+      owner = await app.newUser();
+    },
   });
-  after(async () => app?.close());
 
   test(`valid inputs never 5xx and match the response; hostile ones are 4xx and change nothing (seed ${SEED}, ${RUNS} runs)`, async () => {
     const started = Date.now();

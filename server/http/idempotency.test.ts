@@ -1,14 +1,13 @@
-import { after, before, beforeEach, describe, test } from "node:test";
+import { beforeEach, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { z } from "zod";
 import type { Base, Caller } from "../auth/caller.ts";
-import { setLogLevel } from "../log.ts";
 import { ANY_CREDENTIAL, defineOperation } from "./define.ts";
 import { ApiError } from "./errors.ts";
 import { IDEMPOTENCY_LOCK_MS, IDEMPOTENCY_TTL_MS, IdempotencyStore, readIdempotencyKey } from "./idempotency.ts";
 import { createPipeline, type ResolveCaller } from "./pipeline.ts";
 import { Router } from "./router.ts";
-import { startTestRuntime, unlessPostgresUnavailable, type TestRuntime } from "../testing/runtime.ts";
+import { startTestRuntime, unlessPostgresUnavailable, suiteTestRuntime } from "../testing/runtime.ts";
 
 // Pipeline-level: fake operations over the real store (an in-memory PGlite; the cross-process
 // case on PostgreSQL), so what is tested is exactly what the server runs.
@@ -63,7 +62,7 @@ const ops = [
   }),
 ];
 
-let rt: TestRuntime;
+const rt = suiteTestRuntime({ setup });
 let clock = Date.now();
 let store: IdempotencyStore;
 let handle: ReturnType<typeof createPipeline>;
@@ -76,15 +75,10 @@ function post(path: string, opts: { key?: string; apiKey?: string; body?: unknow
 
 const rows = () => rt.prisma.idempotencyKey.count();
 
-before(async () => {
-  setLogLevel("silent");
-  rt = await startTestRuntime();
+function setup() {
   store = new IdempotencyStore(() => rt.prisma, () => clock);
   handle = createPipeline(new Router(ops), resolveCaller, "http://app.test", { idempotency: store });
-});
-after(async () => {
-  await rt.close();
-});
+}
 beforeEach(async () => {
   runs = 0;
   nextFailure = undefined;

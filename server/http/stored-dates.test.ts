@@ -1,18 +1,12 @@
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { MAX_EPOCH_MS } from "../../lib/schemas/common.ts";
-import { setLogLevel } from "../log.ts";
-import { startTestApp, type TestApp } from "../testing/app.ts";
+import { suiteTestApp } from "../testing/app.ts";
 
 // Issue 9 A7: a row whose date lies past what clients can read (written before the bounds existed,
 // or by hand) never takes a read or a list down: serializers keep every timestamp in its schema.
 describe("a stored date out of range", () => {
-  let app: TestApp;
-  before(async () => {
-    setLogLevel("silent");
-    app = await startTestApp();
-  });
-  after(async () => app?.close());
+  const app = suiteTestApp();
 
   test("todo_list, todo_get, todo_getMessages and task_getPending still answer 200 with the bound", async () => {
     const u = await app.newUser();

@@ -1,24 +1,20 @@
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { setLogLevel } from "../log.ts";
-import { startTestApp, type TestApp, type TestAppUser } from "../testing/app.ts";
+import { suiteTestApp, type TestAppUser } from "../testing/app.ts";
 
 // The real registry over a real database: the creates that billing, invites and todos rely on
 // run once per Idempotency-Key, through every credential base (docs/api.md "Idempotent POSTs").
 
-let app: TestApp;
+const app = suiteTestApp({ setup });
 let ada: TestAppUser;
 let projectId: string;
 
-before(async () => {
-  setLogLevel("silent");
-  app = await startTestApp();
+async function setup() {
   ada = await app.newUser();
   const project = await app.call("POST", "/projects", { key: ada.apiKey, body: { name: "P" } });
   assert.equal(project.status, 200);
   projectId = project.json.id;
-});
-after(() => app.close());
+}
 
 test("concurrent project_createTodo calls with one key create one todo and answer the same bytes", async () => {
   const headers = { "idempotency-key": "todo-once" };

@@ -1,12 +1,12 @@
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { z } from "zod";
 import type { Caller } from "../auth/caller.ts";
 import { resolveApiKey } from "../auth/resolve.ts";
 import { ApiError } from "../http/errors.ts";
-import { setLogLevel } from "../log.ts";
 import { getProjectOrThrow, getTodoOrThrow, todoAccessWhere } from "../services/access.ts";
-import { startTestApp, type TestApp } from "../testing/app.ts";
+import { suiteTestApp } from "../testing/app.ts";
+import type { Json } from "../testing/http.ts";
 import { operations } from "./index.ts";
 
 // Issue 10 item 3: a list never shows what get…OrThrow would hide, and shows what it allows.
@@ -15,9 +15,6 @@ import { operations } from "./index.ts";
 // The list operations are derived from the registry (a GET whose response is an array or has
 // `items`); each has a probe below, so a new list operation fails this test until it has one.
 
-// Parsed JSON answers are navigated freely.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
 type Ref = { projectId?: string; todoId?: string; /** The role the list states, checked against getProjectOrThrow's. */ role?: string };
 
 /** List operations whose items belong to the caller alone, not to a project (no project access to agree with). */
@@ -117,13 +114,11 @@ async function outcome(run: () => Promise<unknown>): Promise<string> {
   }
 }
 
-let app: TestApp;
+const app = suiteTestApp({ setup });
 let world: World;
 const users: Record<string, { key: string; caller: Caller }> = {};
 
-before(async () => {
-  setLogLevel("silent");
-  app = await startTestApp();
+async function setup() {
   const p = app.rt.prisma;
   for (const name of ["owner", "editor", "viewer", "teammate", "stranger"]) {
     const u = await app.newUser();
@@ -167,10 +162,7 @@ before(async () => {
   });
   await p.teamMember.delete({ where: { userId: id("stranger") } });
   world = { P, Q, todos };
-});
-after(async () => {
-  await app?.close();
-});
+}
 
 test("every list operation of the registry has a probe", () => {
   const ids = listOperations().map((op) => op.id);

@@ -1,4 +1,4 @@
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { BASE_PATH } from "../auth/caller.ts";
 import { resolveCaller } from "../auth/resolve.ts";
@@ -7,8 +7,7 @@ import { basesOf } from "../http/define.ts";
 import { createPipeline } from "../http/pipeline.ts";
 import { CLIENT_IP_HEADER } from "../http/rate-limit.ts";
 import { Router } from "../http/router.ts";
-import { setLogLevel } from "../log.ts";
-import { createTestUser, startTestRuntime, type TestRuntime } from "../testing/runtime.ts";
+import { createTestUser, suiteTestRuntime, type TestRuntime } from "../testing/runtime.ts";
 import { readResponse } from "../testing/http.ts";
 import type { AnyOperation } from "../http/define.ts";
 import { operations } from "./index.ts";
@@ -27,13 +26,11 @@ async function mintMayflyToken(t: TestRuntime, userId: string, todoId: string): 
   return token;
 }
 
-let t: TestRuntime;
+const t = suiteTestRuntime({ setup });
 let token: string;
 let ids: { projectId: string; mine: string; other: string; mineMessage: string; otherMessage: string; userId: string };
 
-before(async () => {
-  setLogLevel("silent");
-  t = await startTestRuntime();
+async function setup() {
   const user = await createTestUser(t.prisma);
   const project = await t.prisma.project.create({ data: { ownerId: user.id, name: "Scoped" } });
   const todo = (content: string) => t.prisma.todo.create({ data: { projectId: project.id, userId: user.id, content, status: "READY" } });
@@ -42,10 +39,7 @@ before(async () => {
   const [mineMessage, otherMessage] = [await message(mine.id), await message(other.id)];
   ids = { projectId: project.id, mine: mine.id, other: other.id, mineMessage: mineMessage.id, otherMessage: otherMessage.id, userId: user.id };
   token = await mintMayflyToken(t, user.id, mine.id);
-});
-after(async () => {
-  await t?.close();
-});
+}
 
 function pathOf(op: AnyOperation, todoId: string, messageId: string): string {
   return op.path.replace(/\{(\w+)\}/g, (_, name: string) =>

@@ -1,11 +1,10 @@
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, type Server as HttpServer } from "node:http";
 import { io as connectClient, type Socket as ClientSocket } from "socket.io-client";
 import { newApiKey, newDeviceToken, sha256 } from "../auth/tokens.ts";
 import { ApiError } from "../http/errors.ts";
-import { setLogLevel } from "../log.ts";
-import { createTestUser, startTestRuntime, type TestRuntime } from "../testing/runtime.ts";
+import { createTestUser, suiteTestRuntime } from "../testing/runtime.ts";
 import { listenLocal } from "../testing/listen.ts";
 import { attachSockets, joinRoom } from "./sockets.ts";
 import { callerOf } from "../testing/caller.ts";
@@ -19,7 +18,7 @@ import type { Server } from "socket.io";
 // Real Socket.IO server and clients on a throw-away database: the rules of joining rooms, and the
 // effects that take connections out of rooms or close them.
 
-let t: TestRuntime;
+const t = suiteTestRuntime({ setup, teardown });
 const rt = () => t;
 let http: HttpServer;
 let io: Server;
@@ -27,20 +26,17 @@ let close: () => Promise<void>;
 let origin: string;
 const clients: ClientSocket[] = [];
 
-before(async () => {
-  setLogLevel("silent");
-  t = await startTestRuntime();
+async function setup() {
   http = createServer();
   ({ io, close } = await attachSockets(http, rt().bus, { appUrl: "http://app.test" }));
   origin = await listenLocal(http);
-});
+}
 
-after(async () => {
+async function teardown() {
   for (const c of clients) c.disconnect();
   await close();
   await new Promise((r) => http.close(r));
-  await t.close();
-});
+}
 
 async function connect(token: string): Promise<ClientSocket> {
   const socket = connectClient(origin, { path: "/socket.io", transports: ["websocket"], auth: { token }, reconnection: false });

@@ -8,7 +8,7 @@ import { Router } from "../http/router.ts";
 import { operations } from "../operations/index.ts";
 import { createKeyForUser } from "../services/api-keys/api-keys.ts";
 import { readResponse } from "./http.ts";
-import { createTestUser, startTestRuntime, type TestRuntime } from "./runtime.ts";
+import { createTestUser, startTestRuntime, suiteFixture, type TestHooks, type TestRuntime, type TestRuntimeOptions } from "./runtime.ts";
 
 export const TEST_APP_URL = "http://app.test";
 
@@ -28,21 +28,21 @@ export type CallOptions = {
 export type TestApp = {
   rt: TestRuntime;
   handle: Pipeline;
-  /** A fresh user with an API key. */
-  newUser(): Promise<TestAppUser>;
+  /** A fresh user with an API key; `isAdmin` makes them an administrator. */
+  newUser(opts?: { isAdmin?: boolean }): Promise<TestAppUser>;
   /** `method /<base>/v1<path>` through the pipeline; `path` is sent as given (encode it yourself). */
   call(method: string, path: string, opts?: CallOptions): ReturnType<typeof readResponse>;
   close(): Promise<void>;
 };
 
-export async function startTestApp(opts: Parameters<typeof startTestRuntime>[0] = {}): Promise<TestApp> {
+export async function startTestApp(opts: TestRuntimeOptions = {}): Promise<TestApp> {
   const rt = await startTestRuntime(opts);
   const handle = createPipeline(new Router(operations), resolveCaller, TEST_APP_URL);
   return {
     rt,
     handle,
-    async newUser() {
-      const user = await createTestUser(rt.prisma);
+    async newUser(o = {}) {
+      const user = await createTestUser(rt.prisma, o);
       const key = await createKeyForUser(user.id, "test");
       const sessionToken = randomUUID();
       await rt.prisma.session.create({ data: { sessionToken, userId: user.id, expires: new Date(Date.now() + 86_400_000) } });
@@ -66,4 +66,17 @@ export async function startTestApp(opts: Parameters<typeof startTestRuntime>[0] 
     },
     close: () => rt.close(),
   };
+}
+
+/**
+ * A test app over a fresh runtime for the enclosing suite (the test file, or the describe block it
+ * is called in), started and closed by node:test hooks (suiteFixture, in runtime.ts):
+ *
+ *   let owner: TestAppUser;
+ *   const app = suiteTestApp({ setup: async () => { owner = await app.newUser(); } });
+ *   test("…", async () => { await ok(app.call("GET", "/projects", { key: owner.apiKey })); });
+ */
+export function suiteTestApp(opts: TestRuntimeOptions & TestHooks<TestApp> = {}): TestApp {
+  const { setup, teardown, ...start } = opts;
+  return suiteFixture("test app", () => startTestApp(start), { setup, teardown });
 }

@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { after, before } from "node:test";
 import pg from "pg";
 import { loadConfig } from "../config.ts";
 import { openDatabase, type Database } from "../db/open.ts";
@@ -17,6 +18,7 @@ import { EventBus } from "../realtime/bus.ts";
 import { createRunner } from "../agent/create-runner.ts";
 import { InProcessJobs } from "../jobs/in-process.ts";
 import { jobs } from "../jobs/registry.ts";
+import { setLogLevel } from "../log.ts";
 import { runtime as currentRuntime, setRuntime, type Runtime } from "../runtime.ts";
 
 export type TestRuntime = {
@@ -79,10 +81,15 @@ async function freshPostgres(template?: string): Promise<{ database: Database; u
   }
 }
 
+export type TestRuntimeOptions = {
+  database?: "pglite" | "postgres";
+  env?: Record<string, string>;
+  /** postgres only: the new database is a copy of this one. */
+  postgresTemplate?: string;
+};
+
 /** Opens a fresh database with all migrations applied and installs it as the process runtime. */
-export async function startTestRuntime(
-  opts: { database?: "pglite" | "postgres"; env?: Record<string, string>; /** postgres only: the new database is a copy of this one. */ postgresTemplate?: string } = {},
-): Promise<TestRuntime> {
+export async function startTestRuntime(opts: TestRuntimeOptions = {}): Promise<TestRuntime> {
   const kind = opts.database ?? "pglite";
   let previous: Runtime | undefined;
   try {
@@ -156,7 +163,7 @@ export async function createWaitingTodo(prisma: PrismaClient, owner: { projectId
  * Registers before/after hooks that start a fresh test runtime for the enclosing file or suite
  * and close it afterwards; read the runtime through the returned getter inside tests.
  */
-export function withTestRuntime(before: (fn: () => Promise<void>) => void, after: (fn: () => Promise<void>) => void, opts?: Parameters<typeof startTestRuntime>[0]): () => TestRuntime {
+export function withTestRuntime(before: (fn: () => Promise<void>) => void, after: (fn: () => Promise<void>) => void, opts?: TestRuntimeOptions): () => TestRuntime {
   let current: TestRuntime | undefined;
   before(async () => {
     current = await startTestRuntime(opts);
@@ -170,6 +177,57 @@ export function withTestRuntime(before: (fn: () => Promise<void>) => void, after
   };
 }
 
+/** What a test file does around the start and the close of its suiteTestRuntime or suiteTestApp. */
+export type TestHooks<T> = {
+  /** Runs in the same `before` hook, once `T` is started (seed rows, start jobs, attach servers). */
+  setup?: (started: T) => unknown;
+  /** Runs in the same `after` hook, before `T` is closed (which happens even when it throws). */
+  teardown?: (started: T) => unknown;
+};
+
+/**
+ * A fixture of the enclosing suite (the test file, or the describe block it is called in): registers
+ * node:test hooks, `before` silencing the log, starting `T` and running `hooks.setup`, `after`
+ * running `hooks.teardown` and closing `T`. Returns a stand-in for `T` to keep at the top of the
+ * file: every property read goes to the started value, so it serves in tests and hooks, and
+ * throws before the start.
+ *
+ * Do what needs `T` in `setup`, not in a `before` of the file's own: at a file's top level, Node 20
+ * starts the next `before` hook without waiting for the one before it to end. (Not named use…:
+ * the React lint takes that for a hook of React's.)
+ */
+export function suiteFixture<T extends { close(): Promise<void> }>(what: string, start: () => Promise<T>, hooks: TestHooks<T> = {}): T {
+  let current: T | undefined;
+  before(async () => {
+    setLogLevel("silent");
+    current = await start();
+    await hooks.setup?.(current);
+  });
+  after(async () => {
+    if (!current) return;
+    try {
+      await hooks.teardown?.(current);
+    } finally {
+      await current.close();
+    }
+  });
+  const started = () => {
+    if (!current) throw new Error(`${what} not started: use it inside a test or a hook`);
+    return current;
+  };
+  return new Proxy({} as T, { get: (_target, key) => Reflect.get(started(), key) });
+}
+
+/**
+ * A fresh test runtime for the enclosing suite, started and closed by node:test hooks (suiteFixture):
+ *
+ *   const t = suiteTestRuntime({ env: { BILLING_ENABLED: "1" }, setup: () => t.runtime.jobs!.start() });
+ *   test("…", async () => { await t.prisma.user.count(); });
+ */
+export function suiteTestRuntime(opts: TestRuntimeOptions & TestHooks<TestRuntime> = {}): TestRuntime {
+  const { setup, teardown, ...start } = opts;
+  return suiteFixture("test runtime", () => startTestRuntime(start), { setup, teardown });
+}
 
 /**
  * For the tests that need overlapping transactions (PGlite is one connection): registers hooks

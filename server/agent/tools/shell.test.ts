@@ -1,4 +1,4 @@
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -12,12 +12,11 @@ import { SHELL_EXIT, type ShellAck } from "../../../lib/shell-protocol.ts";
 import type { Caller } from "../../auth/caller.ts";
 import { newDeviceToken, sha256 } from "../../auth/tokens.ts";
 import { ApiError } from "../../http/errors.ts";
-import { setLogLevel } from "../../log.ts";
 import { attachSockets } from "../../realtime/sockets.ts";
 import { decideShell } from "../../services/todos/shell.ts";
 import { updateStatus } from "../../services/todos/status.ts";
 import { listenLocal } from "../../testing/listen.ts";
-import { createTestUser, createWaitingTodo, startTestRuntime, type TestRuntime } from "../../testing/runtime.ts";
+import { createTestUser, createWaitingTodo, suiteTestRuntime } from "../../testing/runtime.ts";
 import type { AgentRunner } from "../runner.ts";
 import { scriptedProvider, type ScriptedStep } from "../testing/scripted-model.ts";
 import { TurnRunner } from "../turn-runner.ts";
@@ -26,7 +25,7 @@ import { TurnRunner } from "../turn-runner.ts";
 // commands, a real Socket.IO server carries them to a device connection (a dst_ token) on which
 // the bridge's own runner (cli/shell-runner.ts) runs them as child processes.
 
-let t: TestRuntime;
+const t = suiteTestRuntime({ setup, teardown });
 let original: AgentRunner;
 let http: HttpServer;
 let closeSockets: () => Promise<void>;
@@ -35,9 +34,7 @@ let work: string;
 const clients: ClientSocket[] = [];
 const runners: ShellRunner[] = [];
 
-before(async () => {
-  setLogLevel("silent");
-  t = await startTestRuntime();
+async function setup() {
   original = t.runtime.agent;
   http = createServer();
   const attached = await attachSockets(http, t.bus, { appUrl: "http://app.test" });
@@ -45,18 +42,17 @@ before(async () => {
   closeSockets = attached.close;
   origin = await listenLocal(http);
   work = await mkdtemp(path.join(tmpdir(), "todo-shell-"));
-});
+}
 
-after(async () => {
+async function teardown() {
   for (const r of runners) r.stopAll();
   for (const c of clients) c.disconnect();
   t.runtime.agent = original;
   await closeSockets();
   await new Promise((r) => http.close(r));
   t.runtime.io = undefined;
-  await t.close();
   await rm(work, { recursive: true, force: true });
-});
+}
 
 const lastUserText = (prompt: LanguageModelV3Prompt) => {
   const m = [...prompt].reverse().find((p) => p.role === "user");

@@ -1,32 +1,23 @@
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { setLogLevel } from "../../log.ts";
 import { operations } from "../../operations/index.ts";
-import { TEST_APP_URL, startTestApp, type TestApp, type TestAppUser } from "../../testing/app.ts";
+import { TEST_APP_URL, suiteTestApp, type TestAppUser } from "../../testing/app.ts";
+import type { Json } from "../../testing/http.ts";
 
 // The course administration operations through the real pipeline: access on every base, inputs,
 // eligible, coupons (resend), perks (idempotent under a concurrent double call), followers, the
 // audit, ideas, registrations, the coupon audit and redemption.
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
-
-let app: TestApp;
+const app = suiteTestApp({ env: { COURSE_MAIL_PER_SECOND: "1000" }, setup });
 let admin: TestAppUser;
 let user: TestAppUser;
-before(async () => {
-  setLogLevel("silent");
-  app = await startTestApp({ env: { COURSE_MAIL_PER_SECOND: "1000" } });
-  admin = await app.newUser();
-  await app.rt.prisma.user.update({ where: { id: admin.userId }, data: { isAdmin: true } });
+async function setup() {
+  admin = await app.newUser({ isAdmin: true });
   user = await app.newUser();
   await app.rt.runtime.jobs!.start();
-});
-after(async () => {
-  await app?.close();
-});
+}
 
 const A = () => ({ key: admin.apiKey });
 let n = 0;

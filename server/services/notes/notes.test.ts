@@ -1,22 +1,17 @@
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { setLogLevel } from "../../log.ts";
 import { roomsFor, type AppEvent } from "../../realtime/bus.ts";
-import { startTestApp, type TestApp, type TestAppUser } from "../../testing/app.ts";
+import { suiteTestApp, type TestAppUser } from "../../testing/app.ts";
+import type { Json } from "../../testing/http.ts";
 
 // Memory notes through the real pipeline: personal notes are their author's alone; a project's
 // notes follow project access (readers read, writers write, strangers get 404).
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
-
-let app: TestApp;
+const app = suiteTestApp({ setup });
 const u: Record<string, TestAppUser> = {};
 let P = "";
 
-before(async () => {
-  setLogLevel("silent");
-  app = await startTestApp();
+async function setup() {
   for (const name of ["owner", "editor", "viewer", "stranger"]) u[name] = await app.newUser();
   P = (await app.rt.prisma.project.create({ data: { ownerId: u.owner!.userId, name: "P" } })).id;
   await app.rt.prisma.projectShare.createMany({
@@ -25,10 +20,7 @@ before(async () => {
       { projectId: P, userId: u.viewer!.userId, role: "viewer" },
     ],
   });
-});
-after(async () => {
-  await app?.close();
-});
+}
 
 const call = (who: string, method: string, path: string, body?: unknown, query?: Record<string, string>) => app.call(method, path, { key: u[who]!.apiKey, body, query });
 

@@ -1,27 +1,18 @@
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { setLogLevel } from "../../log.ts";
-import { startTestApp, type TestApp, type TestAppUser } from "../../testing/app.ts";
+import { suiteTestApp, type TestAppUser } from "../../testing/app.ts";
+import type { Json } from "../../testing/http.ts";
 
 // Reports of AI output from todo_reportAiOutput to the administrators' review (admin_aiReports,
 // admin_setAiReportStatus), through the real pipeline.
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
-
-let app: TestApp;
+const app = suiteTestApp({ setup });
 let admin: TestAppUser;
 let user: TestAppUser;
-before(async () => {
-  setLogLevel("silent");
-  app = await startTestApp();
-  admin = await app.newUser();
-  await app.rt.prisma.user.update({ where: { id: admin.userId }, data: { isAdmin: true } });
+async function setup() {
+  admin = await app.newUser({ isAdmin: true });
   user = await app.newUser();
-});
-after(async () => {
-  await app?.close();
-});
+}
 
 const A = () => ({ key: admin.apiKey });
 

@@ -1,26 +1,17 @@
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { enqueue } from "../../jobs/index.ts";
-import { setLogLevel } from "../../log.ts";
-import { createTestUser, startTestRuntime, type TestRuntime } from "../../testing/runtime.ts";
+import { createTestUser, suiteTestRuntime } from "../../testing/runtime.ts";
 import { BACKFILL_BATCH, backfillBatch, embedBackfillJob } from "./backfill-job.ts";
 import { embeddingProvider, lexicalEmbedding } from "./embeddings.ts";
 
 // The search vector backfill: todos and notes written without a vector of the configured model
 // (before embeddings existed, or under another model) get one, in batches, through the job.
 
-let rt: TestRuntime | undefined;
-before(async () => {
-  setLogLevel("silent");
-  rt = await startTestRuntime();
-  await rt.runtime.jobs!.start();
-});
-after(async () => {
-  await rt?.close();
-});
+const rt = suiteTestRuntime({ setup: () => rt.runtime.jobs!.start() });
 
 test("every todo and note without a vector of the configured model gets one; other models' vectors are replaced; a second run finds nothing", async () => {
-  const p = rt!.prisma;
+  const p = rt.prisma;
   const { model } = embeddingProvider();
   const user = await createTestUser(p);
   const project = await p.project.create({ data: { ownerId: user.id, name: "Old" } });
@@ -33,7 +24,7 @@ test("every todo and note without a vector of the configured model gets one; oth
   await p.searchEmbedding.create({ data: { todoId: fresh.id, model, vector: lexicalEmbedding("marker"), sourceHash: "kept" } });
 
   await enqueue(embedBackfillJob, { model, round: 0 });
-  await rt!.runtime.jobs!.idle();
+  await rt.runtime.jobs!.idle();
 
   const todoIds = (await p.todo.findMany({ where: { projectId: project.id }, select: { id: true } })).map((t) => t.id);
   const rows = await p.searchEmbedding.findMany({ where: { OR: [{ todoId: { in: todoIds } }, { noteId: note.id }] } });
@@ -48,6 +39,6 @@ test("every todo and note without a vector of the configured model gets one; oth
   // Queued for a model that is no longer configured: nothing happens.
   const other = await p.todo.create({ data: { projectId: project.id, userId: user.id, content: "Written later" } });
   await enqueue(embedBackfillJob, { model: "openai:not-configured", round: 0 });
-  await rt!.runtime.jobs!.idle();
+  await rt.runtime.jobs!.idle();
   assert.equal(await p.searchEmbedding.count({ where: { todoId: other.id } }), 0);
 });

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { setLogLevel } from "../../log.ts";
 import { startTestApp, type TestApp, type TestAppUser } from "../../testing/app.ts";
+import type { Json } from "../../testing/http.ts";
 import { unlessPostgresUnavailable } from "../../testing/runtime.ts";
 import { queryWords, splitSnippet } from "./query.ts";
 import { rareGateSql, runMessageSearch, type MessageSearchRow } from "./messages.ts";
@@ -10,10 +11,6 @@ import type { Prisma } from "../../db/generated/client.ts";
 
 // todo_searchMessages through the real pipeline, on the embedded database and (when a server
 // answers, always in CI) on PostgreSQL: the generated tsvector column must behave the same.
-
-// Parsed JSON answers are navigated freely.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
 
 test("splitSnippet: markers become plain text and offsets", () => {
   assert.deepEqual(splitSnippet("a \u0002run\u0003 and \u0002runs\u0003"), { text: "a run and runs", highlights: [{ start: 2, end: 5 }, { start: 10, end: 14 }] });

@@ -2,12 +2,10 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { setLogLevel } from "../../log.ts";
 import { startTestApp, type TestApp, type TestAppUser } from "../../testing/app.ts";
+import type { Json } from "../../testing/http.ts";
 import { unlessPostgresUnavailable } from "../../testing/runtime.ts";
 import { embedNow } from "./embed-job.ts";
 import { cosineDistance, lexicalEmbedding, openAiProvider } from "./embeddings.ts";
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
 
 test("the lexical embedding: deterministic, unit length, near for shared words and word pieces", () => {
   const a = lexicalEmbedding("Deploy the service");

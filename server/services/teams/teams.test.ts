@@ -1,9 +1,9 @@
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { setLogLevel } from "../../log.ts";
-import { startTestApp, type TestApp, type TestAppUser } from "../../testing/app.ts";
+import { suiteTestApp, type TestAppUser } from "../../testing/app.ts";
+import type { Json } from "../../testing/http.ts";
 import { createTestUser } from "../../testing/runtime.ts";
 import { joinTeamByDomain } from "./members.ts";
 import { isPublicMailDomain } from "./domains.ts";
@@ -11,17 +11,7 @@ import { isPublicMailDomain } from "./domains.ts";
 // What the e2e spec cannot reach from outside: expiry, what the job queue holds, the mail job's
 // once-only send, concurrent first invites, and the join-domain rule on users' rows.
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
-
-let app: TestApp;
-before(async () => {
-  setLogLevel("silent");
-  app = await startTestApp();
-});
-after(async () => {
-  await app?.close();
-});
+const app = suiteTestApp();
 
 async function emailOf(u: TestAppUser): Promise<string> {
   return (await app.rt.prisma.user.findUniqueOrThrow({ where: { id: u.userId } })).email;

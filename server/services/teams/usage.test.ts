@@ -1,23 +1,13 @@
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { setLogLevel } from "../../log.ts";
-import { startTestApp, type TestApp } from "../../testing/app.ts";
+import { suiteTestApp } from "../../testing/app.ts";
+import type { Json } from "../../testing/http.ts";
 
 // usage_getTeamUsage: the role matrix, per-member sums of the turns the team's pool paid that add
 // up to the rows, spend not charged to the pool and outside the range left out, and bad ranges 400.
 // (The pool's charging itself: server/services/billing/billing.test.ts.)
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
-
-let app: TestApp;
-before(async () => {
-  setLogLevel("silent");
-  app = await startTestApp();
-});
-after(async () => {
-  await app?.close();
-});
+const app = suiteTestApp();
 
 const DAY = 86_400_000;
 

@@ -1,24 +1,20 @@
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { AppEvent } from "../../realtime/bus.ts";
-import { createTestUser, startTestRuntime, type TestRuntime } from "../../testing/runtime.ts";
+import { createTestUser, suiteTestRuntime } from "../../testing/runtime.ts";
 import { turnSignals } from "../../agent/turn-signals.ts";
 import { changeTodo, lockTodo, setStatus } from "./lifecycle.ts";
 
-let t: TestRuntime;
+const t = suiteTestRuntime({ setup });
 let starts: string[] = [];
 let events: AppEvent[] = [];
-before(async () => {
-  t = await startTestRuntime();
+function setup() {
   // Record the turns the lifecycle starts instead of running them.
   t.runtime.agent.start = (todoId: string) => void starts.push(todoId);
   t.bus.subscribe((e) => void events.push(e));
-});
-after(async () => {
-  await t.close();
-});
+}
 
 async function todoIn(status: "TODO" | "RUNNING") {
   const user = await createTestUser(t.prisma);

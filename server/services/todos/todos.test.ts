@@ -1,16 +1,10 @@
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { Caller } from "../../auth/caller.ts";
-import { createTestUser, startTestRuntime, type TestRuntime } from "../../testing/runtime.ts";
+import { createTestUser, suiteTestRuntime } from "../../testing/runtime.ts";
 import { createTodo, listTodos } from "./todos.ts";
 
-let t: TestRuntime;
-before(async () => {
-  t = await startTestRuntime();
-});
-after(async () => {
-  await t.close();
-});
+const t = suiteTestRuntime();
 
 async function seed(n: number, timeOf: (i: number) => number) {
   const user = await createTestUser(t.prisma);

@@ -1,10 +1,10 @@
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash, randomUUID } from "node:crypto";
 import { ZAccountDataExport } from "../../../lib/schemas/account.ts";
 import { Prisma } from "../../db/generated/client.ts";
-import { setLogLevel } from "../../log.ts";
-import { startTestApp, type TestApp, type TestAppUser } from "../../testing/app.ts";
+import { suiteTestApp, type TestAppUser } from "../../testing/app.ts";
+import { ok, type Json } from "../../testing/http.ts";
 import { createTestUser } from "../../testing/runtime.ts";
 import { ensureCustomer } from "../billing/payments.ts";
 import { postTransaction } from "../billing/ledger.ts";
@@ -14,25 +14,9 @@ import { ACCOUNT_TABLES } from "./account-data.ts";
 // user_exportData and user_deleteAccount through the real pipeline (docs/api.md "Account export
 // and deletion"). The socket side of deletion is in e2e/api/account.spec.ts.
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
-
-let app: TestApp;
-before(async () => {
-  setLogLevel("silent");
-  app = await startTestApp();
-});
-after(async () => {
-  await app?.close();
-});
+const app = suiteTestApp();
 
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
-
-async function ok(res: Promise<{ status: number; text: string; json: Json }>): Promise<Json> {
-  const r = await res;
-  assert.equal(r.status, 200, r.text);
-  return r.json;
-}
 
 async function emailOf(u: TestAppUser): Promise<string> {
   return (await app.rt.prisma.user.findUniqueOrThrow({ where: { id: u.userId } })).email;
