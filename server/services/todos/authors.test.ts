@@ -1,28 +1,12 @@
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { setLogLevel } from "../../log.ts";
-import { startTestApp, type TestApp, type TestAppUser } from "../../testing/app.ts";
+import { suiteTestApp, type TestAppUser } from "../../testing/app.ts";
+import { ok, type Json } from "../../testing/http.ts";
 
 // Message.authorId through the real pipeline, on every base a user message is written through
 // (docs/api.md "Todos, messages and blocks"): the acting user, whatever their credential.
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
-
-let app: TestApp;
-before(async () => {
-  setLogLevel("silent");
-  app = await startTestApp();
-});
-after(async () => {
-  await app?.close();
-});
-
-async function ok(res: Promise<{ status: number; text: string; json: Json }>): Promise<Json> {
-  const r = await res;
-  assert.equal(r.status, 200, r.text);
-  return r.json;
-}
+const app = suiteTestApp();
 
 async function emailOf(u: TestAppUser): Promise<string> {
   return (await app.rt.prisma.user.findUniqueOrThrow({ where: { id: u.userId } })).email;
