@@ -95,17 +95,22 @@ export function TodoHeader({ todo, projectId, live, onChanged, canWrite }: { tod
           <strong>The agent stopped with an error:</strong> {reason ?? "no reason was recorded"}
         </p>
       ) : null}
-      {actions.length > 0 && !narrow ? (
-        <div className={styles.controls} role="group" aria-label="Todo status actions">
-          {buttons}
+      {/* One row on a wide window: the status actions, then sharing (the chat keeps the height). */}
+      {narrow || !canWrite ? null : (
+        <div className={styles.toolbar}>
+          {actions.length > 0 ? (
+            <div className={styles.controls} role="group" aria-label="Todo status actions">
+              {buttons}
+            </div>
+          ) : null}
+          <SharePanel todo={todo} />
         </div>
-      ) : null}
+      )}
       {error ? (
         <p className="error" role="alert" style={{ margin: 0 }}>
           {error}
         </p>
       ) : null}
-      {narrow || !canWrite ? null : <SharePanel todo={todo} />}
       <WorkflowDetails todoId={todo.id} />
     </header>
   );
