@@ -39,12 +39,15 @@ export function AdminLogView({ course }: { course?: string }) {
   const query = course ? { course } : {};
   const log = useOperation("admin_log", { query });
   const more = useMorePages(log.data, (cursor) => call("admin_log", { query: { ...query, cursor } }));
-  if (log.error) return <LoadError what="the admin log" message={log.error.message} onRetry={() => void log.mutate()} />;
-  if (!log.data) return <Loading label="Loading the admin log…" />;
+  // The heading stands while the entries load or fail: the course page's section bar links to it.
   return (
     <section className="card" aria-labelledby="admin-log-h">
       <Heading id="admin-log-h">Admin log</Heading>
-      {more.items.length === 0 ? (
+      {log.error ? (
+        <LoadError inline what="the admin log" message={log.error.message} onRetry={() => void log.mutate()} />
+      ) : !log.data ? (
+        <Loading inline label="Loading the admin log…" />
+      ) : more.items.length === 0 ? (
         <p className="muted">Nothing yet.</p>
       ) : (
         <TableScroll label="Admin log">
@@ -72,7 +75,7 @@ export function AdminLogView({ course }: { course?: string }) {
           </table>
         </TableScroll>
       )}
-      <LoadMore more={more} label="Load older entries" />
+      {log.data ? <LoadMore more={more} label="Load older entries" /> : null}
     </section>
   );
 }

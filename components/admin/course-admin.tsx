@@ -28,6 +28,20 @@ const KIND_LABEL: Record<RunKind, string> = { coupons: "Coupons", day: "“Start
 
 const message = (err: unknown) => (err instanceof ApiClientError || err instanceof Error ? err.message : String(err));
 
+/** The page's sections, in order, by their headings' ids: the jump bar at the top links to each. */
+const SECTIONS: readonly (readonly [id: string, label: string])[] = [
+  ["stats-h", "Counts"],
+  ["settings-h", "Settings"],
+  ["actions-h", "Actions"],
+  ["runs-h", "Mailings"],
+  ["regs-h", "Registrations"],
+  ["coupon-h", "Coupon code"],
+  ["audit-h", "Audit"],
+  ["followers-h", "Followers"],
+  ["ideas-h", "Ideas"],
+  ["admin-log-h", "Admin log"],
+];
+
 export function CourseAdmin({ slug }: { slug: string }) {
   const course = useOperation("admin_getCourse", { params: { slug } });
   const runs = useOperation("admin_courseMailRuns", { params: { slug } });
@@ -110,6 +124,14 @@ export function CourseAdmin({ slug }: { slug: string }) {
       <p className="muted">
         {c.slug} · starts {formatDateTime(c.startsAt)} · <a href={`/courses/${c.slug}`}>public page</a>
       </p>
+      {/* A long page: a bar that stays at the top jumps to each section (headings keep clear of it, globals.css). */}
+      <nav className="jump-bar" aria-label="Sections of this course" data-testid="course-sections">
+        {SECTIONS.map(([id, label]) => (
+          <a key={id} href={`#${id}`}>
+            {label}
+          </a>
+        ))}
+      </nav>
       <section className="card" aria-labelledby="stats-h">
         <h2 id="stats-h">Counts</h2>
         <p data-testid="course-stats">

@@ -87,6 +87,34 @@ test("at phone width the console's tables scroll inside their cards; the page it
   }
 });
 
+test("a course's long page has a bar of its sections that stays at the top: a link, by keyboard, brings its section's heading into view below the bar", async ({ page }, info) => {
+  const admin = await signedInUser(page, info, "admin");
+  makeAdmin(info, admin);
+  const slug = `e2e-jump-${Date.now()}`;
+  await newCourse(admin, slug);
+  for (const [width, height] of [[1280, 800], [390, 844]] as const) {
+    await page.setViewportSize({ width, height });
+    await page.goto(`/admin/courses/${slug}`);
+    const bar = page.getByRole("navigation", { name: "Sections of this course" });
+    await expect(bar.getByRole("link")).toHaveText(["Counts", "Settings", "Actions", "Mailings", "Registrations", "Coupon code", "Audit", "Followers", "Ideas", "Admin log"]);
+    for (const [link, heading] of [["Admin log", "Admin log"], ["Registrations", "Registrations"], ["Followers", "Followers snapshot"]] as const) {
+      await bar.getByRole("link", { name: link, exact: true }).focus();
+      await page.keyboard.press("Enter");
+      const target = page.getByRole("heading", { name: heading, exact: true });
+      await expect(target).toBeInViewport();
+      // The bar stayed at the top, and the heading is below it, not under it.
+      await expect.poll(async () => (await bar.boundingBox())!.y).toBeLessThanOrEqual(1);
+      const barBottom = (await bar.boundingBox())!.y + (await bar.boundingBox())!.height;
+      expect((await target.boundingBox())!.y, `${link} at ${width}px`).toBeGreaterThanOrEqual(barBottom - 1);
+    }
+    // On a phone the bar is one line that scrolls sideways inside itself; the page does not.
+    const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, viewport: window.innerWidth }));
+    expect(widths.page).toBeLessThanOrEqual(widths.viewport);
+    expect((await bar.boundingBox())!.height).toBeLessThan(60);
+    await snap(page, info, `course-sections-${width}`);
+  }
+});
+
 test("the Remove administrator button reads clearly: red on the card, not red on the accent blue (light and dark)", async ({ page }, info) => {
   const admin = await signedInUser(page, info, "admin");
   makeAdmin(info, admin);
