@@ -13,7 +13,7 @@ import { InProcessJobs } from "../jobs/in-process.ts";
 import type { JobBackend } from "../jobs/define.ts";
 import { setLogLevel } from "../log.ts";
 import { deleteRedisKeys, withRedis } from "../testing/redis.ts";
-import { createTestUser, createWaitingTodo, withPostgresRuntime, withTestRuntime } from "../testing/runtime.ts";
+import { createTestUser, createWaitingTodo, suiteTestRuntime, withPostgresRuntime } from "../testing/runtime.ts";
 import { LocalProvider } from "./providers/local.ts";
 import type { RunOutcome } from "./runner.ts";
 import { defineTurnJob } from "./turn-job.ts";
@@ -142,10 +142,10 @@ describe("with Redis (BullMQ) on PostgreSQL", { timeout: 90_000 }, () => {
 });
 
 describe("in process (embedded database)", { timeout: 90_000 }, () => {
-  const rt = withTestRuntime(before, after);
+  const rt = suiteTestRuntime();
 
   async function waitingTodo(content: string) {
-    const { prisma } = rt();
+    const { prisma } = rt;
     const user = await createTestUser(prisma);
     const project = await prisma.project.create({ data: { ownerId: user.id, name: "Restart" } });
     return createWaitingTodo(prisma, { projectId: project.id, userId: user.id }, content);
@@ -153,7 +153,7 @@ describe("in process (embedded database)", { timeout: 90_000 }, () => {
 
   /** The next process: its job backend runs what is due until idle; the todo with its replies afterwards. */
   async function nextProcessFinishes(runner: TurnRunner, todoId: string) {
-    const { prisma } = rt();
+    const { prisma } = rt;
     const next = agentProcess(runner);
     const jobs = new InProcessJobs(prisma, [next.job], { pollMs: 20, soleWorker: true, lanes: { agent: 2 } });
     await jobs.start();
@@ -164,7 +164,7 @@ describe("in process (embedded database)", { timeout: 90_000 }, () => {
   }
 
   test("a turn queued when the process stopped runs after the restart", async () => {
-    const { prisma } = rt();
+    const { prisma } = rt;
     const todo = await waitingTodo("Trip:\n- passport\n- tickets");
     const first = agentProcess(localRunner({ stepMs: 0 }));
     const before = new InProcessJobs(prisma, [first.job], { pollMs: 20, soleWorker: true, lanes: { agent: 2 } });
@@ -184,7 +184,7 @@ describe("in process (embedded database)", { timeout: 90_000 }, () => {
   });
 
   test("a turn cut off by a restart resumes in the next process and completes once", async () => {
-    const { prisma } = rt();
+    const { prisma } = rt;
     const todo = await waitingTodo("resume me");
     const pieces = Array.from({ length: 30 }, (_, i) => `p${i} `);
     const provider = () => scriptedProvider([{ text: pieces }], { stepMs: 10 });
@@ -213,7 +213,7 @@ describe("in process (embedded database)", { timeout: 90_000 }, () => {
   });
 
   test("a shutdown mid-turn puts the turn's job back without using an attempt; the next process finishes it", async () => {
-    const { prisma } = rt();
+    const { prisma } = rt;
     const todo = await waitingTodo("shut down");
     const pieces = Array.from({ length: 30 }, (_, i) => `s${i} `);
     const runner = () => new TurnRunner({ providers: { fake: scriptedProvider([{ text: pieces }], { stepMs: 10 }) }, defaultProvider: "fake", maxConcurrent: 2, maxPerUser: 2, flushMs: 0, persistMs: 0 });
@@ -234,7 +234,7 @@ describe("in process (embedded database)", { timeout: 90_000 }, () => {
   });
 
   test("a start while the turn's job runs (a message as the turn ends) runs the job once more", async () => {
-    const { prisma } = rt();
+    const { prisma } = rt;
     const todo = await waitingTodo("first");
     const p = agentProcess(localRunner({ stepMs: 0 }));
     let runs = 0;

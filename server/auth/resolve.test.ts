@@ -1,23 +1,23 @@
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { createTestUser, withTestRuntime } from "../testing/runtime.ts";
+import { createTestUser, suiteTestRuntime } from "../testing/runtime.ts";
 import { readCookie, resolveApiKey, resolveCaller, resolveDeviceToken, resolveHandshake, resolveSessionToken, SESSION_COOKIES } from "./resolve.ts";
 import { newApiKey, newDeviceToken, sha256 } from "./tokens.ts";
 
-const t = withTestRuntime(before, after);
+const t = suiteTestRuntime();
 
 const HOUR = 3600_000;
 
 async function insertApiKey(userId: string, name = `k-${randomUUID().slice(0, 6)}`) {
   const key = newApiKey();
-  const row = await t().prisma.apiKey.create({ data: { userId, name, keyHash: sha256(key), last4: key.slice(-4) } });
+  const row = await t.prisma.apiKey.create({ data: { userId, name, keyHash: sha256(key), last4: key.slice(-4) } });
   return { key, row };
 }
 
 async function insertDeviceToken(userId: string, data: { expiresAt?: Date; revokedAt?: Date | null; deviceId?: string | null; todoId?: string | null; kind?: "device" | "mayfly" } = {}) {
   const token = newDeviceToken();
-  const row = await t().prisma.deviceToken.create({
+  const row = await t.prisma.deviceToken.create({
     data: {
       userId,
       tokenHash: sha256(token),
@@ -33,7 +33,7 @@ async function insertDeviceToken(userId: string, data: { expiresAt?: Date; revok
 
 async function insertSession(userId: string, expires = new Date(Date.now() + HOUR)) {
   const sessionToken = randomUUID();
-  await t().prisma.session.create({ data: { sessionToken, userId, expires } });
+  await t.prisma.session.create({ data: { sessionToken, userId, expires } });
   return sessionToken;
 }
 
@@ -48,14 +48,14 @@ const h = (init: Record<string, string>) => new Headers(init);
 
 describe("API keys (/api/v1)", () => {
   test("a key in x-api-key resolves to its user", async () => {
-    const user = await createTestUser(t().prisma, { name: "Ada", isAdmin: true });
+    const user = await createTestUser(t.prisma, { name: "Ada", isAdmin: true });
     const { key, row } = await insertApiKey(user.id);
     const caller = await resolveCaller("api", h({ "x-api-key": key }));
     assert.deepEqual(caller, { credential: "apiKey", userId: user.id, email: user.email, name: "Ada", isAdmin: true, apiKeyId: row.id });
   });
 
   test("a key as a Bearer token resolves the same way (any case of 'Bearer', surrounding spaces)", async () => {
-    const user = await createTestUser(t().prisma, { name: null });
+    const user = await createTestUser(t.prisma, { name: null });
     const { key, row } = await insertApiKey(user.id);
     for (const authorization of [`Bearer ${key}`, `bearer ${key}`, `Bearer   ${key}  `]) {
       const caller = await resolveCaller("api", h({ authorization }));
@@ -69,8 +69,8 @@ describe("API keys (/api/v1)", () => {
   });
 
   test("two users' keys resolve to their own users", async () => {
-    const a = await createTestUser(t().prisma);
-    const b = await createTestUser(t().prisma);
+    const a = await createTestUser(t.prisma);
+    const b = await createTestUser(t.prisma);
     const ka = await insertApiKey(a.id, "same-name");
     const kb = await insertApiKey(b.id, "same-name");
     assert.equal((await resolveApiKey(ka.key))?.userId, a.id);
@@ -78,7 +78,7 @@ describe("API keys (/api/v1)", () => {
   });
 
   test("unknown, malformed and missing keys → null", async () => {
-    const user = await createTestUser(t().prisma);
+    const user = await createTestUser(t.prisma);
     const { key } = await insertApiKey(user.id);
     const unknown = newApiKey();
     const cases: Record<string, string>[] = [
@@ -100,30 +100,30 @@ describe("API keys (/api/v1)", () => {
   });
 
   test("a deleted key → null", async () => {
-    const user = await createTestUser(t().prisma);
+    const user = await createTestUser(t.prisma);
     const { key, row } = await insertApiKey(user.id);
     assert.ok(await resolveApiKey(key));
-    await t().prisma.apiKey.delete({ where: { id: row.id } });
+    await t.prisma.apiKey.delete({ where: { id: row.id } });
     assert.equal(await resolveApiKey(key), null);
     assert.equal(await resolveCaller("api", h({ "x-api-key": key })), null);
   });
 
   test("a key is only a credential on /api/v1", async () => {
-    const user = await createTestUser(t().prisma);
+    const user = await createTestUser(t.prisma);
     const { key } = await insertApiKey(user.id);
     assert.equal(await resolveCaller("dst", h({ authorization: `Bearer ${key}` })), null);
     assert.equal(await resolveCaller("cookie", h({ "x-api-key": key, authorization: `Bearer ${key}` })), null);
   });
 
   test("using a key records lastUsedAt", async () => {
-    const user = await createTestUser(t().prisma);
+    const user = await createTestUser(t.prisma);
     const { key, row } = await insertApiKey(user.id);
     assert.equal(row.lastUsedAt, null);
     const before = Date.now();
     await resolveApiKey(key);
     let lastUsedAt: Date | null = null;
     for (let i = 0; i < 50 && !lastUsedAt; i++) {
-      lastUsedAt = (await t().prisma.apiKey.findUnique({ where: { id: row.id } }))!.lastUsedAt;
+      lastUsedAt = (await t.prisma.apiKey.findUnique({ where: { id: row.id } }))!.lastUsedAt;
       if (!lastUsedAt) await new Promise((r) => setTimeout(r, 20));
     }
     assert.ok(lastUsedAt, "lastUsedAt was not written");
@@ -133,8 +133,8 @@ describe("API keys (/api/v1)", () => {
 
 describe("device tokens (/dst/v1)", () => {
   test("a DeviceToken row with tokenHash = sha256(token) resolves as a Bearer token", async () => {
-    const user = await createTestUser(t().prisma, { name: "Dev" });
-    const device = await t().prisma.device.create({ data: { userId: user.id, name: "laptop", secretHash: sha256(randomUUID()) } });
+    const user = await createTestUser(t.prisma, { name: "Dev" });
+    const device = await t.prisma.device.create({ data: { userId: user.id, name: "laptop", secretHash: sha256(randomUUID()) } });
     const { token, row } = await insertDeviceToken(user.id, { deviceId: device.id });
     const caller = await resolveCaller("dst", h({ authorization: `Bearer ${token}` }));
     assert.deepEqual(caller, {
@@ -151,7 +151,7 @@ describe("device tokens (/dst/v1)", () => {
   });
 
   test("a mayfly token carries its todo scope", async () => {
-    const user = await createTestUser(t().prisma);
+    const user = await createTestUser(t.prisma);
     const { token } = await insertDeviceToken(user.id, { kind: "mayfly", todoId: "todo_abc123" });
     const caller = await resolveDeviceToken(token);
     assert.equal(caller?.todoScope, "todo_abc123");
@@ -160,7 +160,7 @@ describe("device tokens (/dst/v1)", () => {
   });
 
   test("an expired token → null (expiry is exclusive)", async () => {
-    const user = await createTestUser(t().prisma);
+    const user = await createTestUser(t.prisma);
     const { token } = await insertDeviceToken(user.id, { expiresAt: new Date(Date.now() - 1000) });
     assert.equal(await resolveCaller("dst", h({ authorization: `Bearer ${token}` })), null);
     const almost = await insertDeviceToken(user.id, { expiresAt: new Date(Date.now() + 60_000) });
@@ -168,15 +168,15 @@ describe("device tokens (/dst/v1)", () => {
   });
 
   test("a revoked token → null, even before it expires", async () => {
-    const user = await createTestUser(t().prisma);
+    const user = await createTestUser(t.prisma);
     const { token, row } = await insertDeviceToken(user.id);
     assert.ok(await resolveDeviceToken(token));
-    await t().prisma.deviceToken.update({ where: { id: row.id }, data: { revokedAt: new Date() } });
+    await t.prisma.deviceToken.update({ where: { id: row.id }, data: { revokedAt: new Date() } });
     assert.equal(await resolveDeviceToken(token), null);
   });
 
   test("unknown or malformed tokens, and tokens outside /dst/v1 → null", async () => {
-    const user = await createTestUser(t().prisma);
+    const user = await createTestUser(t.prisma);
     const { token } = await insertDeviceToken(user.id);
     assert.equal(await resolveCaller("dst", h({ authorization: `Bearer ${newDeviceToken()}` })), null);
     assert.equal(await resolveCaller("dst", h({ authorization: `Bearer ${token.slice(0, -1)}` })), null);
@@ -187,7 +187,7 @@ describe("device tokens (/dst/v1)", () => {
   });
 
   test("an API key is not a device token", async () => {
-    const user = await createTestUser(t().prisma);
+    const user = await createTestUser(t.prisma);
     const { key } = await insertApiKey(user.id);
     assert.equal(await resolveDeviceToken(key), null);
   });
@@ -195,16 +195,16 @@ describe("device tokens (/dst/v1)", () => {
 
 describe("session cookies (/cookie/v1)", () => {
   test("authjs.session-token with a Session row resolves", async () => {
-    const user = await createTestUser(t().prisma, { name: "Sam" });
+    const user = await createTestUser(t.prisma, { name: "Sam" });
     const token = await insertSession(user.id);
     const caller = await resolveCaller("cookie", h({ cookie: `authjs.session-token=${token}` }));
-    const row = await t().prisma.session.findUniqueOrThrow({ where: { sessionToken: token }, select: { id: true, expires: true } });
+    const row = await t.prisma.session.findUniqueOrThrow({ where: { sessionToken: token }, select: { id: true, expires: true } });
     // sessionId names the row, so signing out can close the session's connections.
     assert.deepEqual(caller, { credential: "session", userId: user.id, email: user.email, name: "Sam", isAdmin: false, sessionId: row.id, expiresAt: row.expires.getTime() });
   });
 
   test("the __Secure- variant resolves, also among other cookies", async () => {
-    const user = await createTestUser(t().prisma);
+    const user = await createTestUser(t.prisma);
     const token = await insertSession(user.id);
     assert.equal((await resolveCaller("cookie", h({ cookie: `__Secure-authjs.session-token=${token}` })))?.userId, user.id);
     assert.equal((await resolveCaller("cookie", h({ cookie: `theme=dark; authjs.session-token=${token}; other=1` })))?.userId, user.id);
@@ -212,14 +212,14 @@ describe("session cookies (/cookie/v1)", () => {
   });
 
   test("an expired session → null", async () => {
-    const user = await createTestUser(t().prisma);
+    const user = await createTestUser(t.prisma);
     const token = await insertSession(user.id, new Date(Date.now() - 1000));
     assert.equal(await resolveCaller("cookie", h({ cookie: `authjs.session-token=${token}` })), null);
     assert.equal(await resolveSessionToken(token), null);
   });
 
   test("unknown, empty, oversized or wrongly named cookies → null", async () => {
-    const user = await createTestUser(t().prisma);
+    const user = await createTestUser(t.prisma);
     const token = await insertSession(user.id);
     for (const cookie of [
       `authjs.session-token=${randomUUID()}`,
@@ -237,16 +237,16 @@ describe("session cookies (/cookie/v1)", () => {
   });
 
   test("a session cookie is not a credential on /api/v1 or /dst/v1", async () => {
-    const user = await createTestUser(t().prisma);
+    const user = await createTestUser(t.prisma);
     const token = await insertSession(user.id);
     assert.equal(await resolveCaller("api", h({ cookie: `authjs.session-token=${token}` })), null);
     assert.equal(await resolveCaller("dst", h({ cookie: `authjs.session-token=${token}` })), null);
   });
 
   test("deleting the user ends the session (cascade)", async () => {
-    const user = await createTestUser(t().prisma);
+    const user = await createTestUser(t.prisma);
     const token = await insertSession(user.id);
-    await t().prisma.user.delete({ where: { id: user.id } });
+    await t.prisma.user.delete({ where: { id: user.id } });
     assert.equal(await resolveSessionToken(token), null);
   });
 });
@@ -267,7 +267,7 @@ describe("readCookie", () => {
 
 describe("Socket.IO handshakes", () => {
   test("auth.token may be an API key or a dst_ token", async () => {
-    const user = await createTestUser(t().prisma);
+    const user = await createTestUser(t.prisma);
     const { key } = await insertApiKey(user.id);
     const { token } = await insertDeviceToken(user.id, { todoId: "todo_1", kind: "mayfly" });
     const byKey = await resolveHandshake(key, undefined);
@@ -279,7 +279,7 @@ describe("Socket.IO handshakes", () => {
   });
 
   test("without a token the session cookie is used", async () => {
-    const user = await createTestUser(t().prisma);
+    const user = await createTestUser(t.prisma);
     const session = await insertSession(user.id);
     for (const token of [undefined, "", null, 42, { key: "x" }]) {
       const caller = await resolveHandshake(token, `lang=en; authjs.session-token=${session}`);
@@ -289,7 +289,7 @@ describe("Socket.IO handshakes", () => {
   });
 
   test("bad, expired or absent credentials → null", async () => {
-    const user = await createTestUser(t().prisma);
+    const user = await createTestUser(t.prisma);
     const expired = await insertDeviceToken(user.id, { expiresAt: new Date(Date.now() - 1) });
     const oldSession = await insertSession(user.id, new Date(Date.now() - 1));
     assert.equal(await resolveHandshake(newApiKey(), undefined), null);

@@ -1,12 +1,11 @@
-import { after, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { setLogLevel } from "../log.ts";
 import { deleteRedisKeys, withRedis } from "../testing/redis.ts";
-import { withTestRuntime } from "../testing/runtime.ts";
+import { suiteTestRuntime } from "../testing/runtime.ts";
 import { sendMailJob } from "../email/send-job.ts";
 import { BullmqJobs } from "./bullmq.ts";
 import { defer, defineJob, type JobBackend, type JobContext, type JobDefinition } from "./define.ts";
@@ -14,8 +13,7 @@ import { InProcessJobs } from "./in-process.ts";
 import { enqueue } from "./index.ts";
 import { effectKey, runOnce } from "./once.ts";
 
-before(() => setLogLevel("silent"));
-const rt = withTestRuntime(before, after);
+const rt = suiteTestRuntime();
 const redis = withRedis(before);
 
 /** A promise with its resolve function, to hold a handler until the test lets it go. */
@@ -34,7 +32,7 @@ const payload = z.object({ n: z.number().int() });
 
 describe("in-process backend (state in the database)", { timeout: 60_000 }, () => {
   test("a job waiting when the backend closes runs after it reopens on the same database", async () => {
-    const { prisma } = rt();
+    const { prisma } = rt;
     const seen: number[] = [];
     const job = defineJob("test.resume-pending", payload, async ({ n }) => void seen.push(n));
     const first = new InProcessJobs(prisma, [job], { pollMs: 20 });
@@ -51,7 +49,7 @@ describe("in-process backend (state in the database)", { timeout: 60_000 }, () =
   });
 
   test("a run cut off by a restart is resumed by the next process, and its effect happens once", async () => {
-    const { prisma } = rt();
+    const { prisma } = rt;
     const hold = gate();
     const started = gate<number>();
     const effects: string[] = [];
@@ -82,7 +80,7 @@ describe("in-process backend (state in the database)", { timeout: 60_000 }, () =
   });
 
   test("on a shared database a second worker takes over a run once its lock lapses", async () => {
-    const { prisma } = rt();
+    const { prisma } = rt;
     const hold = gate();
     const started = gate();
     const runs: string[] = [];
@@ -107,7 +105,7 @@ describe("in-process backend (state in the database)", { timeout: 60_000 }, () =
   });
 
   test("a job whose runs keep being cut off fails once its attempts are used up", async () => {
-    const { prisma } = rt();
+    const { prisma } = rt;
     let runs = 0;
     const job = defineJob("test.cut-off", payload, async () => void runs++, { attempts: 2 });
     // Two runs already claimed by processes that died (attempts counts claims), the lock lapsed.
@@ -125,7 +123,7 @@ describe("in-process backend (state in the database)", { timeout: 60_000 }, () =
   });
 
   test("a job that throws is retried with backoff, then listed as failed; retry runs it again", async () => {
-    const { prisma } = rt();
+    const { prisma } = rt;
     let failing = true;
     const attempts: number[] = [];
     const job = defineJob(
@@ -161,7 +159,7 @@ describe("in-process backend (state in the database)", { timeout: 60_000 }, () =
   });
 
   test("the dedupe key adds one job; a delayed job waits; bad data is refused at enqueue", async () => {
-    const { prisma } = rt();
+    const { prisma } = rt;
     const seen: number[] = [];
     const job = defineJob("test.dedupe", payload, async ({ n }) => void seen.push(n));
     const jobs = new InProcessJobs(prisma, [job], { pollMs: 10 });
@@ -196,7 +194,7 @@ describe("in-process backend (state in the database)", { timeout: 60_000 }, () =
 
 describe("defer, rerun, lanes and the failure hook (in process)", { timeout: 60_000 }, () => {
   test("ctx.defer puts the job back without counting an attempt", async () => {
-    const { prisma } = rt();
+    const { prisma } = rt;
     const attempts: number[] = [];
     const job = defineJob(
       "test.defers",
@@ -220,7 +218,7 @@ describe("defer, rerun, lanes and the failure hook (in process)", { timeout: 60_
   });
 
   test("a job that fails for good calls its failure hook once, with the error", async () => {
-    const { prisma } = rt();
+    const { prisma } = rt;
     const hooked: unknown[] = [];
     const job = defineJob(
       "test.hooked",
@@ -242,7 +240,7 @@ describe("defer, rerun, lanes and the failure hook (in process)", { timeout: 60_
   });
 
   test("rerun: enqueued with its key while running, the job runs once more after; while waiting, nothing is added", async () => {
-    const { prisma } = rt();
+    const { prisma } = rt;
     const hold = gate();
     const started = gate();
     const runs: number[] = [];
@@ -274,7 +272,7 @@ describe("defer, rerun, lanes and the failure hook (in process)", { timeout: 60_
   });
 
   test("a lane's jobs take its own slots: a full lane does not hold up the default lane", async () => {
-    const { prisma } = rt();
+    const { prisma } = rt;
     const hold = gate();
     let slowRunning = 0;
     const slow = defineJob("test.lane-slow", payload, async () => {
@@ -303,7 +301,7 @@ describe("defer, rerun, lanes and the failure hook (in process)", { timeout: 60_
 
 describe("ctx.once", { timeout: 60_000 }, () => {
   test("runs an effect once across two runs and hands back the first result", async () => {
-    const { prisma } = rt();
+    const { prisma } = rt;
     let calls = 0;
     const key = `test:${randomUUID()}:charge`;
     const first = await runOnce(prisma, key, async (k) => ({ charged: ++calls, key: k }));
@@ -317,7 +315,7 @@ describe("ctx.once", { timeout: 60_000 }, () => {
   });
 
   test("the mail job sends one message when it runs twice", async () => {
-    const { prisma, outboxDir } = rt();
+    const { prisma, outboxDir } = rt;
     const jobId = randomUUID();
     const ctx = (attempt: number): JobContext => ({
       jobId,
@@ -333,8 +331,8 @@ describe("ctx.once", { timeout: 60_000 }, () => {
     assert.equal(files.length, 1, files.join(", "));
     // And a crash between the send and its record: the mailer itself sends once per key.
     const key = effectKey(sendMailJob.name, randomUUID(), "send");
-    const a = await rt().runtime.mailer.send(mail, { idempotencyKey: key });
-    const b = await rt().runtime.mailer.send(mail, { idempotencyKey: key });
+    const a = await rt.runtime.mailer.send(mail, { idempotencyKey: key });
+    const b = await rt.runtime.mailer.send(mail, { idempotencyKey: key });
     assert.equal(a.id, b.id);
     assert.equal((await readdir(outboxDir)).length, 2);
   });
@@ -343,7 +341,7 @@ describe("ctx.once", { timeout: 60_000 }, () => {
 describe("BullMQ backend (REDIS_URL)", { timeout: 60_000 }, () => {
   async function open(jobs: JobDefinition[]): Promise<{ backend: JobBackend; prefix: string }> {
     const prefix = `todo-test-jobs-${randomUUID()}`;
-    return { backend: await BullmqJobs.open(rt().prisma, redis.url, jobs, { prefix }), prefix };
+    return { backend: await BullmqJobs.open(rt.prisma, redis.url, jobs, { prefix }), prefix };
   }
 
   test("a job that throws is retried with backoff, then listed as failed; retry runs it again", async (t) => {
@@ -464,7 +462,7 @@ describe("BullMQ backend (REDIS_URL)", { timeout: 60_000 }, () => {
 
 describe("the runtime's backend", { timeout: 60_000 }, () => {
   test("enqueue without a backend argument queues on runtime().jobs, which runs registered jobs once started", async () => {
-    const { runtime, prisma, outboxDir } = rt();
+    const { runtime, prisma, outboxDir } = rt;
     const to = `runtime-${randomUUID().slice(0, 8)}@unit.example.com`;
     const id = await enqueue(sendMailJob, { to, subject: "Welcome", text: "Hello" });
     assert.equal((await prisma.job.findUniqueOrThrow({ where: { id } })).name, "mail.send");

@@ -1,12 +1,12 @@
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { Caller } from "../auth/caller.ts";
 import { ApiError } from "../http/errors.ts";
-import { createTestUser, withTestRuntime } from "../testing/runtime.ts";
+import { createTestUser, suiteTestRuntime } from "../testing/runtime.ts";
 import { callerOf } from "../testing/caller.ts";
 import { allows, getProjectOrThrow, requireProjectAccess, type Need } from "./access.ts";
 
-const testRuntime = withTestRuntime(before, after);
+const testRuntime = suiteTestRuntime();
 
 async function outcome(caller: Caller, projectId: string, need: Need): Promise<string> {
   try {
@@ -29,9 +29,9 @@ test("role ranks: viewer reads, editor writes, owner does everything", () => {
 });
 
 test("access matrix: owner, editor, viewer, stranger, missing project", async () => {
-  const [owner, editor, viewer, stranger] = await Promise.all([1, 2, 3, 4].map(() => createTestUser(testRuntime().prisma)));
-  const project = await testRuntime().prisma.project.create({ data: { ownerId: owner!.id, name: "Matrix" } });
-  await testRuntime().prisma.projectShare.createMany({
+  const [owner, editor, viewer, stranger] = await Promise.all([1, 2, 3, 4].map(() => createTestUser(testRuntime.prisma)));
+  const project = await testRuntime.prisma.project.create({ data: { ownerId: owner!.id, name: "Matrix" } });
+  await testRuntime.prisma.projectShare.createMany({
     data: [
       { projectId: project.id, userId: editor!.id, role: "editor" },
       { projectId: project.id, userId: viewer!.id, role: "viewer" },
@@ -52,9 +52,9 @@ test("access matrix: owner, editor, viewer, stranger, missing project", async ()
 });
 
 test("getProjectOrThrow returns the row with the role, and hides what the caller cannot read", async () => {
-  const [owner, viewer, stranger] = await Promise.all([1, 2, 3].map(() => createTestUser(testRuntime().prisma)));
-  const project = await testRuntime().prisma.project.create({ data: { ownerId: owner!.id, name: "Row" } });
-  await testRuntime().prisma.projectShare.create({ data: { projectId: project.id, userId: viewer!.id, role: "viewer" } });
+  const [owner, viewer, stranger] = await Promise.all([1, 2, 3].map(() => createTestUser(testRuntime.prisma)));
+  const project = await testRuntime.prisma.project.create({ data: { ownerId: owner!.id, name: "Row" } });
+  await testRuntime.prisma.projectShare.create({ data: { projectId: project.id, userId: viewer!.id, role: "viewer" } });
   const got = await getProjectOrThrow(callerOf(viewer!), project.id, "read");
   assert.equal(got.role, "viewer");
   assert.equal(got.project.name, "Row");

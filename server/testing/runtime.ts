@@ -159,24 +159,6 @@ export async function createWaitingTodo(prisma: PrismaClient, owner: { projectId
   return todo;
 }
 
-/**
- * Registers before/after hooks that start a fresh test runtime for the enclosing file or suite
- * and close it afterwards; read the runtime through the returned getter inside tests.
- */
-export function withTestRuntime(before: (fn: () => Promise<void>) => void, after: (fn: () => Promise<void>) => void, opts?: TestRuntimeOptions): () => TestRuntime {
-  let current: TestRuntime | undefined;
-  before(async () => {
-    current = await startTestRuntime(opts);
-  });
-  after(async () => {
-    await current?.close();
-  });
-  return () => {
-    if (!current) throw new Error("test runtime not started: call it inside a test");
-    return current;
-  };
-}
-
 /** What a test file does around the start and the close of its suiteTestRuntime or suiteTestApp. */
 export type TestHooks<T> = {
   /** Runs in the same `before` hook, once `T` is started (seed rows, start jobs, attach servers). */

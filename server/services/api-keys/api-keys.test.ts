@@ -4,7 +4,7 @@ import type { Caller } from "../../auth/caller.ts";
 import { resolveApiKey } from "../../auth/resolve.ts";
 import { API_KEY_PATTERN, sha256 } from "../../auth/tokens.ts";
 import { ApiError } from "../../http/errors.ts";
-import { createTestUser, withPostgresRuntime, withTestRuntime } from "../../testing/runtime.ts";
+import { createTestUser, suiteTestRuntime, withPostgresRuntime } from "../../testing/runtime.ts";
 import {
   createApiKey,
   createKeyForUser,
@@ -17,7 +17,7 @@ import {
   validateApiKey,
 } from "./api-keys.ts";
 
-const t = withTestRuntime(before, after);
+const t = suiteTestRuntime();
 
 const MASKED = /^tsk_…[0-9A-Za-z]{4}$/;
 
@@ -36,11 +36,11 @@ function as(userId: string): Caller {
 }
 
 async function newUser() {
-  return (await createTestUser(t().prisma)).id;
+  return (await createTestUser(t.prisma)).id;
 }
 
 async function defaults(userId: string) {
-  return t().prisma.apiKey.findMany({ where: { userId, isDefault: true }, select: { name: true } });
+  return t.prisma.apiKey.findMany({ where: { userId, isDefault: true }, select: { name: true } });
 }
 
 describe("createApiKey", () => {
@@ -71,7 +71,7 @@ describe("createApiKey", () => {
     const userId = await newUser();
     await createApiKey(as(userId), "deploy");
     await assert.rejects(createApiKey(as(userId), "deploy"), apiError("CONFLICT", 409));
-    assert.equal(await t().prisma.apiKey.count({ where: { userId } }), 1);
+    assert.equal(await t.prisma.apiKey.count({ where: { userId } }), 1);
     const other = await newUser();
     const theirs = await createApiKey(as(other), "deploy");
     assert.equal(theirs.isDefault, true);
@@ -86,7 +86,7 @@ describe("createApiKey", () => {
         return true;
       });
     }
-    assert.equal(await t().prisma.apiKey.count({ where: { userId } }), 0);
+    assert.equal(await t.prisma.apiKey.count({ where: { userId } }), 0);
     const allowed = await createKeyForUser(userId, "default", { allowReservedName: true });
     assert.equal(allowed.name, "default");
     // Only the exact word is reserved.
@@ -95,7 +95,7 @@ describe("createApiKey", () => {
 
   test("for a user that does not exist it fails and stores nothing", async () => {
     await assert.rejects(createApiKey(as("no-such-user"), "x"));
-    assert.equal(await t().prisma.apiKey.count({ where: { userId: "no-such-user" } }), 0);
+    assert.equal(await t.prisma.apiKey.count({ where: { userId: "no-such-user" } }), 0);
   });
 });
 
@@ -103,7 +103,7 @@ describe("storage", () => {
   test("keys are stored only as a sha256 hash plus the last four characters", async () => {
     const userId = await newUser();
     const created = await createApiKey(as(userId), "stored");
-    const rows = await t().prisma.$queryRawUnsafe<Record<string, unknown>[]>(`SELECT * FROM "ApiKey" WHERE "id" = $1`, created.id);
+    const rows = await t.prisma.$queryRawUnsafe<Record<string, unknown>[]>(`SELECT * FROM "ApiKey" WHERE "id" = $1`, created.id);
     assert.equal(rows.length, 1);
     const row = rows[0]!;
     assert.equal(row.keyHash, sha256(created.key));
@@ -164,7 +164,7 @@ describe("getDefaultApiKey", () => {
   test("creates exactly one key when called 5× concurrently; only that call gets the full key", async () => {
     const userId = await newUser();
     const results = await Promise.all(Array.from({ length: 5 }, () => getDefaultApiKey(as(userId))));
-    const rows = await t().prisma.apiKey.findMany({ where: { userId } });
+    const rows = await t.prisma.apiKey.findMany({ where: { userId } });
     assert.equal(rows.length, 1, `created ${rows.length} keys`);
     assert.equal(rows[0]!.isDefault, true);
     assert.equal(rows[0]!.name, DEFAULT_KEY_NAME);
@@ -184,7 +184,7 @@ describe("getDefaultApiKey", () => {
     const def = await getDefaultApiKey(as(userId));
     assert.equal(def.id, b.id);
     assert.match(def.key, MASKED);
-    assert.equal(await t().prisma.apiKey.count({ where: { userId } }), 2);
+    assert.equal(await t.prisma.apiKey.count({ where: { userId } }), 2);
   });
 
   test("when the default was deleted, a new one is created under a free name", async () => {
@@ -289,7 +289,7 @@ describe("validateApiKey", () => {
   const callerFor = (userId: string, email: string, apiKeyId?: string): Caller => ({ credential: "apiKey", userId, email, name: null, isAdmin: false, apiKeyId });
 
   test("describes the caller's key", async () => {
-    const user = await createTestUser(t().prisma);
+    const user = await createTestUser(t.prisma);
     const created = await createApiKey(as(user.id), "probe");
     const caller = await resolveApiKey(created.key);
     assert.ok(caller);
@@ -297,7 +297,7 @@ describe("validateApiKey", () => {
   });
 
   test("a caller without a key, or with a deleted key → 401", async () => {
-    const user = await createTestUser(t().prisma);
+    const user = await createTestUser(t.prisma);
     await assert.rejects(validateApiKey(callerFor(user.id, user.email)), apiError("UNAUTHORIZED", 401));
     const created = await createApiKey(as(user.id), "gone");
     await deleteApiKey(as(user.id), "gone");
@@ -357,7 +357,7 @@ describe("apiKey.updated", () => {
   test("create, default, delete and the default created on demand each tell the user's own connections, never with the key", async () => {
     const userId = await newUser();
     const seen: { type: string; userId?: string; projectId?: string; data: unknown }[] = [];
-    const stop = t().bus.subscribe((e) => void seen.push(e));
+    const stop = t.bus.subscribe((e) => void seen.push(e));
     try {
       const laptop = await createApiKey(as(userId), "laptop");
       const ci = await createApiKey(as(userId), "ci");

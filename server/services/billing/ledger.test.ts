@@ -3,10 +3,10 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { ApiError } from "../../http/errors.ts";
 import { apiError } from "../../testing/caller.ts";
-import { createTestUser, withPostgresRuntime, withTestRuntime, type TestRuntime } from "../../testing/runtime.ts";
+import { createTestUser, suiteTestRuntime, withPostgresRuntime, type TestRuntime } from "../../testing/runtime.ts";
 import { balanceOf, charge, ledgerSum, postTransaction } from "./ledger.ts";
 
-const t = withTestRuntime(before, after);
+const t = suiteTestRuntime();
 
 /** 64 charges at once against one balance: exactly as many succeed as the balance covers. */
 async function sixtyFourCharges(rt: TestRuntime) {
@@ -30,16 +30,16 @@ async function sixtyFourCharges(rt: TestRuntime) {
 
 describe("ledger", () => {
   test("credits and debits keep balance = sum of rows; a debit past the balance is 402 and writes nothing", async () => {
-    const user = await createTestUser(t().prisma);
+    const user = await createTestUser(t.prisma);
     await postTransaction(user.id, { amountCents: 500, kind: "credit_purchase", reference: "pi_1" });
     await charge(user.id, 200, "turn");
     await assert.rejects(charge(user.id, 301, "too much"), apiError("PAYMENT_REQUIRED"));
     assert.deepEqual(await balanceOf(user.id), { balanceCents: 300, currency: "usd", allowExtraSpend: false });
-    assert.equal(await t().prisma.ledgerTransaction.count({ where: { userId: user.id } }), 2);
+    assert.equal(await t.prisma.ledgerTransaction.count({ where: { userId: user.id } }), 2);
   });
 
   test("a reference is posted once", async () => {
-    const user = await createTestUser(t().prisma);
+    const user = await createTestUser(t.prisma);
     const first = await postTransaction(user.id, { amountCents: 700, kind: "credit_purchase", reference: "pi_once" });
     const again = await postTransaction(user.id, { amountCents: 700, kind: "credit_purchase", reference: "pi_once" });
     assert.equal(again.duplicate, true);
@@ -48,7 +48,7 @@ describe("ledger", () => {
   });
 
   test("property: any sequence of postings keeps balance = sum of rows and never below zero", async () => {
-    const user = await createTestUser(t().prisma);
+    const user = await createTestUser(t.prisma);
     let model = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(fc.integer({ min: -500, max: 500 }).filter((n) => n !== 0), { minLength: 1, maxLength: 15 }), async (amounts) => {
@@ -71,7 +71,7 @@ describe("ledger", () => {
   });
 
   test("64 concurrent charges on one balance (embedded database)", async () => {
-    await sixtyFourCharges(t());
+    await sixtyFourCharges(t);
   });
 });
 

@@ -1,18 +1,17 @@
 // The billing unit tests' set-up: a test runtime with the Stripe stand-in (through the SDK), the
 // app's webhook route as the stand-in reaches it, and the jobs that apply the events.
-import { after, before } from "node:test";
 import { createServer, type Server } from "node:http";
 import type { TPaymentMethod } from "../../../lib/schemas/billing.ts";
 import { ApiError } from "../../http/errors.ts";
 import { callerOf } from "../../testing/caller.ts";
 import { listenLocal } from "../../testing/listen.ts";
-import { createTestUser, startTestRuntime, type TestRuntime } from "../../testing/runtime.ts";
+import { createTestUser, suiteTestRuntime, type TestRuntime } from "../../testing/runtime.ts";
 import { setupPaymentMethod } from "./payments.ts";
 import { createStripeGateway, type StripeGateway } from "./stripe.ts";
 import { receiveWebhook } from "./webhooks.ts";
 
 export type BillingTestbed = {
-  /** The runtime (after `before`). */
+  /** The runtime (a stand-in for it: use it inside tests and hooks). */
   rt(): TestRuntime;
   gw(): StripeGateway;
   /** Every webhook sent so far delivered, and every job they queued done. */
@@ -21,13 +20,12 @@ export type BillingTestbed = {
   userWithCard(card?: string): Promise<{ user: Awaited<ReturnType<typeof createTestUser>>; caller: ReturnType<typeof callerOf>; pm: TPaymentMethod }>;
 };
 
-/** Registers `before`/`after` hooks for the calling test file; `env` adds configuration. */
+/** Starts and closes with the calling test file (suiteTestRuntime); `env` adds configuration. */
 export function billingTestbed(env: Record<string, string> = {}): BillingTestbed {
   let gw: StripeGateway | undefined;
   let hook: Server | undefined;
-  let rt: TestRuntime | undefined;
-  before(async () => {
-    rt = await startTestRuntime({ env });
+  const rt = suiteTestRuntime({ env, setup, teardown });
+  async function setup() {
     gw = await createStripeGateway(rt.runtime.config, { memory: true });
     rt.runtime.stripe = gw;
     // The app's webhook route, as the stand-in reaches it: 200 when queued, 400 for a bad signature.
@@ -43,21 +41,20 @@ export function billingTestbed(env: Record<string, string> = {}): BillingTestbed
     });
     gw.standin!.webhookUrl = `${await listenLocal(hook)}/webhooks/stripe`;
     await rt.runtime.jobs!.start();
-  });
-  after(async () => {
+  }
+  async function teardown() {
     await gw?.close();
     await new Promise((r) => (hook ? hook.close(r) : r(undefined)));
-    await rt?.close();
-  });
+  }
   const bed: BillingTestbed = {
-    rt: () => rt!,
+    rt: () => rt,
     gw: () => gw!,
     async settled() {
       await gw!.standin!.flushWebhooks();
-      await rt!.runtime.jobs!.idle();
+      await rt.runtime.jobs!.idle();
     },
     async userWithCard(card = "pm_card_visa") {
-      const user = await createTestUser(rt!.prisma);
+      const user = await createTestUser(rt.prisma);
       const setup = await setupPaymentMethod(callerOf(user), { paymentMethodId: card }, null);
       return { user, caller: callerOf(user), pm: setup.paymentMethod! };
     },

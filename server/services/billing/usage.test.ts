@@ -1,11 +1,11 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { createTestUser, withPostgresRuntime, withTestRuntime, type TestRuntime } from "../../testing/runtime.ts";
+import { createTestUser, suiteTestRuntime, withPostgresRuntime, type TestRuntime } from "../../testing/runtime.ts";
 import { balanceOf, ledgerSum, postTransaction } from "./ledger.ts";
 import { MONTH_MS, SESSION_WINDOW_MS, WEEK_MS } from "./plans.ts";
 import { chargeTurn, setAllowExtraSpend, usageState } from "./usage.ts";
 
-const t = withTestRuntime(before, after, { env: { BILLING_ENABLED: "1" } });
+const t = suiteTestRuntime({ env: { BILLING_ENABLED: "1" } });
 const H = 60 * 60 * 1000;
 const D = 24 * H;
 
@@ -24,13 +24,13 @@ describe("usage windows computed in SQL", () => {
   test("free plan: 30-day and weekly periods from the account's start, the session window open for its length only, sums per window", async () => {
     const at = Date.UTC(2026, 10, 26, 12, 0, 0, 0);
     const t0 = at - 40 * D - 3 * H;
-    const { user, record } = await payer(t(), t0);
+    const { user, record } = await payer(t, t0);
     // No account: anchored at the user's creation. Month 2 starts at t0 + 30 d, week 6 at t0 + 35 d.
     await record(t0 + 29 * D, 7); // before both
     await record(t0 + 31 * D, 11); // month only
     await record(at - 2 * H, 13); // month and week, before the session window
     await record(at - 30 * 60 * 1000, 17); // all three
-    let s = await usageState(t().prisma, user.id, at);
+    let s = await usageState(t.prisma, user.id, at);
     assert.equal(s.tier, "free");
     assert.equal(s.monthly.startedAt, t0 + 30 * D);
     assert.equal(s.monthly.resetsAt, t0 + 60 * D);
@@ -42,34 +42,34 @@ describe("usage windows computed in SQL", () => {
     assert.equal(s.session.usedCents, 0);
     assert.equal(s.sessionOpen, false);
     // A session window opened an hour ago: open, its sum from its start.
-    await t().prisma.billingAccount.create({ data: { userId: user.id, createdAt: new Date(t0), sessionWindowStart: new Date(at - H) } });
-    s = await usageState(t().prisma, user.id, at);
+    await t.prisma.billingAccount.create({ data: { userId: user.id, createdAt: new Date(t0), sessionWindowStart: new Date(at - H) } });
+    s = await usageState(t.prisma, user.id, at);
     assert.equal(s.session.startedAt, at - H);
     assert.equal(s.session.resetsAt, at - H + SESSION_WINDOW_MS);
     assert.equal(s.session.usedCents, 17);
     assert.equal(s.allowanceLeftCents, Math.min(50 - 17, 200 - 30, 500 - 41));
     // One millisecond before it ends it is open; at its end it is closed.
-    assert.equal((await usageState(t().prisma, user.id, at - H + SESSION_WINDOW_MS - 1)).sessionOpen, true);
-    assert.equal((await usageState(t().prisma, user.id, at - H + SESSION_WINDOW_MS)).sessionOpen, false);
+    assert.equal((await usageState(t.prisma, user.id, at - H + SESSION_WINDOW_MS - 1)).sessionOpen, true);
+    assert.equal((await usageState(t.prisma, user.id, at - H + SESSION_WINDOW_MS)).sessionOpen, false);
     // Before the anchor: the first period.
-    const early = await usageState(t().prisma, user.id, t0 - D);
+    const early = await usageState(t.prisma, user.id, t0 - D);
     assert.equal(early.monthly.startedAt, t0);
     assert.equal(early.weekly.startedAt, t0);
     // Exactly at a period's boundary: the new period.
-    assert.equal((await usageState(t().prisma, user.id, t0 + 7 * WEEK_MS)).weekly.startedAt, t0 + 7 * WEEK_MS);
-    assert.equal((await usageState(t().prisma, user.id, t0 + 2 * MONTH_MS)).monthly.startedAt, t0 + 2 * MONTH_MS);
+    assert.equal((await usageState(t.prisma, user.id, t0 + 7 * WEEK_MS)).weekly.startedAt, t0 + 7 * WEEK_MS);
+    assert.equal((await usageState(t.prisma, user.id, t0 + 2 * MONTH_MS)).monthly.startedAt, t0 + 2 * MONTH_MS);
   });
 
   test("paid plan: Stripe's period while it lasts, weeks from the subscription's start; a plan not in force is free", async () => {
     const at = Date.UTC(2026, 10, 26, 12, 0, 0, 0);
-    const { user, record } = await payer(t(), at - 100 * D);
+    const { user, record } = await payer(t, at - 100 * D);
     const anchor = at - 10 * D - 5 * H;
-    await t().prisma.billingAccount.create({ data: { userId: user.id, createdAt: new Date(at - 95 * D) } });
-    await t().prisma.subscription.create({ data: { userId: user.id, tier: "pro", status: "active", windowAnchorAt: new Date(anchor), currentPeriodStart: new Date(at - 3 * D), currentPeriodEnd: new Date(at + 27 * D) } });
+    await t.prisma.billingAccount.create({ data: { userId: user.id, createdAt: new Date(at - 95 * D) } });
+    await t.prisma.subscription.create({ data: { userId: user.id, tier: "pro", status: "active", windowAnchorAt: new Date(anchor), currentPeriodStart: new Date(at - 3 * D), currentPeriodEnd: new Date(at + 27 * D) } });
     await record(at - 4 * D, 100); // before the period, in the week (week 2 starts at anchor + 7 d = at - 3 d - 5 h)
     await record(at - 3 * D - 6 * H, 50); // before both
     await record(at - 2 * D, 20); // both
-    let s = await usageState(t().prisma, user.id, at);
+    let s = await usageState(t.prisma, user.id, at);
     assert.equal(s.tier, "pro");
     assert.equal(s.monthly.startedAt, at - 3 * D);
     assert.equal(s.monthly.resetsAt, at + 27 * D);
@@ -78,11 +78,11 @@ describe("usage windows computed in SQL", () => {
     assert.equal(s.weekly.usedCents, 20);
     assert.equal(s.monthly.limitCents, 2000);
     // Stripe's period over (no renewal seen yet): 30-day periods from the subscription's start.
-    s = await usageState(t().prisma, user.id, at + 28 * D);
+    s = await usageState(t.prisma, user.id, at + 28 * D);
     assert.equal(s.monthly.startedAt, anchor + MONTH_MS);
     // Cancelled: the free plan, anchored at the account's start.
-    await t().prisma.subscription.update({ where: { userId: user.id }, data: { status: "canceled" } });
-    s = await usageState(t().prisma, user.id, at);
+    await t.prisma.subscription.update({ where: { userId: user.id }, data: { status: "canceled" } });
+    s = await usageState(t.prisma, user.id, at);
     assert.equal(s.tier, "free");
     assert.equal(s.monthly.startedAt, at - 95 * D + 3 * MONTH_MS); // at - 5 d
     assert.equal(s.weekly.startedAt, at - 95 * D + 13 * WEEK_MS); // at - 4 d: its first record is in it
@@ -134,7 +134,7 @@ async function sixtyFourTurns(rt: TestRuntime) {
 
 describe("charging turns", () => {
   test("64 concurrent charges to one team pool (embedded database)", async () => {
-    await sixtyFourTurns(t());
+    await sixtyFourTurns(t);
   });
 });
 

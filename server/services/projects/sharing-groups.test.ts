@@ -2,7 +2,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { ApiError } from "../../http/errors.ts";
 import type { AppEvent } from "../../realtime/bus.ts";
-import { createTestUser, withPostgresRuntime, withTestRuntime } from "../../testing/runtime.ts";
+import { createTestUser, suiteTestRuntime, withPostgresRuntime } from "../../testing/runtime.ts";
 import { apiError, callerOf } from "../../testing/caller.ts";
 import { requireProjectAccess } from "../access.ts";
 import { getProjectBrand } from "./brand.ts";
@@ -10,24 +10,24 @@ import { listCards } from "./cards.ts";
 import { listGroups, upsertGroup } from "./groups.ts";
 import { shareProject } from "./sharing.ts";
 
-const t = withTestRuntime(before, after);
+const t = suiteTestRuntime();
 
 async function setup() {
-  const owner = await createTestUser(t().prisma);
-  const project = await t().prisma.project.create({ data: { ownerId: owner.id, name: "Shared" } });
+  const owner = await createTestUser(t.prisma);
+  const project = await t.prisma.project.create({ data: { ownerId: owner.id, name: "Shared" } });
   return { owner, project, ownerCaller: callerOf(owner) };
 }
 
 function events(): { seen: AppEvent[]; stop: () => void } {
   const seen: AppEvent[] = [];
-  const stop = t().bus.subscribe((e) => seen.push(e));
+  const stop = t.bus.subscribe((e) => seen.push(e));
   return { seen, stop };
 }
 
 describe("shareProject", () => {
   test("shares as editor by default, case-insensitively, and publishes project.updated to the project and the sharee", async () => {
     const { project, ownerCaller } = await setup();
-    const sharee = await createTestUser(t().prisma);
+    const sharee = await createTestUser(t.prisma);
     const ev = events();
     const out = await shareProject(ownerCaller, project.id, { email: sharee.email.toUpperCase(), role: "editor" });
     ev.stop();
@@ -45,10 +45,10 @@ describe("shareProject", () => {
 
   test("sharing again changes the role (one share row)", async () => {
     const { project, ownerCaller } = await setup();
-    const sharee = await createTestUser(t().prisma);
+    const sharee = await createTestUser(t.prisma);
     await shareProject(ownerCaller, project.id, { email: sharee.email, role: "editor" });
     await shareProject(ownerCaller, project.id, { email: sharee.email, role: "viewer" });
-    assert.equal(await t().prisma.projectShare.count({ where: { projectId: project.id } }), 1);
+    assert.equal(await t.prisma.projectShare.count({ where: { projectId: project.id } }), 1);
     await assert.rejects(requireProjectAccess(callerOf(sharee), project.id, "write"), apiError("FORBIDDEN"));
     assert.equal(await requireProjectAccess(callerOf(sharee), project.id, "read"), "viewer");
   });
@@ -61,13 +61,13 @@ describe("shareProject", () => {
       assert.deepEqual((e.data as { issues: { path: string }[] }).issues.map((i) => i.path), ["body.email"]);
       return true;
     });
-    assert.equal(await t().prisma.projectShare.count({ where: { projectId: project.id } }), 0);
+    assert.equal(await t.prisma.projectShare.count({ where: { projectId: project.id } }), 0);
   });
 
   test("only the owner shares: a sharee gets 403, a stranger 404 (before the email is looked at)", async () => {
     const { project, ownerCaller } = await setup();
-    const editor = await createTestUser(t().prisma);
-    const stranger = await createTestUser(t().prisma);
+    const editor = await createTestUser(t.prisma);
+    const stranger = await createTestUser(t.prisma);
     await shareProject(ownerCaller, project.id, { email: editor.email, role: "editor" });
     await assert.rejects(shareProject(callerOf(editor), project.id, { email: stranger.email, role: "viewer" }), apiError("FORBIDDEN"));
     await assert.rejects(shareProject(callerOf(stranger), project.id, { email: "nobody@unit.example.com", role: "viewer" }), apiError("NOT_FOUND", /^Project not found$/));
@@ -77,9 +77,9 @@ describe("shareProject", () => {
 describe("getProjectBrand", () => {
   test("public: anyone, also anonymous; private: readers only, others exactly like a missing project", async () => {
     const { project, ownerCaller } = await setup();
-    await t().prisma.project.update({ where: { id: project.id }, data: { brandMarkdown: "# Hello" } });
-    const viewer = await createTestUser(t().prisma);
-    const stranger = await createTestUser(t().prisma);
+    await t.prisma.project.update({ where: { id: project.id }, data: { brandMarkdown: "# Hello" } });
+    const viewer = await createTestUser(t.prisma);
+    const stranger = await createTestUser(t.prisma);
     await shareProject(ownerCaller, project.id, { email: viewer.email, role: "viewer" });
     assert.deepEqual(await getProjectBrand(ownerCaller, project.id), { projectId: project.id, markdown: "# Hello" });
     assert.deepEqual(await getProjectBrand(callerOf(viewer), project.id), { projectId: project.id, markdown: "# Hello" });
@@ -87,7 +87,7 @@ describe("getProjectBrand", () => {
     assert.deepEqual(await getProjectBrand(null, project.id).catch((e: ApiError) => e.toBody()), missing);
     assert.deepEqual(await getProjectBrand(callerOf(stranger), project.id).catch((e: ApiError) => e.toBody()), missing);
 
-    await t().prisma.project.update({ where: { id: project.id }, data: { isPublic: true } });
+    await t.prisma.project.update({ where: { id: project.id }, data: { isPublic: true } });
     assert.equal((await getProjectBrand(null, project.id)).markdown, "# Hello");
     assert.equal((await getProjectBrand(callerOf(stranger), project.id)).markdown, "# Hello");
   });
@@ -114,7 +114,7 @@ describe("groups", () => {
   test("todoCount counts the group's todos", async () => {
     const { owner, project, ownerCaller } = await setup();
     const g = await upsertGroup(ownerCaller, project.id, "g", { name: "G" });
-    await t().prisma.todo.createMany({
+    await t.prisma.todo.createMany({
       data: [
         { projectId: project.id, userId: owner.id, content: "one", groupId: g.id },
         { projectId: project.id, userId: owner.id, content: "two", groupId: g.id },
@@ -129,13 +129,13 @@ describe("groups", () => {
     const { project, ownerCaller } = await setup();
     const results = await Promise.all(Array.from({ length: 8 }, (_, i) => upsertGroup(ownerCaller, project.id, "race", { name: `Race ${i}` })));
     assert.equal(new Set(results.map((r) => r.id)).size, 1);
-    assert.equal(await t().prisma.todoGroup.count({ where: { projectId: project.id } }), 1);
+    assert.equal(await t.prisma.todoGroup.count({ where: { projectId: project.id } }), 1);
   });
 
   test("publishes project.updated {action: group}; viewers may list but not upsert; strangers get 404", async () => {
     const { project, ownerCaller } = await setup();
-    const viewer = await createTestUser(t().prisma);
-    const stranger = await createTestUser(t().prisma);
+    const viewer = await createTestUser(t.prisma);
+    const stranger = await createTestUser(t.prisma);
     await shareProject(ownerCaller, project.id, { email: viewer.email, role: "viewer" });
     const ev = events();
     const g = await upsertGroup(ownerCaller, project.id, "x", { name: "X" });
@@ -154,9 +154,9 @@ describe("listCards", () => {
     const { project, ownerCaller } = await setup();
     const other = await setup();
     assert.deepEqual(await listCards(ownerCaller, project.id), []);
-    const first = await t().prisma.rendererCard.create({ data: { projectId: project.id, name: "Chart", html: "<div>chart</div>", createdAt: new Date(1_700_000_000_000) } });
-    await t().prisma.rendererCard.create({ data: { projectId: project.id, name: "Table", description: "Rows", html: "<table></table>", createdAt: new Date(1_700_000_001_000) } });
-    await t().prisma.rendererCard.create({ data: { projectId: other.project.id, name: "Elsewhere", html: "<p></p>" } });
+    const first = await t.prisma.rendererCard.create({ data: { projectId: project.id, name: "Chart", html: "<div>chart</div>", createdAt: new Date(1_700_000_000_000) } });
+    await t.prisma.rendererCard.create({ data: { projectId: project.id, name: "Table", description: "Rows", html: "<table></table>", createdAt: new Date(1_700_000_001_000) } });
+    await t.prisma.rendererCard.create({ data: { projectId: other.project.id, name: "Elsewhere", html: "<p></p>" } });
     const cards = await listCards(ownerCaller, project.id);
     assert.deepEqual(cards[0], { id: first.id, projectId: project.id, name: "Chart", description: "", html: "<div>chart</div>", createdAt: 1_700_000_000_000 });
     assert.deepEqual(cards.map((c) => c.name), ["Chart", "Table"]);

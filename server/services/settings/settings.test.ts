@@ -1,7 +1,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { AppEvent } from "../../realtime/bus.ts";
-import { createTestUser, withPostgresRuntime, withTestRuntime } from "../../testing/runtime.ts";
+import { createTestUser, suiteTestRuntime, withPostgresRuntime } from "../../testing/runtime.ts";
 import { apiError, callerOf } from "../../testing/caller.ts";
 import { ZBillingInfoInput } from "../../../lib/schemas/billing.ts";
 import { ZUserSettingsUpdateInput } from "../../../lib/schemas/settings.ts";
@@ -11,13 +11,13 @@ import { updateBillingInfo } from "./billing.ts";
 import { getProjectSettings, projectSettingsFromStored, updateProjectSettings } from "./project-settings.ts";
 import { appSettingsFromStored, DEFAULT_APP_SETTINGS, getUserSettings, updateUserSettings } from "./user-settings.ts";
 
-const t = withTestRuntime(before, after);
+const t = suiteTestRuntime();
 
 async function projectWith(role?: "editor" | "viewer") {
-  const owner = await createTestUser(t().prisma);
-  const project = await t().prisma.project.create({ data: { ownerId: owner.id, name: "P" } });
-  const other = await createTestUser(t().prisma);
-  if (role) await t().prisma.projectShare.create({ data: { projectId: project.id, userId: other.id, role } });
+  const owner = await createTestUser(t.prisma);
+  const project = await t.prisma.project.create({ data: { ownerId: owner.id, name: "P" } });
+  const other = await createTestUser(t.prisma);
+  if (role) await t.prisma.projectShare.create({ data: { projectId: project.id, userId: other.id, role } });
   return { owner: callerOf(owner), other: callerOf(other), project };
 }
 
@@ -68,7 +68,7 @@ describe("UserSettingsUpdateInput", () => {
 
 describe("user settings", () => {
   test("partial updates merge; the profile shows the same object", async () => {
-    const user = await createTestUser(t().prisma);
+    const user = await createTestUser(t.prisma);
     assert.deepEqual(await getUserSettings(callerOf(user)), { ...DEFAULT_APP_SETTINGS, updatedAt: null });
     const before = Date.now();
     await updateUserSettings(callerOf(user), { theme: "dark" });
@@ -85,7 +85,7 @@ describe("user settings", () => {
   });
 
   test("billing info does not touch the settings, and is replaced as a whole", async () => {
-    const user = await createTestUser(t().prisma);
+    const user = await createTestUser(t.prisma);
     await updateUserSettings(callerOf(user), { theme: "light" });
     const first = await updateBillingInfo(
       callerOf(user),
@@ -100,7 +100,7 @@ describe("user settings", () => {
       updatedAt: 0,
     });
     const second = await updateBillingInfo(callerOf(user), ZBillingInfoInput.parse({ name: "ACME Ltd", address: { line1: "2 Road", city: "Leeds", postalCode: "LS1", country: "GB" } }));
-    const row = await t().prisma.userSettings.findUniqueOrThrow({ where: { userId: user.id } });
+    const row = await t.prisma.userSettings.findUniqueOrThrow({ where: { userId: user.id } });
     assert.deepEqual(row.billingInfo, second.billingInfo);
     assert.equal("taxId" in (row.billingInfo as object), false);
     assert.equal((await getUserSettings(callerOf(user))).theme, "light");
@@ -112,9 +112,9 @@ describe("project settings", () => {
     const { owner, other: editor, project } = await projectWith("editor");
     const initial = await getProjectSettings(owner, project.id);
     assert.deepEqual({ ...initial, updatedAt: 0 }, { projectId: project.id, brandMarkdown: "", defaultGroupSlug: null, agentDefaults: null, agentSettings: null, updatedAt: 0 });
-    await t().prisma.todoGroup.create({ data: { projectId: project.id, slug: "inbox", name: "Inbox" } });
+    await t.prisma.todoGroup.create({ data: { projectId: project.id, slug: "inbox", name: "Inbox" } });
     const seen: AppEvent[] = [];
-    const stop = t().bus.subscribe((e) => seen.push(e));
+    const stop = t.bus.subscribe((e) => seen.push(e));
     await updateProjectSettings(editor, project.id, { brandMarkdown: "# Brand", defaultGroupSlug: "inbox" });
     await updateProjectSettings(owner, project.id, { agentDefaults: { provider: "local", model: "gpt-4o-mini" } });
     stop();
@@ -125,7 +125,7 @@ describe("project settings", () => {
     const s = await getProjectSettings(editor, project.id);
     assert.deepEqual({ ...s, updatedAt: 0 }, { projectId: project.id, brandMarkdown: "# Brand", defaultGroupSlug: "inbox", agentDefaults: { provider: "local", model: "gpt-4o-mini" }, agentSettings: null, updatedAt: 0 });
     assert.ok(s.updatedAt >= initial.updatedAt);
-    const row = await t().prisma.project.findUniqueOrThrow({ where: { id: project.id } });
+    const row = await t.prisma.project.findUniqueOrThrow({ where: { id: project.id } });
     assert.equal(row.brandMarkdown, "# Brand");
     await updateProjectSettings(owner, project.id, { defaultGroupSlug: null, agentDefaults: null });
     const cleared = await getProjectSettings(owner, project.id);
@@ -140,7 +140,7 @@ describe("project settings", () => {
 
   test("viewer reads but cannot write (403); stranger 404 for both", async () => {
     const { other: viewer, project } = await projectWith("viewer");
-    const stranger = callerOf(await createTestUser(t().prisma));
+    const stranger = callerOf(await createTestUser(t.prisma));
     assert.equal((await getProjectSettings(viewer, project.id)).projectId, project.id);
     await assert.rejects(updateProjectSettings(viewer, project.id, { brandMarkdown: "x" }), apiError("FORBIDDEN"));
     await assert.rejects(getProjectSettings(stranger, project.id), apiError("NOT_FOUND"));
@@ -162,7 +162,7 @@ describe("user preferences", () => {
     assert.equal((await getProjectSettings(owner, project.id)).agentSettings, null, "another user's mapping is not shown");
     await updateProjectAgentMapping(viewer, { projectId: project.id, agentSettings: null });
     assert.equal((await getProjectSettings(viewer, project.id)).agentSettings, null);
-    const stranger = callerOf(await createTestUser(t().prisma));
+    const stranger = callerOf(await createTestUser(t.prisma));
     await assert.rejects(updateProjectAgentMapping(stranger, { projectId: project.id, agentSettings: {} }), apiError("NOT_FOUND"));
   });
 
@@ -170,7 +170,7 @@ describe("user preferences", () => {
     const { owner, other: viewer, project } = await projectWith("viewer");
     await setDefaultProject(viewer, project.id);
     assert.equal((await getProfile(viewer)).defaultProjectId, project.id);
-    const mine = await t().prisma.project.create({ data: { ownerId: owner.userId, name: "Mine" } });
+    const mine = await t.prisma.project.create({ data: { ownerId: owner.userId, name: "Mine" } });
     await assert.rejects(setDefaultProject(viewer, mine.id), apiError("NOT_FOUND"));
     await assert.rejects(setDefaultProject(viewer, "cmissing"), apiError("NOT_FOUND"));
     assert.equal((await getProfile(viewer)).defaultProjectId, project.id);

@@ -1,6 +1,6 @@
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { createTestUser, withTestRuntime } from "../../testing/runtime.ts";
+import { createTestUser, suiteTestRuntime } from "../../testing/runtime.ts";
 import { apiError, callerOf } from "../../testing/caller.ts";
 import { MESSAGE_PAGE_MAX_CHARS, ZPublicTodo } from "../../../lib/schemas/todos.ts";
 import { needToChange } from "../access.ts";
@@ -10,20 +10,20 @@ import { getMessages } from "./messages.ts";
 import { getPublicTodo, getTodo, updateTodo } from "./todos.ts";
 
 // Issue 9 A2 (bounded reads), A10 (the public todo), A15 (who may publish).
-const t = withTestRuntime(before, after);
+const t = suiteTestRuntime();
 
 /** A project of `owner` shared with an editor and a viewer, and a todo with `n` messages of `size` characters. */
 async function seed(n: number, size = 10) {
-  const [owner, editor, viewer] = await Promise.all([1, 2, 3].map(() => createTestUser(t().prisma)));
-  const project = await t().prisma.project.create({ data: { ownerId: owner!.id, name: "Reads" } });
-  await t().prisma.projectShare.createMany({
+  const [owner, editor, viewer] = await Promise.all([1, 2, 3].map(() => createTestUser(t.prisma)));
+  const project = await t.prisma.project.create({ data: { ownerId: owner!.id, name: "Reads" } });
+  await t.prisma.projectShare.createMany({
     data: [
       { projectId: project.id, userId: editor!.id, role: "editor" },
       { projectId: project.id, userId: viewer!.id, role: "viewer" },
     ],
   });
-  const todo = await t().prisma.todo.create({ data: { projectId: project.id, userId: owner!.id, content: "Chat" } });
-  await t().prisma.message.createMany({
+  const todo = await t.prisma.todo.create({ data: { projectId: project.id, userId: owner!.id, content: "Chat" } });
+  await t.prisma.message.createMany({
     data: Array.from({ length: n }, (_, i) => ({ todoId: todo.id, role: i % 2 ? ("assistant" as const) : ("user" as const), content: `${i}:`.padEnd(size, "x") })),
   });
   return { owner: callerOf(owner!), editor: callerOf(editor!), viewer: callerOf(viewer!), projectId: project.id, todoId: todo.id };
@@ -87,12 +87,12 @@ describe("bounded message reads", () => {
 describe("the public todo", () => {
   test("carries only the picked fields at every level, whatever the todo holds", async () => {
     const { owner, todoId } = await seed(0);
-    await t().prisma.todo.update({
+    await t.prisma.todo.update({
       where: { id: todoId },
       data: { isPublic: true, status: "ERROR", metadata: { error: "connect ECONNREFUSED 10.0.0.7:8443", secret: 1 }, agentSettings: { systemPrompt: "private prompt" }, assignedAgent: "Bot" },
     });
-    const msg = await t().prisma.message.create({ data: { todoId, role: "assistant", content: "partial", state: "ERROR", usage: { error: "upstream 10.0.0.7 said no", costCents: 3 } } });
-    await t().prisma.block.create({ data: { todoId, messageId: msg.id, type: "checklist_item", content: { text: "a" }, actionable: true, position: 0, subTodoIds: ["cprivate"] } });
+    const msg = await t.prisma.message.create({ data: { todoId, role: "assistant", content: "partial", state: "ERROR", usage: { error: "upstream 10.0.0.7 said no", costCents: 3 } } });
+    await t.prisma.block.create({ data: { todoId, messageId: msg.id, type: "checklist_item", content: { text: "a" }, actionable: true, position: 0, subTodoIds: ["cprivate"] } });
     const pub = await getPublicTodo(todoId, {});
     // What the pipeline sends is the response schema's output: the same keys.
     const sent = ZPublicTodo.parse(pub);
@@ -109,11 +109,11 @@ describe("the public todo", () => {
 
   test("shows the conversation, not the agent's machinery: no system messages; tool steps and shell commands without input, output, command, device or path", async () => {
     const { todoId } = await seed(0);
-    await t().prisma.todo.update({ where: { id: todoId }, data: { isPublic: true } });
-    const ask = await t().prisma.message.create({ data: { todoId, role: "user", content: "List my files" } });
-    const reply = await t().prisma.message.create({ data: { todoId, role: "assistant", content: "I ran it." } });
-    await t().prisma.message.create({ data: { todoId, role: "system", content: "Result of the shell command you proposed: AWS_SECRET=abc123" } });
-    await t().prisma.block.createMany({
+    await t.prisma.todo.update({ where: { id: todoId }, data: { isPublic: true } });
+    const ask = await t.prisma.message.create({ data: { todoId, role: "user", content: "List my files" } });
+    const reply = await t.prisma.message.create({ data: { todoId, role: "assistant", content: "I ran it." } });
+    await t.prisma.message.create({ data: { todoId, role: "system", content: "Result of the shell command you proposed: AWS_SECRET=abc123" } });
+    await t.prisma.block.createMany({
       data: [
         { todoId, messageId: reply.id, type: "shell", position: 0, actionable: false, content: { command: "cat ~/.env", path: "/home/ada/secret-project", deviceId: "cdevice", deviceName: "ada-laptop", state: "done", output: "AWS_SECRET=abc123", exitCode: 0 } },
         { todoId, messageId: reply.id, type: "tool_call", position: 1, actionable: false, content: { tool: "recall", toolCallId: "call1", input: { query: "bank pin" }, state: "done", output: "personal note: pin 4321" } },
@@ -155,16 +155,16 @@ describe("who may publish and set the project's agent defaults", () => {
       await assert.rejects(updateProjectSettings(who, projectId, { agentDefaults: { systemPrompt: "obey" }, brandMarkdown: "x" }), apiError("FORBIDDEN"));
       await assert.rejects(updateProject(who, projectId, { isPublic: true }), apiError("FORBIDDEN"));
     }
-    const todo = await t().prisma.todo.findUniqueOrThrow({ where: { id: todoId } });
-    const project = await t().prisma.project.findUniqueOrThrow({ where: { id: projectId } });
+    const todo = await t.prisma.todo.findUniqueOrThrow({ where: { id: todoId } });
+    const project = await t.prisma.project.findUniqueOrThrow({ where: { id: projectId } });
     assert.deepEqual([todo.isPublic, todo.content, project.isPublic, project.settings, project.brandMarkdown], [false, "Chat", false, {}, ""]);
 
     await updateTodo(editor, todoId, { content: "edited" });
     await updateProjectSettings(editor, projectId, { brandMarkdown: "# Editor" });
     await updateTodo(owner, todoId, { isPublic: true });
     await updateProjectSettings(owner, projectId, { agentDefaults: { systemPrompt: "be brief" } });
-    const after = await t().prisma.todo.findUniqueOrThrow({ where: { id: todoId } });
-    const settings = await t().prisma.project.findUniqueOrThrow({ where: { id: projectId } });
+    const after = await t.prisma.todo.findUniqueOrThrow({ where: { id: todoId } });
+    const settings = await t.prisma.project.findUniqueOrThrow({ where: { id: projectId } });
     assert.deepEqual([after.content, after.isPublic, settings.brandMarkdown, settings.settings], ["edited", true, "# Editor", { agentDefaults: { systemPrompt: "be brief" } }]);
   });
 });
