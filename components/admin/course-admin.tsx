@@ -14,6 +14,7 @@ import { AdminLogView } from "./admin-log";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { CouponLookup } from "./coupon-lookup";
 import { CourseSettings } from "./course-settings";
+import { JumpBar } from "@/components/ui/jump-bar";
 
 // /admin/courses/<slug>: counts, the actions (each confirmed with how many people it reaches),
 // live progress of bulk mail (Socket.IO `course.mail`, and the runs list after a reload),
@@ -124,14 +125,8 @@ export function CourseAdmin({ slug }: { slug: string }) {
       <p className="muted">
         {c.slug} · starts {formatDateTime(c.startsAt)} · <a href={`/courses/${c.slug}`}>public page</a>
       </p>
-      {/* A long page: a bar that stays at the top jumps to each section (headings keep clear of it, globals.css). */}
-      <nav className="jump-bar" aria-label="Sections of this course" data-testid="course-sections">
-        {SECTIONS.map(([id, label]) => (
-          <a key={id} href={`#${id}`}>
-            {label}
-          </a>
-        ))}
-      </nav>
+      {/* A long page: a bar that stays at the top jumps to each section and marks the one being read. */}
+      <JumpBar sections={SECTIONS} label="Sections of this course" testId="course-sections" />
       <section className="card" aria-labelledby="stats-h">
         <h2 id="stats-h">Counts</h2>
         <p data-testid="course-stats">

@@ -36,7 +36,7 @@ type Props = {
   paused?: boolean;
   /** The reader may not write (a viewer): a scheduled message cannot be edited or sent from here. */
   readOnly?: boolean;
-  /** Who wrote this user message, when it is not the reader ("You"): a member's name, "User"; the public page says "Owner". */
+  /** Who wrote this user message, when it is not the reader ("You"): a member's name, or "User" (the public page, which names no one: the owner and editors may have written). */
   userLabel?: string;
   /** In a member's chat, a user message someone else wrote: it sits on the other side, like a reply, in its own colour. */
   fromOther?: boolean;
@@ -180,11 +180,11 @@ function EditScheduled({ message, onDone, onFailed }: EditProps) {
     <form className={styles.editForm} onSubmit={(e) => void save(e)} aria-label="Edit scheduled message" noValidate>
       <div className={styles.field}>
         <label htmlFor={`${id}-content`}>Message</label>
-        <textarea id={`${id}-content`} className={styles.textarea} value={content} onChange={(e) => setContent(e.target.value)} autoFocus />
+        <textarea id={`${id}-content`} className={styles.textarea} value={content} onChange={(e) => (setContent(e.target.value), setIssues([]))} autoFocus />
       </div>
       <div className={styles.field}>
         <label htmlFor={`${id}-when`}>Send at</label>
-        <input id={`${id}-when`} type="datetime-local" className={styles.datetime} value={when} onChange={(e) => setWhen(e.target.value)} />
+        <input id={`${id}-when`} type="datetime-local" className={styles.datetime} value={when} onChange={(e) => (setWhen(e.target.value), setIssues([]))} />
       </div>
       <IssueList issues={issues} />
       <div className={styles.messageActions}>

@@ -106,7 +106,13 @@ test("a course's long page has a bar of its sections that stays at the top: a li
       await expect.poll(async () => (await bar.boundingBox())!.y).toBeLessThanOrEqual(1);
       const barBottom = (await bar.boundingBox())!.y + (await bar.boundingBox())!.height;
       expect((await target.boundingBox())!.y, `${link} at ${width}px`).toBeGreaterThanOrEqual(barBottom - 1);
+      // The bar marks the section being read, and only that one (in view within the bar on a phone).
+      await expect(bar.locator('[aria-current="location"]')).toHaveText(link);
+      await expect(bar.getByRole("link", { name: link, exact: true })).toBeInViewport();
     }
+    // Scrolling back to the top marks the first section again.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await expect(bar.locator('[aria-current="location"]')).toHaveText("Counts");
     // On a phone the bar is one line that scrolls sideways inside itself; the page does not.
     const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, viewport: window.innerWidth }));
     expect(widths.page).toBeLessThanOrEqual(widths.viewport);

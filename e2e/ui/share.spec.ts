@@ -30,8 +30,8 @@ test("a public todo reads the same as its owner sees it, with no controls, to a 
   const messages = page.getByTestId("message");
   await expect(messages).toHaveCount(ready.messages.length);
   await expect(messages.first()).toHaveAttribute("data-role", "user");
-  // A visitor reads whose the messages are: the owner's, never "You".
-  await expect(messages.first().getByText("Owner", { exact: true })).toBeVisible();
+  // A visitor is never "You"; the page names no member (the owner or an editor may have written it).
+  await expect(messages.first().getByText("User", { exact: true })).toBeVisible();
   await expect(page.getByText("You", { exact: true })).toHaveCount(0);
   await expect(messages.last()).toHaveAttribute("data-role", "assistant");
   // Messages render as Markdown: the list is a list.

@@ -12,7 +12,7 @@ import { createTestUser, startTestRuntime, suiteFixture, type TestHooks, type Te
 
 export const TEST_APP_URL = "http://app.test";
 
-export type TestAppUser = { userId: string; apiKey: string; /** A database session, for the cookie base. */ sessionCookie: string };
+export type TestAppUser = { userId: string; email: string; apiKey: string; /** A database session, for the cookie base. */ sessionCookie: string };
 
 export type CallOptions = {
   /** Default `api`; `cookie` sends `cookie` and this app's Origin. */
@@ -46,7 +46,7 @@ export async function startTestApp(opts: TestRuntimeOptions = {}): Promise<TestA
       const key = await createKeyForUser(user.id, "test");
       const sessionToken = randomUUID();
       await rt.prisma.session.create({ data: { sessionToken, userId: user.id, expires: new Date(Date.now() + 86_400_000) } });
-      return { userId: user.id, apiKey: key.key, sessionCookie: `authjs.session-token=${sessionToken}` };
+      return { userId: user.id, email: user.email, apiKey: key.key, sessionCookie: `authjs.session-token=${sessionToken}` };
     },
     async call(method, path, o = {}) {
       const qs = o.query ? `?${new URLSearchParams(o.query).toString()}` : "";

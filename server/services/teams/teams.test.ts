@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { suiteTestApp, type TestAppUser } from "../../testing/app.ts";
+import { suiteTestApp } from "../../testing/app.ts";
 import type { Json } from "../../testing/http.ts";
 import { createTestUser } from "../../testing/runtime.ts";
 import { joinTeamByDomain } from "./members.ts";
@@ -13,9 +13,6 @@ import { isPublicMailDomain } from "./domains.ts";
 
 const app = suiteTestApp();
 
-async function emailOf(u: TestAppUser): Promise<string> {
-  return (await app.rt.prisma.user.findUniqueOrThrow({ where: { id: u.userId } })).email;
-}
 
 async function mailsTo(to: string): Promise<{ text: string }[]> {
   const files = await readdir(app.rt.outboxDir).catch(() => [] as string[]);
@@ -27,7 +24,7 @@ const tokenIn = (text: string) => text.match(/\/invite\/(tti_[A-Za-z0-9_-]{43})/
 
 test("the queued job holds the invite's id only; its one mail carries a working link; a resend kills the old link; an expired invite is 409", async () => {
   const [owner, invitee] = [await app.newUser(), await app.newUser()];
-  const email = await emailOf(invitee);
+  const email = invitee.email;
   const res = await app.call("POST", "/billing/team/members", { key: owner.apiKey, body: { email } });
   assert.equal(res.status, 200, res.text);
   const jobs = await app.rt.prisma.job.findMany({ where: { name: "team.invite-mail" } });
@@ -87,7 +84,7 @@ test("two first invites at once make one team", async () => {
 
 test("a first invite to one's own address is 400 and makes no team (a refused request changes nothing)", async () => {
   const user = await app.newUser();
-  const own = await emailOf(user);
+  const own = user.email;
   const r = await app.call("POST", "/billing/team/members", { key: user.apiKey, body: { email: ` ${own.toUpperCase()} `, teamName: "Mine" } });
   assert.equal(r.status, 400, r.text);
   assert.equal(r.json.data.issues[0].path, "body.email");

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { suiteTestApp, type TestAppUser } from "../../testing/app.ts";
+import { suiteTestApp } from "../../testing/app.ts";
 import { ok, type Json } from "../../testing/http.ts";
 
 // Message.authorId through the real pipeline, on every base a user message is written through
@@ -8,14 +8,11 @@ import { ok, type Json } from "../../testing/http.ts";
 
 const app = suiteTestApp();
 
-async function emailOf(u: TestAppUser): Promise<string> {
-  return (await app.rt.prisma.user.findUniqueOrThrow({ where: { id: u.userId } })).email;
-}
 
 test("a user message names who wrote it: API key, session, device token, a todo's first message, a template's; stored as answered", async () => {
   const [owner, editor] = [await app.newUser(), await app.newUser()];
   const project = await ok(app.call("POST", "/projects", { key: owner.apiKey, body: { name: "Shared" } }));
-  await ok(app.call("POST", `/projects/${project.id}/share`, { key: owner.apiKey, body: { email: await emailOf(editor), role: "editor" } }));
+  await ok(app.call("POST", `/projects/${project.id}/share`, { key: owner.apiKey, body: { email: editor.email, role: "editor" } }));
 
   const created = await ok(app.call("POST", `/projects/${project.id}/todos`, { key: editor.apiKey, body: { content: "The editor's todo", startProcessing: false } }));
   assert.deepEqual(created.messages.map((m: Json) => m.authorId), [editor.userId]);
@@ -45,7 +42,7 @@ test("a user message names who wrote it: API key, session, device token, a todo'
 test("a scheduled message another editor rewrites is theirs from then on; moving it or sending it as it is keeps its author", async () => {
   const [owner, editor] = [await app.newUser(), await app.newUser()];
   const project = await ok(app.call("POST", "/projects", { key: owner.apiKey, body: { name: "Rewrites" } }));
-  await ok(app.call("POST", `/projects/${project.id}/share`, { key: owner.apiKey, body: { email: await emailOf(editor), role: "editor" } }));
+  await ok(app.call("POST", `/projects/${project.id}/share`, { key: owner.apiKey, body: { email: editor.email, role: "editor" } }));
   const todo = await ok(app.call("POST", `/projects/${project.id}/todos`, { key: owner.apiKey, body: { content: "Plan", startProcessing: false } }));
   const later = Date.now() + 86_400_000;
   const authorOf = async (id: string) => (await app.rt.prisma.message.findUniqueOrThrow({ where: { id } })).authorId;
@@ -68,4 +65,25 @@ test("a scheduled message another editor rewrites is theirs from then on; moving
   const rewritten = await ok(app.call("POST", `/todos/${other.id}/messages`, { key: owner.apiKey, body: { content: "Pick the beans", scheduledAt: later } }));
   await ok(app.call("POST", `/todos/${other.id}/update-start`, { key: editor.apiKey, body: { messageId: rewritten.id, content: "Pick the beans and peas" } }));
   assert.equal(await authorOf(rewritten.id), editor.userId, "sent with new words");
+});
+
+test("two members rewriting one scheduled message at once: the stored words are always credited to whoever wrote them", async () => {
+  const [owner, editor] = [await app.newUser(), await app.newUser()];
+  const project = await ok(app.call("POST", "/projects", { key: owner.apiKey, body: { name: "Race" } }));
+  await ok(app.call("POST", `/projects/${project.id}/share`, { key: owner.apiKey, body: { email: editor.email, role: "editor" } }));
+  const todo = await ok(app.call("POST", `/projects/${project.id}/todos`, { key: owner.apiKey, body: { content: "Plan", startProcessing: false } }));
+  const message = await ok(app.call("POST", `/todos/${todo.id}/messages`, { key: owner.apiKey, body: { content: "owner's words", scheduledAt: Date.now() + 86_400_000 } }));
+  const words = new Map([
+    [owner.userId, "owner's words"],
+    [editor.userId, "editor's words"],
+  ]);
+  // Each sends its own words again and again: a rewrite compared against words read before the
+  // other's landed would keep the other as author of words they never wrote.
+  for (let round = 0; round < 25; round++) {
+    await Promise.all(
+      [owner, editor].map((u) => ok(app.call("PATCH", `/todos/${todo.id}/messages/${message.id}`, { key: u.apiKey, body: { content: words.get(u.userId) } }))),
+    );
+    const stored = await app.rt.prisma.message.findUniqueOrThrow({ where: { id: message.id } });
+    assert.equal(stored.content, words.get(stored.authorId!), `round ${round}: "${stored.content}" credited to ${stored.authorId === owner.userId ? "the owner" : "the editor"}`);
+  }
 });

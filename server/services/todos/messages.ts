@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { Prisma } from "../../db/generated/client.ts";
 import { authorOf, type Caller } from "../../auth/caller.ts";
 import type { ZAddMessageInput, ZMessagesQuery, ZUpdateMessageInput, TMessage } from "../../../lib/schemas/todos.ts";
 import { MESSAGE_PAGE_DEFAULT, MESSAGE_PAGE_MAX, MESSAGE_PAGE_MAX_CHARS } from "../../../lib/schemas/todos.ts";
@@ -73,31 +74,37 @@ export async function addMessage(caller: Caller, todoId: string, input: z.output
   return message;
 }
 
-async function scheduledMessageOrThrow(todoId: string, messageId: string) {
-  const message = await db().message.findFirst({ where: { id: messageId, todoId } });
-  if (!message) throw notFound("Message");
-  return message;
-}
+type MessageClient = Pick<Prisma.TransactionClient, "message">;
 
 /**
- * A message whose words another member rewrote is theirs from then on (Message.authorId): the
- * chat names who wrote what it says. Moving it in time, or sending it as it is, keeps its author.
+ * Writes `data` to a user message still in one of `states`, and credits the words to `caller`
+ * when they differ from the stored ones (Message.authorId: a member who rewrote a message is its
+ * author from then on; moving it in time, or sending it as it is, keeps its author). The write is
+ * conditional on the words it compared against, so a rewrite landing in between is never credited
+ * to the wrong member: it reads again and compares with those. Returns the message as it was
+ * before the write, or null when it is no longer in `states`.
  */
-function rewrittenBy(caller: Caller, content: string, newContent: string | undefined): { authorId?: string | null } {
-  return newContent !== undefined && newContent !== content ? { authorId: authorOf(caller) } : {};
+async function rewriteMessage(client: MessageClient, caller: Caller, todoId: string, messageId: string, states: TMessage["state"][], data: { content?: string; scheduledAt?: Date | null; state?: TMessage["state"] }) {
+  for (;;) {
+    const before = await client.message.findFirst({ where: { id: messageId, todoId } });
+    if (!before) throw notFound("Message");
+    if (before.role !== "user" || !states.includes(before.state)) return null;
+    const rewritten = data.content !== undefined && data.content !== before.content;
+    const { count } = await client.message.updateMany({
+      where: { id: messageId, todoId, role: "user", state: { in: states }, content: before.content },
+      data: { ...data, ...(rewritten ? { authorId: authorOf(caller) } : {}) },
+    });
+    if (count > 0) return before;
+  }
 }
 
 /** Only a scheduled message, before it starts processing, can change. */
 export async function updateMessage(caller: Caller, todoId: string, messageId: string, input: z.output<typeof ZUpdateMessageInput>): Promise<null> {
   const { todo } = await getTodoOrThrow(caller, todoId, "write");
-  const before = await scheduledMessageOrThrow(todoId, messageId);
   const scheduledAt = input.scheduledAt === undefined ? undefined : new Date(Math.max(input.scheduledAt, Date.now()));
   // Conditional on the state: the scheduler may take the message at this very moment.
-  const { count } = await db().message.updateMany({
-    where: { id: messageId, todoId, role: "user", state: "SCHEDULED" },
-    data: { content: input.content, scheduledAt, ...rewrittenBy(caller, before.content, input.content) },
-  });
-  if (count === 0) throw new ApiError("CONFLICT", "Only a scheduled message can be edited, before it starts processing");
+  const before = await rewriteMessage(db(), caller, todoId, messageId, ["SCHEDULED"], { content: input.content, scheduledAt });
+  if (!before) throw new ApiError("CONFLICT", "Only a scheduled message can be edited, before it starts processing");
   const message = await db().message.findUniqueOrThrow({ where: { id: messageId }, include: messageWithBlocks });
   if (scheduledAt) await db().todo.update({ where: { id: todoId }, data: { scheduledAt, lastActivityAt: new Date() } });
   publishTodo("message.updated", todo, toMessage(message));
@@ -111,16 +118,12 @@ export async function updateMessage(caller: Caller, todoId: string, messageId: s
 /** Edits a user message that has not run yet and starts a turn with it at once. */
 export async function updateAndStart(caller: Caller, todoId: string, messageId: string, content: string): Promise<null> {
   await getTodoOrThrow(caller, todoId, "write");
-  const before = await scheduledMessageOrThrow(todoId, messageId);
   const changed = await changeTodo(todoId, async (tx, current, fx) => {
     // An explicit start: also out of SCHEDULED or PAUSED.
     const status = onStartNow(current.status);
     if (!status) throw new ApiError("CONFLICT", `A ${current.status} todo cannot start`);
-    const { count } = await tx.message.updateMany({
-      where: { id: messageId, todoId, role: "user", state: { in: ["SCHEDULED", "PENDING"] } },
-      data: { content, state: "PENDING", scheduledAt: null, ...rewrittenBy(caller, before.content, content) },
-    });
-    if (count === 0) throw new ApiError("CONFLICT", "Only a user message that has not started can be updated and started");
+    const before = await rewriteMessage(tx, caller, todoId, messageId, ["SCHEDULED", "PENDING"], { content, state: "PENDING", scheduledAt: null });
+    if (!before) throw new ApiError("CONFLICT", "Only a user message that has not started can be updated and started");
     const message = await tx.message.findUniqueOrThrow({ where: { id: messageId }, include: messageWithBlocks });
     await setStatus(tx, current, fx.emit("message.updated", toMessage(message)), status);
     return true;

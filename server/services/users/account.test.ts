@@ -18,10 +18,6 @@ const app = suiteTestApp();
 
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
 
-async function emailOf(u: TestAppUser): Promise<string> {
-  return (await app.rt.prisma.user.findUniqueOrThrow({ where: { id: u.userId } })).email;
-}
-
 /** A user with a project, a todo with two messages, and a marker in each. */
 async function withContent(u: TestAppUser, marker: string) {
   const project = await ok(app.call("POST", "/projects", { key: u.apiKey, body: { name: `P ${marker}` } }));
@@ -90,7 +86,7 @@ test("the export holds the account's content as stored and no secret, and nothin
   for (const row of await app.rt.prisma.deviceToken.findMany({ where: { userId: a.userId } })) secrets.push(row.tokenHash);
   // b shares a project with a; b's other project and the stranger's are not a's.
   const bShared = await withContent(b, "B-SHARED");
-  await ok(app.call("POST", `/projects/${bShared.projectId}/share`, { key: b.apiKey, body: { email: await emailOf(a), role: "viewer" } }));
+  await ok(app.call("POST", `/projects/${bShared.projectId}/share`, { key: b.apiKey, body: { email: a.email, role: "viewer" } }));
   await withContent(b, "B-PRIVATE");
   await withContent(stranger, "STRANGER");
 
@@ -100,7 +96,7 @@ test("the export holds the account's content as stored and no secret, and nothin
   for (const s of secrets) assert.ok(!text.includes(s), `a secret is in the export: ${s.slice(0, 8)}…`);
   assert.ok(!/tsk_[0-9A-Za-z]{20}|dst_[0-9A-Za-z]{20}/.test(text), "no key or token shape");
   for (const marker of ["B-PRIVATE", "STRANGER", "B-SHARED"]) assert.ok(!text.includes(`message ${marker}`), `${marker} is not a's content`);
-  assert.ok(!text.includes(await emailOf(stranger)));
+  assert.ok(!text.includes(stranger.email));
 
   const parsed = ZAccountDataExport.parse(json);
   assert.deepEqual(Object.keys(json).sort(), Object.keys(ZAccountDataExport.shape).sort());
@@ -129,7 +125,7 @@ test("the export holds the account's content as stored and no secret, and nothin
 test("the export holds the messages the account wrote in others' todos, in chat order, and nothing else of those todos", async () => {
   const [a, b] = [await app.newUser(), await app.newUser()];
   const theirs = await withContent(b, "B-TODO");
-  await ok(app.call("POST", `/projects/${theirs.projectId}/share`, { key: b.apiKey, body: { email: await emailOf(a), role: "editor" } }));
+  await ok(app.call("POST", `/projects/${theirs.projectId}/share`, { key: b.apiKey, body: { email: a.email, role: "editor" } }));
   const said = [];
   for (const content of ["a's first word", "a's second word"]) {
     said.push(await ok(app.call("POST", `/todos/${theirs.todoId}/messages`, { key: a.apiKey, body: { content, startProcessing: false } })));
@@ -214,16 +210,16 @@ test("deletion needs the account's email typed: missing is 400, another value 42
   assert.equal((await app.call("GET", "/users/profile", { key: u.apiKey })).status, 200);
   assert.equal(await app.rt.prisma.todo.count({ where: { userId: u.userId } }), 1);
   // Through the cookie base the same-origin check applies like every state change.
-  const cross = await app.call("DELETE", "/users/account", { base: "cookie", cookie: u.sessionCookie, body: { confirm: await emailOf(u) }, headers: { origin: "http://evil.test" } });
+  const cross = await app.call("DELETE", "/users/account", { base: "cookie", cookie: u.sessionCookie, body: { confirm: u.email }, headers: { origin: "http://evil.test" } });
   assert.equal(cross.status, 403, cross.text);
   assert.equal((await app.call("GET", "/users/profile", { key: u.apiKey })).status, 200);
 });
 
 test("deletion removes every row naming the account, keeps accounting anonymised, deletes the Stripe customer; sharees get 404; credentials 401; the same email starts empty", async () => {
   const [u, reader, outsider] = [await app.newUser(), await app.newUser(), await app.newUser()];
-  const email = await emailOf(u);
+  const email = u.email;
   const { projectId, todoId } = await withContent(u, "GOING");
-  await ok(app.call("POST", `/projects/${projectId}/share`, { key: u.apiKey, body: { email: await emailOf(reader), role: "viewer" } }));
+  await ok(app.call("POST", `/projects/${projectId}/share`, { key: u.apiKey, body: { email: reader.email, role: "viewer" } }));
   assert.equal((await app.call("GET", `/todos/${todoId}`, { key: reader.apiKey })).status, 200);
   // A todo u wrote in the outsider's project (shared with u as editor) goes too; the project stays.
   const theirs = await withContent(outsider, "THEIRS");
@@ -317,7 +313,7 @@ test("an owner with others in the team cannot delete the account (409 owns_team,
     },
     include: { members: true },
   });
-  const ownerEmail = await emailOf(owner);
+  const ownerEmail = owner.email;
   const refused = await app.call("DELETE", "/users/account", { key: owner.apiKey, body: { confirm: ownerEmail } });
   assert.equal(refused.status, 409, refused.text);
   assert.deepEqual(refused.json.data, { reason: "owns_team", teamId: team.id, members: 2 });
@@ -340,7 +336,7 @@ test("an owner with others in the team cannot delete the account (409 owns_team,
   assert.deepEqual(await rowsMentioning([owner.userId, ownerEmail]), []);
 
   // A member leaving by deletion: the team stays, the log keeps a nameless entry.
-  const memberEmail = await emailOf(member);
+  const memberEmail = member.email;
   assert.equal((await app.call("DELETE", "/users/account", { key: member.apiKey, body: { confirm: memberEmail } })).status, 200);
   assert.equal(await app.rt.prisma.teamMember.count({ where: { teamId: team.id } }), 1, "the new owner alone");
   assert.ok(await app.rt.prisma.teamActivity.findFirst({ where: { teamId: team.id, kind: "left" } }));
@@ -348,6 +344,6 @@ test("an owner with others in the team cannot delete the account (409 owns_team,
   // Alone in a team: it is dissolved.
   const solo = await app.newUser();
   const soloTeam = await app.rt.prisma.team.create({ data: { ownerId: solo.userId, name: "Solo", members: { create: { userId: solo.userId, role: "owner", via: "owner" } } } });
-  assert.equal((await app.call("DELETE", "/users/account", { key: solo.apiKey, body: { confirm: await emailOf(solo) } })).status, 200);
+  assert.equal((await app.call("DELETE", "/users/account", { key: solo.apiKey, body: { confirm: solo.email } })).status, 200);
   assert.equal(await app.rt.prisma.team.count({ where: { id: soloTeam.id } }), 0);
 });

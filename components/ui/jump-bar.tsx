@@ -1,0 +1,74 @@
+"use client";
+
+import { useEffect, useRef, useState } from "react";
+
+/**
+ * A bar of a long page's sections that stays at the top (`.jump-bar` in globals.css; headings keep
+ * clear of it with scroll-margin-top). The section being read, the last whose heading has reached
+ * the bar (the first at the top of the page), is marked `aria-current="location"` and, on a phone where the bar scrolls
+ * sideways, kept in the bar's view.
+ */
+export function JumpBar({ sections, label, testId }: { sections: readonly (readonly [id: string, label: string])[]; label: string; testId?: string }) {
+  const bar = useRef<HTMLElement>(null);
+  const [current, setCurrent] = useState<string | null>(null);
+
+  useEffect(() => {
+    let frame = 0;
+    const update = () => {
+      frame = 0;
+      const el = bar.current;
+      if (!el) return;
+      // A heading a link jumped to stops at its scroll margin below the bar: that section is read.
+      const below = el.getBoundingClientRect().bottom;
+      let at: string | null = sections[0]?.[0] ?? null;
+      for (const [id] of sections) {
+        const heading = document.getElementById(id);
+        if (!heading) continue;
+        const line = Math.max(below, parseFloat(getComputedStyle(heading).scrollMarginTop) || 0) + 8;
+        if (heading.getBoundingClientRect().top <= line) at = id;
+      }
+      // At the very bottom the last sections may never reach the bar: the one a link jumped to, if
+      // its heading is in view, or else the last one is being read.
+      if (window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 2) {
+        const jumped = sections.find(([id]) => `#${id}` === window.location.hash)?.[0];
+        const top = jumped ? document.getElementById(jumped)?.getBoundingClientRect().top : undefined;
+        at = top !== undefined && top >= 0 && top < window.innerHeight ? jumped! : (sections.at(-1)?.[0] ?? at);
+      }
+      setCurrent(at);
+    };
+    const schedule = () => {
+      if (!frame) frame = requestAnimationFrame(update);
+    };
+    update();
+    window.addEventListener("scroll", schedule, { passive: true });
+    window.addEventListener("resize", schedule);
+    // Sections that load later move the headings below them.
+    const observer = new ResizeObserver(schedule);
+    observer.observe(document.body);
+    return () => {
+      window.removeEventListener("scroll", schedule);
+      window.removeEventListener("resize", schedule);
+      observer.disconnect();
+      if (frame) cancelAnimationFrame(frame);
+    };
+  }, [sections]);
+
+  useEffect(() => {
+    const el = bar.current;
+    const link = current ? el?.querySelector<HTMLElement>(`a[href="#${CSS.escape(current)}"]`) : null;
+    if (!el || !link) return;
+    // Sideways only, within the bar: the page itself must not move.
+    if (link.offsetLeft < el.scrollLeft) el.scrollLeft = link.offsetLeft - 8;
+    else if (link.offsetLeft + link.offsetWidth > el.scrollLeft + el.clientWidth) el.scrollLeft = link.offsetLeft + link.offsetWidth - el.clientWidth + 8;
+  }, [current]);
+
+  return (
+    <nav ref={bar} className="jump-bar" aria-label={label} data-testid={testId}>
+      {sections.map(([id, text]) => (
+        <a key={id} href={`#${id}`} aria-current={current === id ? "location" : undefined}>
+          {text}
+        </a>
+      ))}
+    </nav>
+  );
+}
