@@ -369,10 +369,18 @@ program
     await serveMcp(client, { allowWrites: !!opts.allowWrites });
   });
 
+/** The reader of our output went away (`todo export -o - | head`): not an error, as for any Unix tool. */
+const brokenPipe = (err: unknown) => (err as NodeJS.ErrnoException | null)?.code === "EPIPE";
+
 async function main(): Promise<void> {
+  process.stdout.on("error", (err) => {
+    if (brokenPipe(err)) process.exit(EXIT.OK);
+    throw err;
+  });
   try {
     await program.parseAsync(process.argv);
   } catch (err) {
+    if (brokenPipe(err)) process.exit(EXIT.OK);
     if (err instanceof CommanderError) {
       process.exitCode = err.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
       return;

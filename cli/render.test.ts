@@ -44,6 +44,11 @@ describe("todo show's text", () => {
     assert.match(line, /^ {2}\$ ls -la {2}\[laptop:\/work\] {2}\(done, exit 0; block b\d+\)$/);
   });
 
+  test("the heading is the todo's first line; a message's further lines are indented under its first", () => {
+    const text = todoText({ ...todo([message("user", "Plan the launch:\n- Book venue\n- Ship it"), message("assistant", "Done.")]), content: "Plan the launch:\n- Book venue\n- Ship it" });
+    assert.deepEqual(text.split("\n").slice(0, 7), ["Plan the launch:", "status: READY", "", "[user] Plan the launch:", "  - Book venue", "  - Ship it", "[assistant] Done."]);
+  });
+
   test("no checklist: no hint; blocks with unexpected content still print", () => {
     const plain = todoText(todo([message("assistant", "Hi", [block("note", { text: 3 }), block("tool_call", {})])]));
     assert.doesNotMatch(plain, /todo check/);

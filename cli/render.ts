@@ -1,4 +1,5 @@
 import type { OperationResult } from "../lib/api/types.ts";
+import { todoTitle } from "../lib/ui/format.ts";
 
 // How `todo show` prints a todo's messages and blocks for people (--json prints the todo as served).
 
@@ -34,10 +35,12 @@ export function blockLine(block: Block, number?: number): string {
 /** The todo, its status and its conversation, each message followed by its blocks. */
 export function todoText(todo: Todo): string {
   const numbers = new Map(checklistOf(todo).map((b, i) => [b.id, i + 1]));
-  const lines = [todo.content, `status: ${todo.status}`, ""];
+  // The title as the chat shows it (its first line); the whole text is the first message below.
+  const lines = [todoTitle(todo.content), `status: ${todo.status}`, ""];
   for (const m of todo.messages) {
     const when = m.state === "SCHEDULED" && m.scheduledAt ? ` (scheduled for ${new Date(m.scheduledAt).toLocaleString()})` : m.state === "ERROR" ? " (error)" : "";
-    lines.push(`[${m.role}]${when} ${m.content}`);
+    // A message's further lines are indented under its first, so each message reads as one.
+    lines.push(`[${m.role}]${when} ${m.content.replace(/\n/g, "\n  ")}`);
     for (const b of m.blocks) lines.push(blockLine(b, numbers.get(b.id)));
   }
   if (numbers.size) lines.push("", `Check an item: todo check ${todo.id} <number>`);

@@ -201,6 +201,16 @@ test("projects create --default; list pages with a cursor hint; show numbers the
   const piped = await todo(["export", "-o", "-"], env);
   expect(piped.code, piped.stderr).toBe(0);
   expect(Object.keys(JSON.parse(piped.stdout) as object)).toEqual(Object.keys(data));
+  // A reader that stops early (`| head`) is no error: exit 0, nothing on stderr.
+  const cut = await new Promise<Run>((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, "export", "-o", "-"], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stdout.once("data", () => child.stdout.destroy());
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout: "", stderr }));
+  });
+  expect(cut).toEqual({ code: 0, stdout: "", stderr: "" });
 
   const outOfRange = await todo(["check", todoId, "4"], env);
   expect(outOfRange.code).toBe(4);
