@@ -98,8 +98,8 @@ function SignupForm({ slug, fingerprint }: { slug: string; fingerprint?: string 
           <label htmlFor="signup-handle">Your handle on our Page (optional)</label>
           <input id="signup-handle" type="text" value={handle} onChange={(e) => setHandle(e.target.value)} />
         </div>
-        <button type="submit" disabled={busy}>
-          Sign up
+        <button type="submit" disabled={busy} aria-busy={busy}>
+          {busy ? "Signing up…" : "Sign up"}
         </button>
       </div>
       <Outcome out={out} />
@@ -109,15 +109,20 @@ function SignupForm({ slug, fingerprint }: { slug: string; fingerprint?: string 
 
 function RedeemForm({ fingerprint }: { fingerprint?: string }) {
   const [code, setCode] = useState("");
+  const [busy, setBusy] = useState(false);
   const [out, setOut] = useState<OutcomeState>(null);
   async function submit(e: React.FormEvent) {
     e.preventDefault();
+    setBusy(true);
+    setOut(null);
     try {
-      const r = await call("course_redeemCoupon", { body: { code, fingerprint } });
+      const r = await call("course_redeemCoupon", { body: { code: code.trim(), fingerprint } });
       setOut({ ok: true, text: r.creditedCents ? `Redeemed: ${(r.creditedCents / 100).toFixed(2)} credit added.` : "Redeemed." });
       setCode("");
     } catch (err) {
       setOut({ ok: false, text: message(err) });
+    } finally {
+      setBusy(false);
     }
   }
   return (
@@ -128,7 +133,9 @@ function RedeemForm({ fingerprint }: { fingerprint?: string }) {
           Coupon code
         </label>
         <input id="redeem-code" type="text" required value={code} placeholder="XXXX-XXXX-XXXX" onChange={(e) => setCode(e.target.value)} />
-        <button type="submit">Redeem</button>
+        <button type="submit" disabled={busy} aria-busy={busy}>
+          {busy ? "Redeeming…" : "Redeem"}
+        </button>
       </div>
       <Outcome out={out} />
     </form>
@@ -138,16 +145,20 @@ function RedeemForm({ fingerprint }: { fingerprint?: string }) {
 function IdeasWall({ slug }: { slug: string }) {
   const ideas = useOperation("course_listIdeas", { params: { slug } });
   const [text, setText] = useState("");
+  const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   async function submit(e: React.FormEvent) {
     e.preventDefault();
+    setBusy(true);
     setError(null);
     try {
       await call("course_submitIdea", { params: { slug }, body: { text } });
       setText("");
       await ideas.mutate();
     } catch (err) {
-      setError(message(err));
+      setError(err instanceof ApiClientError && err.status === 429 ? "You have shared 20 ideas in the last hour. Try again later." : message(err));
+    } finally {
+      setBusy(false);
     }
   }
   return (
@@ -157,7 +168,9 @@ function IdeasWall({ slug }: { slug: string }) {
         <label htmlFor="idea-text">Your idea</label>
         <textarea id="idea-text" rows={2} required value={text} onChange={(e) => setText(e.target.value)} />
         <div className="form-actions">
-          <button type="submit">Submit idea</button>
+          <button type="submit" disabled={busy} aria-busy={busy}>
+            {busy ? "Submitting…" : "Submit idea"}
+          </button>
         </div>
         <ErrorAlert message={error} />
       </form>

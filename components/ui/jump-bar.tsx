@@ -5,8 +5,8 @@ import { useEffect, useRef, useState } from "react";
 /**
  * A bar of a long page's sections that stays at the top (`.jump-bar` in globals.css; headings keep
  * clear of it with scroll-margin-top). The section being read, the last whose heading has reached
- * the bar (the first at the top of the page), is marked `aria-current="location"` and, on a phone where the bar scrolls
- * sideways, kept in the bar's view.
+ * the bar (the first at the top of the page), is marked `aria-current="location"` and, on a phone
+ * where the bar scrolls sideways, kept in the bar's view.
  */
 export function JumpBar({ sections, label, testId }: { sections: readonly (readonly [id: string, label: string])[]; label: string; testId?: string }) {
   const bar = useRef<HTMLElement>(null);
@@ -19,14 +19,13 @@ export function JumpBar({ sections, label, testId }: { sections: readonly (reado
       const el = bar.current;
       if (!el) return;
       // A heading a link jumped to stops at its scroll margin below the bar: that section is read.
-      const below = el.getBoundingClientRect().bottom;
+      // The headings share one scroll margin (globals.css): read it once a frame.
+      const headings = sections.map(([id]) => [id, document.getElementById(id)] as const);
+      const first = headings.find(([, h]) => h)?.[1];
+      const margin = first ? parseFloat(getComputedStyle(first).scrollMarginTop) || 0 : 0;
+      const line = Math.max(el.getBoundingClientRect().bottom, margin) + 8;
       let at: string | null = sections[0]?.[0] ?? null;
-      for (const [id] of sections) {
-        const heading = document.getElementById(id);
-        if (!heading) continue;
-        const line = Math.max(below, parseFloat(getComputedStyle(heading).scrollMarginTop) || 0) + 8;
-        if (heading.getBoundingClientRect().top <= line) at = id;
-      }
+      for (const [id, heading] of headings) if (heading && heading.getBoundingClientRect().top <= line) at = id;
       // At the very bottom the last sections may never reach the bar: the one a link jumped to, if
       // its heading is in view, or else the last one is being read.
       if (window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 2) {

@@ -15,12 +15,20 @@ const BIN = path.resolve("cli/todo.mjs");
 
 type Run = { code: number | null; stdout: string; stderr: string };
 
-function todo(args: string[], env: Record<string, string>, onStderr?: (text: string) => void): Promise<Run> {
+type RunOptions = {
+  /** Called with all of stderr so far, each time more arrives. */
+  onStderr?: (text: string) => void;
+  /** Close our end of stdout after the first chunk, as `| head` does. */
+  stopReadingStdout?: boolean;
+};
+
+function todo(args: string[], env: Record<string, string>, { onStderr, stopReadingStdout }: RunOptions = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, TODO_NO_BROWSER: "1", ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    if (stopReadingStdout) child.stdout.once("data", () => child.stdout.destroy());
+    else child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
     child.stderr.on("data", (d: Buffer) => {
       stderr += d.toString();
       onStderr?.(stderr);
@@ -39,9 +47,11 @@ test("login approved through the cookie API, key stored 0600; projects --json; c
   expect((await todo(["whoami"], env)).code).toBe(3);
 
   let approved: Promise<unknown> | undefined;
-  const login = await todo(["login", "--name", "e2e-box"], env, (text) => {
-    const m = text.match(/code ([A-Z]{4}-[A-Z]{4})/);
-    if (m && !approved) approved = u.session.post("/cookie/v1/cli/login/approve", { data: { userCode: m[1] } }).then((r) => okJson(r));
+  const login = await todo(["login", "--name", "e2e-box"], env, {
+    onStderr: (text) => {
+      const m = text.match(/code ([A-Z]{4}-[A-Z]{4})/);
+      if (m && !approved) approved = u.session.post("/cookie/v1/cli/login/approve", { data: { userCode: m[1] } }).then((r) => okJson(r));
+    },
   });
   expect(login.stderr).toContain(`${baseURL}/device?code=`);
   expect(login.code, login.stderr).toBe(0);
@@ -202,15 +212,7 @@ test("projects create --default; list pages with a cursor hint; show numbers the
   expect(piped.code, piped.stderr).toBe(0);
   expect(Object.keys(JSON.parse(piped.stdout) as object)).toEqual(Object.keys(data));
   // A reader that stops early (`| head`) is no error: exit 0, nothing on stderr.
-  const cut = await new Promise<Run>((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, "export", "-o", "-"], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let stderr = "";
-    child.stdout.once("data", () => child.stdout.destroy());
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout: "", stderr }));
-  });
-  expect(cut).toEqual({ code: 0, stdout: "", stderr: "" });
+  expect(await todo(["export", "-o", "-"], env, { stopReadingStdout: true })).toEqual({ code: 0, stdout: "", stderr: "" });
 
   const outOfRange = await todo(["check", todoId, "4"], env);
   expect(outOfRange.code).toBe(4);
@@ -345,8 +347,10 @@ test("a shell command the agent proposes: watch says how to decide, approve take
 
     expect((await todo(["send", t.id, `Say hello [shell ${bridge.workspace}]`], env)).code).toBe(0);
     let approval: Promise<Run> | undefined;
-    const watched = await todo(["watch", t.id], env, (stderr) => {
-      if (!approval && /Approve: todo approve \S+ \S+ {3}Deny: todo deny/.test(stderr)) approval = todo(["approve", t.id], env);
+    const watched = await todo(["watch", t.id], env, {
+      onStderr: (stderr) => {
+        if (!approval && /Approve: todo approve \S+ \S+ {3}Deny: todo deny/.test(stderr)) approval = todo(["approve", t.id], env);
+      },
     });
     expect(watched.code, watched.stderr).toBe(0);
     expect(watched.stderr).toContain(`The agent wants to run \`echo hello\` on cli-box:${bridge.workspace}.`);

@@ -57,8 +57,13 @@ test("an admin hides an idea and the public wall no longer shows it", async ({ p
   const wall = await visitorContext.newPage();
   await wall.goto(`/courses/${slug}`);
   await wall.getByLabel("Your idea").fill("A session on keyboard shortcuts");
-  await wall.getByRole("button", { name: "Submit idea" }).click();
+  // A double click submits once: the button is disabled while the first submission is on its way.
+  await wall.getByRole("button", { name: "Submit idea" }).dblclick();
   await expect(wall.getByTestId("ideas-wall")).toContainText("A session on keyboard shortcuts");
+  await expect(wall.getByLabel("Your idea")).toHaveValue("");
+  await expect(wall.getByRole("button", { name: "Submit idea" })).toBeEnabled();
+  await wall.reload();
+  await expect(wall.getByTestId("ideas-wall").getByRole("listitem")).toHaveCount(1);
 
   await page.goto(`/admin/courses/${slug}`);
   const idea = page.getByTestId("admin-ideas").getByRole("listitem").filter({ hasText: "keyboard shortcuts" });

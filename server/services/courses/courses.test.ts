@@ -242,6 +242,15 @@ test("ideas: signed-in users submit and see them; a hidden idea vanishes from th
   assert.equal((await app.call("GET", `/courses/${slug}/ideas`, { key: other.apiKey })).json.items.length, 1);
 });
 
+test("ideas: a burst of 25 at once lands exactly 20 (the hourly limit) and 5 answers of 429", async () => {
+  const slug = await newCourse();
+  const author = await app.newUser();
+  const sent = await Promise.all(Array.from({ length: 25 }, (_, i) => app.call("POST", `/courses/${slug}/ideas`, { key: author.apiKey, body: { text: `Idea ${i}` } })));
+  assert.deepEqual(sent.map((r) => r.status).sort(), [...Array(20).fill(200), ...Array(5).fill(429)]);
+  assert.equal(sent.find((r) => r.status === 429)!.json.message, "At most 20 ideas an hour");
+  assert.equal(await app.rt.prisma.courseIdea.count({ where: { authorId: author.userId } }), 20);
+});
+
 test("the perk opens by itself (course.perk-open) and reaches a signup who makes an account later, once", async () => {
   const slug = await newCourse({ perkOpensAt: Date.now() + 60_000 });
   const course = await app.rt.prisma.course.findUniqueOrThrow({ where: { slug } });

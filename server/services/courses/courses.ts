@@ -16,6 +16,7 @@ import { Prisma } from "../../db/generated/client.ts";
 import { ApiError } from "../../http/errors.ts";
 import { enqueue } from "../../jobs/enqueue.ts";
 import { log } from "../../log.ts";
+import { lockRow } from "../../db/lock.ts";
 import { db, runtime } from "../../runtime.ts";
 import { TX_OPTIONS } from "../billing/ledger.ts";
 import { grantPerk, grantPerksToCourse } from "./perks.ts";
@@ -299,9 +300,13 @@ export async function listIdeas(caller: Caller, slug: string) {
 
 export async function submitIdea(caller: Caller, slug: string, text: string) {
   const course = await courseBySlug(slug);
-  const recent = await db().courseIdea.count({ where: { courseId: course.id, authorId: caller.userId, createdAt: { gt: new Date(Date.now() - 3_600_000) } } });
-  if (recent >= 20) throw new ApiError("TOO_MANY_REQUESTS", "At most 20 ideas an hour");
-  const r = await db().courseIdea.create({ data: { courseId: course.id, authorId: caller.userId, text } });
+  // Counted and written under the author's row lock: a burst of submissions cannot all count 19.
+  const r = await db().$transaction(async (tx) => {
+    await lockRow(tx, "User", caller.userId);
+    const recent = await tx.courseIdea.count({ where: { courseId: course.id, authorId: caller.userId, createdAt: { gt: new Date(Date.now() - 3_600_000) } } });
+    if (recent >= 20) throw new ApiError("TOO_MANY_REQUESTS", "At most 20 ideas an hour");
+    return tx.courseIdea.create({ data: { courseId: course.id, authorId: caller.userId, text } });
+  });
   return { id: r.id, text: r.text, authorName: publicName((await authors([caller.userId])).get(caller.userId)), mine: true, createdAt: r.createdAt.getTime() };
 }
 

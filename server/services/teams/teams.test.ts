@@ -13,7 +13,6 @@ import { isPublicMailDomain } from "./domains.ts";
 
 const app = suiteTestApp();
 
-
 async function mailsTo(to: string): Promise<{ text: string }[]> {
   const files = await readdir(app.rt.outboxDir).catch(() => [] as string[]);
   const mails = await Promise.all(files.filter((f) => f.endsWith(".json")).map(async (f) => JSON.parse(await readFile(path.join(app.rt.outboxDir, f), "utf8"))));
