@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useCallback, useEffect, useMemo } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { toast } from "sonner";
 import { call } from "@/lib/api/client";
 import { useOperation } from "@/lib/api/swr";
@@ -86,12 +86,16 @@ export function TodoChat({ projectId, todoId }: { projectId: string; todoId: str
 
   // A todo created without the agent: its first message waits until someone starts it.
   const waiting = todo?.status === "TODO" ? waitingMessage(state.messages) : undefined;
+  const [starting, setStarting] = useState(false);
   const startNow = useCallback(async () => {
     if (!waiting) return;
+    setStarting(true);
     try {
       await startWith(todoId, waiting);
     } catch (err) {
       toast.error(`Could not start the agent: ${errorMessage(err)}`);
+    } finally {
+      setStarting(false);
     }
     refetch();
   }, [todoId, waiting, refetch]);
@@ -133,8 +137,8 @@ export function TodoChat({ projectId, todoId }: { projectId: string; todoId: str
       {waiting && access === "write" ? (
         <aside className={styles.offlineHint} data-testid="start-hint">
           <p style={{ margin: 0 }}>This todo was created without the agent: its first message waits for it.</p>
-          <button type="button" onClick={() => void startNow()}>
-            ▶ Start the agent
+          <button type="button" onClick={() => void startNow()} disabled={starting} aria-busy={starting}>
+            {starting ? "Starting…" : "▶ Start the agent"}
           </button>
         </aside>
       ) : null}

@@ -366,6 +366,29 @@ test("a sharee's open chat says the todo is gone when the owner deletes its proj
   await expect(chat.composer).toHaveCount(0);
 });
 
+test("a todo created without the agent offers to start it; a double click starts one turn", async ({ page }, info) => {
+  const u = await signedInUser(page, info);
+  const p = await createProject(u);
+  const t = await createTodo(u, p.id, "Plan the picnic");
+  const chat = new TodoChatPage(page);
+  await chat.open(p.id, t.id);
+  const hint = page.getByTestId("start-hint");
+  await expect(hint).toContainText("its first message waits for it");
+  await snap(page, info, "todo-chat-start-hint");
+
+  // The button waits while the start is on its way: a second click must not ask again (a 409 toast).
+  const starts: number[] = [];
+  page.on("response", (r) => {
+    if (r.url().endsWith(`/todos/${t.id}/update-start`)) starts.push(r.status());
+  });
+  await hint.getByRole("button", { name: "Start the agent" }).dblclick();
+  await expect(chat.status).toHaveText("Ready", { timeout: TURN_TIMEOUT });
+  await expect(hint).toHaveCount(0);
+  expect(starts).toEqual([200]);
+  const done = await waitForReply(u, t.id);
+  expect(done.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+});
+
 test("a missing todo, or another user's, is 'Todo not found'", async ({ page, browser }, info) => {
   const u = await signedInUser(page, info);
   const p = await createProject(u);
