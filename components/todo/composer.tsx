@@ -1,6 +1,6 @@
 "use client";
 
-import { useId, useState } from "react";
+import { useId, useState, type ReactNode } from "react";
 import Link from "next/link";
 import { ApiClientError, call } from "@/lib/api/client";
 import { errorMessage } from "@/lib/ui/form-issues";
@@ -18,6 +18,8 @@ type Props = {
   onSent: (message: TMessage) => void;
   /** The agent is writing: a Stop button pauses the turn (it can be resumed from where it stopped). */
   onStop?: () => Promise<void>;
+  /** Ends the row of buttons: the model picker. */
+  picker?: ReactNode;
 };
 
 /** Where the unsent text of a todo's composer is kept, so a reload does not lose it. */
@@ -38,7 +40,7 @@ function paymentMessage(err: ApiClientError): string {
   return `The agent can't start: ${whose} ${window} usage window is used up until ${when}.`;
 }
 
-export function Composer({ todoId, closedReason, onSent, onStop }: Props) {
+export function Composer({ todoId, closedReason, onSent, onStop, picker }: Props) {
   const id = useId();
   // The chat mounts the composer only once the todo has loaded in the browser, so the draft can be
   // read at once (no server render to match). The chat keys it by todo.
@@ -173,6 +175,7 @@ export function Composer({ todoId, closedReason, onSent, onStop }: Props) {
         <span role="status" className="muted">
           {notice}
         </span>
+        {picker}
       </div>
     </form>
   );

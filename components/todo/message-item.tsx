@@ -73,8 +73,12 @@ export function MessageItem({ message, agentName, projectId, onCheck, onChanged,
         <div className={styles.meta}>
           <span className={styles.roleLabel}>{role}</span>
           {message.role === "assistant" && message.usage?.provider === "local" ? (
-            <span className={styles.offlineLabel} data-testid="offline-agent" title="Written by the built-in agent: deterministic and offline, not a language model">
+            <span className={styles.replyTag} data-testid="offline-agent" title="Written by the built-in agent: deterministic and offline, not a language model">
               built-in offline agent
+            </span>
+          ) : message.role === "assistant" && message.usage?.model ? (
+            <span className={styles.replyTag} data-testid="reply-model" title={`Written by ${message.usage.model}${message.usage.provider ? ` (${message.usage.provider})` : ""}`}>
+              {message.usage.model}
             </span>
           ) : null}
           <time dateTime={new Date(message.createdAt).toISOString()} suppressHydrationWarning>{formatDateTime(message.createdAt)}</time>

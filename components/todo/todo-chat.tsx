@@ -11,6 +11,7 @@ import { startWith, waitingMessage } from "@/lib/ui/agent-start";
 import type { TBlock, TMessage } from "@/lib/schemas/todos";
 import type { TProjectMember } from "@/lib/schemas/projects";
 import { authorLabel, hasOthersMessages } from "@/lib/ui/message-author";
+import { AgentPicker } from "./agent-picker";
 import { Composer } from "./composer";
 import { MessageList } from "./message-list";
 import { OfflineAgentHint } from "./offline-hint";
@@ -163,7 +164,14 @@ export function TodoChat({ projectId, todoId }: { projectId: string; todoId: str
       />
       {access === "write" && state.messages.some((m) => m.role === "assistant" && m.usage?.provider === "local") ? <OfflineAgentHint /> : null}
       {access === "write" ? (
-        <Composer key={todo.id} todoId={todo.id} closedReason={composerClosedReason(todo.status)} onSent={chat.upsertMessage} onStop={todo.status === "RUNNING" ? stop : undefined} />
+        <Composer
+          key={todo.id}
+          todoId={todo.id}
+          closedReason={composerClosedReason(todo.status)}
+          onSent={chat.upsertMessage}
+          onStop={todo.status === "RUNNING" ? stop : undefined}
+          picker={<AgentPicker todoId={todo.id} settings={todo.agentSettings} />}
+        />
       ) : access === "read" ? (
         <p className={`card muted ${styles.readOnly}`} data-testid="read-only">
           {project ? `You can read this todo but not change it: ${project.name} is shared with you as a viewer.` : "You can read this todo but not change it."}

@@ -389,6 +389,41 @@ test("a todo created without the agent offers to start it; a double click starts
   expect(done.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
 });
 
+test("the model picker: a writer picks a configured model for the next replies, keeping the todo's other agent settings; a change elsewhere shows live", async ({ page }, info) => {
+  const u = await signedInUser(page, info);
+  const p = await createProject(u);
+  const t = await createTodo(u, p.id, { content: "Compare two models", agentSettings: { systemPrompt: "Answer in one line." } });
+  const chat = new TodoChatPage(page);
+  await chat.open(p.id, t.id);
+  const picker = chat.composer.getByLabel("Model");
+  await expect(picker).toHaveValue("");
+  await expect(picker.locator("option:checked")).toHaveText(/^Default \(offline agent\)$/);
+  await expect(picker.locator("optgroup")).toHaveText([/Offline agent/, /gpt-4o-mini\s*gpt-4\.1-mini/]);
+
+  await picker.selectOption({ label: "gpt-4.1-mini" });
+  await expect.poll(async () => (await getTodo(u, t.id)).agentSettings).toEqual({ systemPrompt: "Answer in one line.", provider: "openai", model: "gpt-4.1-mini" });
+  await expect(picker).toBeEnabled();
+  await snap(page, info, "todo-chat-model-picker");
+
+  // The next reply is written by that model, and says so.
+  await chat.send("Which model are you?");
+  await expect(chat.status).toHaveText("Ready", { timeout: TURN_TIMEOUT });
+  const done = await waitForReply(u, t.id);
+  expect(done.messages.at(-1)!.usage).toMatchObject({ provider: "openai", model: "gpt-4.1-mini" });
+  await expect(chat.replies.last().getByTestId("reply-model")).toHaveText("gpt-4.1-mini");
+
+  // Changed through the API (another tab, a script): the picker follows.
+  const changed = await u.session.post(`/api/v1/todos/${t.id}/todo-agent-mapping`, { headers: h(u), data: { agentSettings: { provider: "local", systemPrompt: "Answer in one line." } } });
+  expect(changed.status()).toBe(200);
+  await expect(picker.locator("option:checked")).toHaveText("Offline agent");
+  // Back to the service's default: the model is no longer named, the prompt stays.
+  await picker.selectOption("");
+  await expect.poll(async () => (await getTodo(u, t.id)).agentSettings).toEqual({ systemPrompt: "Answer in one line." });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(picker).toBeInViewport();
+  await snap(page, info, "todo-chat-model-picker-phone");
+});
+
 test("a missing todo, or another user's, is 'Todo not found'", async ({ page, browser }, info) => {
   const u = await signedInUser(page, info);
   const p = await createProject(u);

@@ -1,0 +1,94 @@
+"use client";
+
+import { useId, useState } from "react";
+import { call } from "@/lib/api/client";
+import { useOperation } from "@/lib/api/swr";
+import type { TAgentProviderInfo, TAgentSettings } from "@/lib/schemas/agent";
+import { errorMessage } from "@/lib/ui/form-issues";
+import styles from "./todo.module.css";
+
+/** One choice of the picker: a provider and one of its models (none: the provider's own default, or the built-in agent). */
+type Choice = { key: string; provider: string; model?: string; label: string };
+
+const keyOf = (provider: string | undefined, model: string | undefined) => (provider === undefined && model === undefined ? "" : `${provider ?? ""}\n${model ?? ""}`);
+
+function providerLabel(p: TAgentProviderInfo): string {
+  if (p.kind === "local") return "Built in";
+  return `${p.name} (${p.kind === "anthropic" ? "Anthropic" : p.kind === "openai" ? "OpenAI" : "OpenAI-compatible"})`;
+}
+
+function choicesOf(p: TAgentProviderInfo): Choice[] {
+  if (p.models.length === 0) return [{ key: keyOf(p.name, undefined), provider: p.name, label: p.kind === "local" ? "Offline agent" : `${p.name}'s default model` }];
+  return p.models.map((m) => ({ key: keyOf(p.name, m.name), provider: p.name, model: m.name, label: m.name }));
+}
+
+/**
+ * The model of a todo's next turns, beside the composer (todo_updateAgentMapping): the providers
+ * and models the operator configured (settings_getAgentProviders), or the service's default. Other
+ * agent settings of the todo (system prompt, temperature …) are kept. Shown only when there is a
+ * choice to make; the chat follows the change live (todo.updated).
+ */
+export function AgentPicker({ todoId, settings }: { todoId: string; settings: TAgentSettings | null }) {
+  const id = useId();
+  const { data } = useOperation("settings_getAgentProviders", {});
+  // What was asked for, shown until the todo says so (its todo.updated event, or a reload).
+  const [pending, setPending] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const current = keyOf(settings?.provider, settings?.model);
+  // Once the todo says what was asked for (or anything newer), the todo is the truth again.
+  const [seen, setSeen] = useState(current);
+  if (seen !== current) {
+    setSeen(current);
+    setPending(null);
+  }
+
+  const providers = data?.providers ?? [];
+  const choices = providers.flatMap(choicesOf);
+  if (choices.length < 2) return null;
+  const fallback = providers.find((p) => p.default);
+  const defaultLabel = fallback ? `Default (${fallback.kind === "local" ? "offline agent" : [fallback.name, fallback.defaultModel].filter(Boolean).join(" · ")})` : "Default";
+  const value = pending ?? current;
+  const known = value === "" || choices.some((c) => c.key === value);
+
+  async function choose(key: string) {
+    const choice = choices.find((c) => c.key === key);
+    const { provider: _provider, model: _model, ...rest } = settings ?? {};
+    const next: TAgentSettings = choice ? { ...rest, provider: choice.provider, ...(choice.model ? { model: choice.model } : {}) } : rest;
+    setPending(key);
+    setBusy(true);
+    setError(null);
+    try {
+      await call("todo_updateAgentMapping", { params: { todoId }, body: { agentSettings: next } });
+    } catch (err) {
+      setPending(null);
+      setError(`Could not change the model: ${errorMessage(err)}`);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className={styles.agentPicker}>
+      <label htmlFor={id}>Model</label>
+      <select id={id} value={value} disabled={busy} aria-busy={busy} title="The model that writes this todo's next replies" onChange={(e) => void choose(e.target.value)}>
+        <option value="">{defaultLabel}</option>
+        {providers.map((p) => (
+          <optgroup key={p.name} label={providerLabel(p)}>
+            {choicesOf(p).map((c) => (
+              <option key={c.key} value={c.key}>
+                {c.label}
+              </option>
+            ))}
+          </optgroup>
+        ))}
+        {known ? null : <option value={value}>{[settings?.provider, settings?.model].filter(Boolean).join(" · ")} (not available any more)</option>}
+      </select>
+      {error ? (
+        <p role="alert" className={`error ${styles.hint}`}>
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
