@@ -6,6 +6,7 @@ import { clearConfig, configFile, readConfig, serverOf, writeConfig } from "./co
 import { CliError, EXIT } from "./exit-codes.ts";
 import { download, formatBytes, suggestedName } from "./export.ts";
 import { deviceLogin } from "./login.ts";
+import { chooseModel, modelLabel, modelsText } from "./models.ts";
 import { blockLine, checklistItemAt, checklistOf, pendingText, searchText, todoText } from "./render.ts";
 import { isPendingShell, watchTodo } from "./watch.ts";
 import { parseWhen } from "./when.ts";
@@ -267,6 +268,29 @@ program
     await client.call("todo_updateStatus", { params: { todoId }, body: { action } });
     const todo = await client.call("todo_get", { params: { todoId } });
     out({ id: todo.id, status: todo.status }, () => `${todo.id} is ${todo.status}`);
+  });
+
+program
+  .command("models")
+  .description("the providers and models a todo's agent may use on this server")
+  .action(async () => {
+    const { client } = await session();
+    const { providers } = await client.call("settings_getAgentProviders");
+    out(providers, () => modelsText(providers));
+  });
+
+program
+  .command("model")
+  .description("the model a todo's agent uses, or choose another for its next turns")
+  .argument("<id>", "todo id")
+  .argument("[choice]", "provider/model, a model's name, a provider, or default (see `todo models`)")
+  .action(async (todoId: string, choice: string | undefined) => {
+    const { client } = await session();
+    const [todo, { providers }] = await Promise.all([client.call("todo_get", { params: { todoId }, query: { messageLimit: 1 } }), client.call("settings_getAgentProviders")]);
+    if (choice === undefined) return out({ id: todo.id, agentSettings: todo.agentSettings }, () => `${todo.id} uses ${modelLabel(todo.agentSettings, providers)}`);
+    const agentSettings = chooseModel(choice, providers, todo.agentSettings);
+    await client.call("todo_updateAgentMapping", { params: { todoId }, body: { agentSettings } });
+    out({ id: todo.id, agentSettings }, () => `${todo.id} now uses ${modelLabel(agentSettings, providers)} for its next turns`);
   });
 
 program

@@ -49,6 +49,12 @@ describe("todo show's text", () => {
     assert.deepEqual(text.split("\n").slice(0, 7), ["Plan the launch:", "status: READY", "", "[user] Plan the launch:", "  - Book venue", "  - Ship it", "[assistant] Done."]);
   });
 
+  test("the status line names the todo's model when its settings name one", () => {
+    const named = todoText({ ...todo([]), agentSettings: { provider: "openai", model: "gpt-4.1-mini", systemPrompt: "Be brief." } });
+    assert.equal(named.split("\n")[1], "status: READY · model: openai · gpt-4.1-mini");
+    assert.equal(todoText({ ...todo([]), agentSettings: null }).split("\n")[1], "status: READY");
+  });
+
   test("no checklist: no hint; blocks with unexpected content still print", () => {
     const plain = todoText(todo([message("assistant", "Hi", [block("note", { text: 3 }), block("tool_call", {})])]));
     assert.doesNotMatch(plain, /todo check/);

@@ -36,7 +36,9 @@ export function blockLine(block: Block, number?: number): string {
 export function todoText(todo: Todo): string {
   const numbers = new Map(checklistOf(todo).map((b, i) => [b.id, i + 1]));
   // The title as the chat shows it (its first line); the whole text is the first message below.
-  const lines = [todoTitle(todo.content), `status: ${todo.status}`, ""];
+  // The model when the todo names one (`todo model` says what an unnamed one falls back to).
+  const model = [todo.agentSettings?.provider, todo.agentSettings?.model].filter(Boolean).join(" · ");
+  const lines = [todoTitle(todo.content), `status: ${todo.status}${model ? ` · model: ${model}` : ""}`, ""];
   for (const m of todo.messages) {
     const when = m.state === "SCHEDULED" && m.scheduledAt ? ` (scheduled for ${new Date(m.scheduledAt).toLocaleString()})` : m.state === "ERROR" ? " (error)" : "";
     // A message's further lines are indented under its first, so each message reads as one.

@@ -220,6 +220,40 @@ test("projects create --default; list pages with a cursor hint; show numbers the
   expect((await todo(["check", todoId, "cmissingblockid0000000000"], env)).code).toBe(4);
 });
 
+test("models lists what the server offers; model shows and changes a todo's, keeping its other settings; the next reply is that model's; a bad choice changes nothing", async ({ baseURL }, info) => {
+  const u = await createUser(info, "cli-models");
+  const env = { TODO_CONFIG_DIR: await mkdtemp(path.join(tmpdir(), "todo-cli-")), TODO_SERVER: baseURL!, TODO_API_KEY: u.apiKey };
+  const p = await createProject(u, "Models");
+  const t = await createTodo(u, p.id, { content: "Which model?", agentSettings: { systemPrompt: "Be brief." } });
+
+  const listed = await todo(["models"], env);
+  expect(listed.code, listed.stderr).toBe(0);
+  expect(listed.stdout).toMatch(/^local {2}\(built in, offline\) {2}← default$/m);
+  expect(listed.stdout).toMatch(/^ {2}gpt-4\.1-mini {2}\S/m);
+  const names = (JSON.parse((await todo(["models", "--json"], env)).stdout) as { name: string }[]).map((x) => x.name);
+  expect(names).toEqual(["local", "openai"]);
+
+  expect((await todo(["model", t.id], env)).stdout.trim()).toBe(`${t.id} uses the service's default (the built-in offline agent)`);
+  const set = await todo(["model", t.id, "gpt-4.1-mini"], env);
+  expect(set.code, set.stderr).toBe(0);
+  expect(set.stdout.trim()).toBe(`${t.id} now uses openai · gpt-4.1-mini for its next turns`);
+  expect((await getTodo(u, t.id)).agentSettings).toEqual({ systemPrompt: "Be brief.", provider: "openai", model: "gpt-4.1-mini" });
+  expect((await todo(["show", t.id], env)).stdout).toContain("status: TODO · model: openai · gpt-4.1-mini");
+
+  const bad = await todo(["model", t.id, "gpt-5"], env);
+  expect(bad.code).toBe(2);
+  expect(bad.stderr).toContain('No provider or model "gpt-5" here (see `todo models`)');
+  expect((await todo(["model", "cmissingtodoid000000000000", "default"], env)).code).toBe(4);
+  expect((await getTodo(u, t.id)).agentSettings).toEqual({ systemPrompt: "Be brief.", provider: "openai", model: "gpt-4.1-mini" });
+
+  const sent = await todo(["send", t.id, "Hello there", "--watch", "--json"], env);
+  expect(sent.code, sent.stderr).toBe(0);
+  const reply = (JSON.parse(sent.stdout) as { messages: { role: string; usage: { provider?: string; model?: string } | null }[] }).messages.at(-1)!;
+  expect(reply).toMatchObject({ role: "assistant", usage: { provider: "openai", model: "gpt-4.1-mini" } });
+
+  expect(JSON.parse((await todo(["model", t.id, "default", "--json"], env)).stdout)).toEqual({ id: t.id, agentSettings: { systemPrompt: "Be brief." } });
+});
+
 test("notes: add personal and project notes, list them a page at a time, edit, rm; nobody else's", async ({ baseURL }, info) => {
   const u = await createUser(info, "cli-notes");
   const stranger = await createUser(info, "cli-notes-stranger");
