@@ -17,9 +17,20 @@ function providerLabel(p: TAgentProviderInfo): string {
   return `${p.name} (${p.kind === "anthropic" ? "Anthropic" : p.kind === "openai" ? "OpenAI" : "OpenAI-compatible"})`;
 }
 
-function choicesOf(p: TAgentProviderInfo): Choice[] {
-  if (p.models.length === 0) return [{ key: keyOf(p.name, undefined), provider: p.name, label: p.kind === "local" ? "Offline agent" : `${p.name}'s default model` }];
-  return p.models.map((m) => ({ key: keyOf(p.name, m.name), provider: p.name, model: m.name, label: m.name }));
+/** A provider's models; the provider alone (its default model) when it lists none, or when the todo names it alone. */
+function choicesOf(p: TAgentProviderInfo, current: string): Choice[] {
+  const alone: Choice = { key: keyOf(p.name, undefined), provider: p.name, label: p.kind === "local" ? "Offline agent" : `${p.defaultModel ?? "its default model"} (${p.name}'s default)` };
+  if (p.models.length === 0) return [alone];
+  const models = p.models.map((m) => ({ key: keyOf(p.name, m.name), provider: p.name, model: m.name, label: m.name }));
+  return current === alone.key ? [alone, ...models] : models;
+}
+
+/** Settings the picker has no choice for: a model named without its provider, or one the server no longer offers. */
+function otherLabel(settings: TAgentSettings | null, providers: readonly TAgentProviderInfo[]): string {
+  const named = [settings?.provider ?? "default provider", settings?.model].filter(Boolean).join(" · ");
+  const provider = providers.find((p) => (settings?.provider ? p.name === settings.provider : p.default));
+  const offered = provider && (!settings?.model || provider.models.some((m) => m.name === settings.model) || provider.kind === "local");
+  return offered ? named : `${named} (not available any more)`;
 }
 
 /**
@@ -44,7 +55,7 @@ export function AgentPicker({ todoId, settings }: { todoId: string; settings: TA
   }
 
   const providers = data?.providers ?? [];
-  const choices = providers.flatMap(choicesOf);
+  const choices = providers.flatMap((p) => choicesOf(p, current));
   if (choices.length < 2) return null;
   const fallback = providers.find((p) => p.default);
   const defaultLabel = fallback ? `Default (${fallback.kind === "local" ? "offline agent" : [fallback.name, fallback.defaultModel].filter(Boolean).join(" · ")})` : "Default";
@@ -75,14 +86,14 @@ export function AgentPicker({ todoId, settings }: { todoId: string; settings: TA
         <option value="">{defaultLabel}</option>
         {providers.map((p) => (
           <optgroup key={p.name} label={providerLabel(p)}>
-            {choicesOf(p).map((c) => (
+            {choicesOf(p, current).map((c) => (
               <option key={c.key} value={c.key}>
                 {c.label}
               </option>
             ))}
           </optgroup>
         ))}
-        {known ? null : <option value={value}>{[settings?.provider, settings?.model].filter(Boolean).join(" · ")} (not available any more)</option>}
+        {known ? null : <option value={value}>{otherLabel(settings, providers)}</option>}
       </select>
       {error ? (
         <p role="alert" className={`error ${styles.hint}`}>

@@ -416,6 +416,10 @@ test("the model picker: a writer picks a configured model for the next replies, 
   const changed = await u.session.post(`/api/v1/todos/${t.id}/todo-agent-mapping`, { headers: h(u), data: { agentSettings: { provider: "local", systemPrompt: "Answer in one line." } } });
   expect(changed.status()).toBe(200);
   await expect(picker.locator("option:checked")).toHaveText("Offline agent");
+  // A provider named alone runs its default model: the picker says so, not "not available".
+  const alone = await u.session.post(`/api/v1/todos/${t.id}/todo-agent-mapping`, { headers: h(u), data: { agentSettings: { provider: "openai", systemPrompt: "Answer in one line." } } });
+  expect(alone.status()).toBe(200);
+  await expect(picker.locator("option:checked")).toHaveText(/\(openai's default\)$/);
   // Back to the service's default: the model is no longer named, the prompt stays.
   await picker.selectOption("");
   await expect.poll(async () => (await getTodo(u, t.id)).agentSettings).toEqual({ systemPrompt: "Answer in one line." });
