@@ -58,6 +58,8 @@ export function MessageList({ messages, hasOlder, loadingOlder, olderError, onLo
     if (el) {
       found.current = target;
       atBottom.current = false;
+      // One mark: the hit of an earlier search in this chat is no longer the one looked for.
+      for (const marked of scroller.current.querySelectorAll("[data-search-hit]")) marked.removeAttribute("data-search-hit");
       el.setAttribute("data-search-hit", "");
       el.scrollIntoView({ block: "center" });
     } else if (hasOlder && !loadingOlder && olderError === null && olderTries.current < 20) {

@@ -12,6 +12,7 @@ test("Ctrl+K finds a message in another project and opens its chat at that messa
   // Enough messages that the match is not on the first page the chat loads.
   const target = await addMessage(u, todo.id, { content: "The zucchinis need irrigation <b>daily</b>", startProcessing: false });
   for (let i = 0; i < 60; i++) await addMessage(u, todo.id, { content: `filler message ${i}`, startProcessing: false });
+  const second = await addMessage(u, todo.id, { content: "The tomatoes want shade at noon", startProcessing: false });
   await createTodo(u, other.id, "Bake bread");
   expect((await getTodo(u, todo.id, { messageLimit: 50 })).messages.some((m) => m.messageId === target.messageId)).toBe(false);
 
@@ -39,6 +40,15 @@ test("Ctrl+K finds a message in another project and opens its chat at that messa
   const hit = page.locator(`[data-message-id="${target.messageId}"]`);
   await expect(hit).toHaveAttribute("data-search-hit", "");
   await expect(hit).toBeInViewport();
+
+  // A second search from the chat moves the mark: one message is marked, the one looked for.
+  await page.keyboard.press("Control+k");
+  await box.fill("tomatoes shade");
+  await expect(results.first().locator("mark")).toHaveText(["tomatoes", "shade"]);
+  await box.press("Enter");
+  await expect(page).toHaveURL(new RegExp(`\\?message=${second.messageId}`));
+  await expect(page.locator(`[data-message-id="${second.messageId}"]`)).toHaveAttribute("data-search-hit", "");
+  await expect(page.locator("[data-search-hit]")).toHaveCount(1);
 
   // Empty state, and Escape closes.
   await page.keyboard.press("Control+k");
