@@ -1,5 +1,6 @@
 import type { OperationResult } from "../lib/api/types.ts";
 import type { TAgentSettings } from "../lib/schemas/agent.ts";
+import { PROVIDER_KIND_LABEL } from "../lib/ui/format.ts";
 import { CliError, EXIT } from "./exit-codes.ts";
 
 // `todo models` and `todo model`: the providers and models the operator configured
@@ -7,15 +8,13 @@ import { CliError, EXIT } from "./exit-codes.ts";
 
 type Provider = OperationResult<"settings_getAgentProviders">["providers"][number];
 
-const KIND: Record<Provider["kind"], string> = { local: "built in, offline", openai: "OpenAI", "openai-compatible": "OpenAI-compatible", anthropic: "Anthropic" };
-
 const price = (cents: number) => `${cents}¢`;
 
 /** `todo models`: each provider and its models with their prices per million tokens, the default marked. */
 export function modelsText(providers: readonly Provider[]): string {
   const lines: string[] = [];
   for (const p of providers) {
-    lines.push(`${p.name}  (${KIND[p.kind]})${p.default ? "  ← default" : ""}`);
+    lines.push(`${p.name}  (${PROVIDER_KIND_LABEL[p.kind]})${p.default ? "  ← default" : ""}`);
     if (p.kind === "local") lines.push("  the built-in offline agent: no model, free");
     for (const m of p.models) {
       const cost = m.inPerMTok === 0 && m.outPerMTok === 0 ? "free" : `${price(m.inPerMTok)} in / ${price(m.outPerMTok)} out per M tokens`;

@@ -4,6 +4,7 @@ import type { TAgentSettings } from "@/lib/schemas/agent";
 import type { FieldErrors } from "@/lib/ui/form-issues";
 import { Field, fieldAria } from "@/components/ui/form";
 import { useOperation } from "@/lib/api/swr";
+import { PROVIDER_KIND_LABEL } from "@/lib/ui/format";
 import styles from "./settings.module.css";
 
 /** The form's view of AgentSettings: every field a string, empty meaning "not set". */
@@ -62,7 +63,6 @@ export function AgentSettingsFields({ idPrefix, legend, value, onChange, errors,
   const { data: configured, error: listError } = useOperation("settings_getAgentProviders", {});
   const providers = configured?.providers ?? [];
   const chosen = providers.find((p) => (value.provider ? p.name === value.provider : p.default));
-  const kindLabel = (kind: string) => (kind === "local" ? "built in, offline" : kind === "anthropic" ? "Anthropic" : kind === "openai" ? "OpenAI" : "OpenAI-compatible");
   const modelHint = chosen && chosen.models.length ? `${chosen.name}: ${chosen.models.map((m) => m.name).join(", ")}` : "a model the server allows, e.g. gpt-4o-mini";
   return (
     <fieldset className={styles.fieldset} disabled={disabled}>
@@ -75,7 +75,7 @@ export function AgentSettingsFields({ idPrefix, legend, value, onChange, errors,
             {configured ? (
               providers.map((p) => (
                 <option key={p.name} value={p.name}>
-                  {p.name === "local" ? "Local" : p.name} ({kindLabel(p.kind)})
+                  {p.name === "local" ? "Local" : p.name} ({PROVIDER_KIND_LABEL[p.kind]})
                 </option>
               ))
             ) : (

@@ -5,6 +5,7 @@ import { call } from "@/lib/api/client";
 import { useOperation } from "@/lib/api/swr";
 import type { TAgentProviderInfo, TAgentSettings } from "@/lib/schemas/agent";
 import { errorMessage } from "@/lib/ui/form-issues";
+import { PROVIDER_KIND_LABEL } from "@/lib/ui/format";
 import styles from "./todo.module.css";
 
 /** One choice of the picker: a provider and one of its models (none: the provider's own default, or the built-in agent). */
@@ -14,7 +15,7 @@ const keyOf = (provider: string | undefined, model: string | undefined) => (prov
 
 function providerLabel(p: TAgentProviderInfo): string {
   if (p.kind === "local") return "Built in";
-  return `${p.name} (${p.kind === "anthropic" ? "Anthropic" : p.kind === "openai" ? "OpenAI" : "OpenAI-compatible"})`;
+  return `${p.name} (${PROVIDER_KIND_LABEL[p.kind]})`;
 }
 
 /** A provider's models; the provider alone (its default model) when it lists none, or when the todo names it alone. */

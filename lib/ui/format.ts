@@ -72,3 +72,11 @@ export function cloudSizeText(size: { vcpus: number; memoryMb: number; diskGb: n
   const memory = size.memoryMb % 1024 === 0 ? `${size.memoryMb / 1024} GB` : `${size.memoryMb} MB`;
   return `${plural(size.vcpus, "vCPU")}, ${memory} memory, ${size.diskGb} GB disk`;
 }
+
+/** What kind of model provider a configured one is, in words (the model pickers and `todo models`). */
+export const PROVIDER_KIND_LABEL: Record<"local" | "openai" | "openai-compatible" | "anthropic", string> = {
+  local: "built in, offline",
+  openai: "OpenAI",
+  "openai-compatible": "OpenAI-compatible",
+  anthropic: "Anthropic",
+};
