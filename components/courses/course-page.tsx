@@ -156,7 +156,7 @@ function IdeasWall({ slug }: { slug: string }) {
       setText("");
       await ideas.mutate();
     } catch (err) {
-      setError(err instanceof ApiClientError && err.status === 429 ? "You have shared 20 ideas in the last hour. Try again later." : message(err));
+      setError(message(err));
     } finally {
       setBusy(false);
     }

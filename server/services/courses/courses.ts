@@ -13,10 +13,10 @@ import {
 } from "../../../lib/schemas/courses.ts";
 import type { Caller } from "../../auth/caller.ts";
 import { Prisma } from "../../db/generated/client.ts";
+import { lockRow } from "../../db/lock.ts";
 import { ApiError } from "../../http/errors.ts";
 import { enqueue } from "../../jobs/enqueue.ts";
 import { log } from "../../log.ts";
-import { lockRow } from "../../db/lock.ts";
 import { db, runtime } from "../../runtime.ts";
 import { TX_OPTIONS } from "../billing/ledger.ts";
 import { grantPerk, grantPerksToCourse } from "./perks.ts";
