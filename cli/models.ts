@@ -1,6 +1,6 @@
 import type { OperationResult } from "../lib/api/types.ts";
 import type { TAgentSettings } from "../lib/schemas/agent.ts";
-import { PROVIDER_KIND_LABEL } from "../lib/ui/format.ts";
+import { PROVIDER_KIND_LABEL, defaultModelText, withModel } from "../lib/ui/format.ts";
 import { CliError, EXIT } from "./exit-codes.ts";
 
 // `todo models` and `todo model`: the providers and models the operator configured
@@ -30,7 +30,7 @@ export function modelLabel(settings: Pick<TAgentSettings, "provider" | "model"> 
   if (settings?.provider || settings?.model) return [settings.provider ?? "default provider", settings.model].filter(Boolean).join(" · ");
   const d = providers.find((p) => p.default);
   if (!d) return "the service's default";
-  return `the service's default (${d.kind === "local" ? "the built-in offline agent" : [d.name, d.defaultModel].filter(Boolean).join(" · ")})`;
+  return `the service's default (${d.kind === "local" ? "the " : ""}${defaultModelText(d)})`;
 }
 
 /**
@@ -39,9 +39,8 @@ export function modelLabel(settings: Pick<TAgentSettings, "provider" | "model"> 
  * exactly one provider offers. Anything else is a usage error naming what there is.
  */
 export function chooseModel(choice: string, providers: readonly Provider[], current: TAgentSettings | null): TAgentSettings {
-  const { provider: _p, model: _m, ...rest } = current ?? {};
   const text = choice.trim();
-  if (text === "default") return rest;
+  if (text === "default") return withModel(current, null);
   const slash = text.indexOf("/");
   if (slash > 0) {
     const provider = text.slice(0, slash);
@@ -49,11 +48,11 @@ export function chooseModel(choice: string, providers: readonly Provider[], curr
     const p = providers.find((x) => x.name === provider);
     if (!p) throw new CliError(`No provider ${JSON.stringify(provider)} here; there are: ${providers.map((x) => x.name).join(", ")} (see \`todo models\`).`, EXIT.USAGE);
     if (!p.models.some((m) => m.name === model)) throw new CliError(`${provider} has no model ${JSON.stringify(model)}; it has: ${p.models.map((m) => m.name).join(", ") || "none to choose"}.`, EXIT.USAGE);
-    return { ...rest, provider, model };
+    return withModel(current, { provider, model });
   }
-  if (providers.some((p) => p.name === text)) return { ...rest, provider: text };
+  if (providers.some((p) => p.name === text)) return withModel(current, { provider: text });
   const offering = providers.filter((p) => p.models.some((m) => m.name === text));
-  if (offering.length === 1) return { ...rest, provider: offering[0]!.name, model: text };
+  if (offering.length === 1) return withModel(current, { provider: offering[0]!.name, model: text });
   if (offering.length > 1) throw new CliError(`Several providers offer ${text}: name one, e.g. ${offering.map((p) => `${p.name}/${text}`).join(" or ")}.`, EXIT.USAGE);
   throw new CliError(`No provider or model ${JSON.stringify(text)} here (see \`todo models\`).`, EXIT.USAGE);
 }

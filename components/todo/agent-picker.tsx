@@ -5,7 +5,7 @@ import { call } from "@/lib/api/client";
 import { useOperation } from "@/lib/api/swr";
 import type { TAgentProviderInfo, TAgentSettings } from "@/lib/schemas/agent";
 import { errorMessage } from "@/lib/ui/form-issues";
-import { PROVIDER_KIND_LABEL } from "@/lib/ui/format";
+import { PROVIDER_KIND_LABEL, defaultModelText, withModel } from "@/lib/ui/format";
 import styles from "./todo.module.css";
 
 /** One choice of the picker: a provider and one of its models (none: the provider's own default, or the built-in agent). */
@@ -56,17 +56,16 @@ export function AgentPicker({ todoId, settings }: { todoId: string; settings: TA
   }
 
   const providers = data?.providers ?? [];
-  const choices = providers.flatMap((p) => choicesOf(p, current));
+  const groups = providers.map((p) => ({ provider: p, choices: choicesOf(p, current) }));
+  const choices = groups.flatMap((g) => g.choices);
   if (choices.length < 2) return null;
   const fallback = providers.find((p) => p.default);
-  const defaultLabel = fallback ? `Default (${fallback.kind === "local" ? "offline agent" : [fallback.name, fallback.defaultModel].filter(Boolean).join(" · ")})` : "Default";
+  const defaultLabel = fallback ? `Default (${defaultModelText(fallback)})` : "Default";
   const value = pending ?? current;
   const known = value === "" || choices.some((c) => c.key === value);
 
   async function choose(key: string) {
-    const choice = choices.find((c) => c.key === key);
-    const { provider: _provider, model: _model, ...rest } = settings ?? {};
-    const next: TAgentSettings = choice ? { ...rest, provider: choice.provider, ...(choice.model ? { model: choice.model } : {}) } : rest;
+    const next: TAgentSettings = withModel(settings, choices.find((c) => c.key === key) ?? null);
     setPending(key);
     setBusy(true);
     setError(null);
@@ -83,11 +82,11 @@ export function AgentPicker({ todoId, settings }: { todoId: string; settings: TA
   return (
     <div className={styles.agentPicker}>
       <label htmlFor={id}>Model</label>
-      <select id={id} value={value} disabled={busy} aria-busy={busy} title="The model that writes this todo's next replies" onChange={(e) => void choose(e.target.value)}>
+      <select id={id} aria-label="Model" value={value} disabled={busy} aria-busy={busy} title="The model that writes this todo's next replies" onChange={(e) => void choose(e.target.value)}>
         <option value="">{defaultLabel}</option>
-        {providers.map((p) => (
+        {groups.map(({ provider: p, choices: own }) => (
           <optgroup key={p.name} label={providerLabel(p)}>
-            {choicesOf(p, current).map((c) => (
+            {own.map((c) => (
               <option key={c.key} value={c.key}>
                 {c.label}
               </option>

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { useSearchParams } from "next/navigation";
 import type { TBlock, TMessage } from "@/lib/schemas/todos";
 import { LoadMoreButton } from "@/components/ui/load-more";
@@ -84,6 +84,7 @@ export function MessageList({ messages, hasOlder, loadingOlder, olderError, onLo
         // Older messages went in above: keep what the reader was looking at in place.
         el.scrollTop = el.scrollHeight - anchor.current.fromBottom;
         anchor.current = null;
+        atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX;
       }
     } else if (atBottom.current && (wasAtBottom || jumping.current)) {
       el.scrollTop = el.scrollHeight;
@@ -96,21 +97,31 @@ export function MessageList({ messages, hasOlder, loadingOlder, olderError, onLo
   }, [messages]);
 
   // The list's own box can shrink with no message changing (the built-in agent's hint appears
-  // below it after a reply, the composer grows): a reader at the bottom stays at the bottom.
+  // below it after a reply, the composer grows), and its content can grow (a font or a code block
+  // laid out late): a reader at the bottom stays at the bottom.
+  const resizes = useRef<ResizeObserver | null>(null);
+  const content = useRef<HTMLOListElement | null>(null);
+  const contentRef = useCallback((node: HTMLOListElement | null) => {
+    if (content.current) resizes.current?.unobserve(content.current);
+    content.current = node;
+    if (node) resizes.current?.observe(node);
+  }, []);
   useEffect(() => {
     const el = scroller.current;
     if (!el || typeof ResizeObserver === "undefined") return;
-    let height = el.clientHeight;
     const observer = new ResizeObserver(() => {
-      if (el.clientHeight === height) return;
-      height = el.clientHeight;
       lastClientHeight.current = el.clientHeight;
       if (!atBottom.current || anchor.current !== null) return;
       el.scrollTop = el.scrollHeight;
       lastHeight.current = el.scrollHeight;
     });
+    resizes.current = observer;
     observer.observe(el);
-    return () => observer.disconnect();
+    if (content.current) observer.observe(content.current);
+    return () => {
+      observer.disconnect();
+      resizes.current = null;
+    };
   }, []);
 
   function jumpToLatest() {
@@ -146,10 +157,14 @@ export function MessageList({ messages, hasOlder, loadingOlder, olderError, onLo
         onScroll={(e) => {
           const el = e.currentTarget;
           const bottom = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX;
+          const up = el.scrollTop < lastTop.current;
           // A jump is over once it arrives, or when the reader scrolls back up during it.
-          if (jumping.current && (bottom || el.scrollTop < lastTop.current)) jumping.current = false;
+          if (jumping.current && (bottom || up)) jumping.current = false;
           lastTop.current = el.scrollTop;
-          atBottom.current = bottom || jumping.current;
+          // Only the reader moving up leaves the bottom. A scroll that is our own pin, seen after the
+          // box shrank or the content grew (the resize observer pins again), does not.
+          if (bottom || jumping.current) atBottom.current = true;
+          else if (up) atBottom.current = false;
           if (bottom && behind) setBehind(false);
         }}
       >
@@ -176,7 +191,7 @@ export function MessageList({ messages, hasOlder, loadingOlder, olderError, onLo
         {messages.length === 0 ? (
           <p className={`muted ${styles.empty}`}>No messages yet. Write the first one below.</p>
         ) : (
-          <ol className={styles.list}>
+          <ol ref={contentRef} className={styles.list}>
             {messages.map((m) => {
               const userLabel = userLabelOf?.(m);
               return <MessageItem key={m.id} message={m} agentName={agentName} projectId={projectId} onCheck={onCheck} onChanged={onChanged} paused={paused} readOnly={readOnly} userLabel={userLabel} fromOther={userLabel !== undefined} />;

@@ -95,9 +95,9 @@ export function TodoChat({ projectId, todoId }: { projectId: string; todoId: str
       await startWith(todoId, waiting);
     } catch (err) {
       toast.error(`Could not start the agent: ${errorMessage(err)}`);
-    } finally {
       setStarting(false);
     }
+    // Started, the button stays busy until the todo leaves TODO (this refetch, or its event) and the hint goes.
     refetch();
   }, [todoId, waiting, refetch]);
 

@@ -111,7 +111,7 @@ export function TodoHeader({ todo, projectId, live, onChanged, canWrite }: { tod
           {error}
         </p>
       ) : null}
-      <WorkflowDetails todoId={todo.id} />
+      <WorkflowDetails todoId={todo.id} canWrite={canWrite} />
     </header>
   );
 }

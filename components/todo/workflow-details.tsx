@@ -1,12 +1,15 @@
 "use client";
 
 import Link from "next/link";
-import { useState } from "react";
+import { useId, useState, type FormEvent } from "react";
+import { call } from "@/lib/api/client";
 import { useLiveOperations, useOperation } from "@/lib/api/swr";
 import type { RealtimeEvent } from "@/lib/realtime-client";
 import type { TTodoWorkflow } from "@/lib/schemas/todos";
 import { plural } from "@/lib/ui/format";
 import { LoadError, Loading } from "@/components/ui/load-state";
+import { useForm } from "@/components/ui/form";
+import { ErrorAlert } from "@/components/ui/error-alert";
 import styles from "./todo.module.css";
 
 /**
@@ -27,7 +30,87 @@ const STATE_TEXT: Record<string, string> = {
   error: "Stopped with an error",
 };
 
-function WorkflowFacts({ workflow }: { workflow: TTodoWorkflow }) {
+/**
+ * The summary the agent keeps of the older messages. A writer can correct it (todo_updateWorkflow):
+ * an edited summary is read on the next turn (not used yet); a forgotten one makes the agent read
+ * the whole conversation again, summarising it anew when it is too long for the model.
+ */
+function Summary({ todoId, summary, canWrite }: { todoId: string; summary: string; canWrite: boolean }) {
+  const id = useId();
+  const [editing, setEditing] = useState(false);
+  const [text, setText] = useState(summary);
+  const { busy, alert, setAlert, run } = useForm();
+  const save = (contextSummary: string | null) => run(() => call("todo_updateWorkflow", { params: { todoId }, body: { contextSummary, contextSummaryUsed: false } }).then(() => undefined));
+
+  async function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const next = text.trim();
+    if (!next) return setAlert("The summary needs some text. To drop it, use Forget.");
+    if (next === summary) return setEditing(false);
+    if (await save(next)) setEditing(false);
+  }
+
+  if (!editing)
+    return (
+      <>
+        {/* Scrolls when long: focusable, so a keyboard can scroll it. */}
+        <blockquote className={styles.summary} data-testid="workflow-summary" tabIndex={0} aria-label="Summary of the older messages">
+          {summary}
+        </blockquote>
+        {canWrite ? (
+          <div className={styles.summaryActions}>
+            <button
+              type="button"
+              className="secondary"
+              disabled={busy}
+              onClick={() => {
+                setText(summary);
+                setAlert(null);
+                setEditing(true);
+              }}
+            >
+              Edit summary
+            </button>
+            <button type="button" className="secondary danger-outline" disabled={busy} aria-busy={busy} onClick={() => void save(null)} title="The agent reads the whole conversation again on its next turn">
+              Forget summary
+            </button>
+            <ErrorAlert message={alert} />
+          </div>
+        ) : null}
+      </>
+    );
+  return (
+    <form className={styles.summaryForm} onSubmit={(e) => void submit(e)} aria-label="Edit the summary" noValidate>
+      <label htmlFor={id}>Summary of the older messages</label>
+      <textarea
+        id={id}
+        value={text}
+        rows={5}
+        autoFocus
+        aria-invalid={alert ? true : undefined}
+        onChange={(e) => {
+          setText(e.target.value);
+          setAlert(null);
+        }}
+        onKeyDown={(e) => {
+          if (e.key === "Escape") setEditing(false);
+          if (e.key === "Enter" && (e.metaKey || e.ctrlKey)) e.currentTarget.form?.requestSubmit();
+        }}
+      />
+      <div className={styles.summaryActions}>
+        <button type="submit" disabled={busy}>
+          {busy ? "Saving…" : "Save summary"}
+        </button>
+        <button type="button" className="secondary" onClick={() => setEditing(false)}>
+          Discard
+        </button>
+      </div>
+      <ErrorAlert message={alert} />
+    </form>
+  );
+}
+
+function WorkflowFacts({ workflow, canWrite }: { workflow: TTodoWorkflow; canWrite: boolean }) {
   const summary = workflow.contextSummary;
   return (
     <dl className={styles.facts} data-testid="workflow">
@@ -43,10 +126,8 @@ function WorkflowFacts({ workflow }: { workflow: TTodoWorkflow }) {
               ? "Used: the agent reads this summary of the older messages in their place."
               : "Not used yet: the agent reads this summary of the older messages on its next turn."}
           </p>
-          {/* Scrolls when long: focusable, so a keyboard can scroll it. */}
-          <blockquote className={styles.summary} data-testid="workflow-summary" tabIndex={0} aria-label="Summary of the older messages">
-            {summary}
-          </blockquote>
+          {/* Keyed by the text: a summary changed elsewhere (the agent, another tab) ends an edit of the old one. */}
+          <Summary key={summary} todoId={workflow.todoId} summary={summary} canWrite={canWrite} />
         </dd>
       ) : (
         <dd data-testid="workflow-summary-status">The whole conversation: it has not needed a summary.</dd>
@@ -61,9 +142,10 @@ function WorkflowFacts({ workflow }: { workflow: TTodoWorkflow }) {
 
 /**
  * The todo's "Details" disclosure: the agent's workflow state in words (todo_getWorkflow), read
- * when opened and then kept live. Read-only: anyone who can read the todo can read it.
+ * when opened and then kept live. Anyone who can read the todo can read it; a writer can also edit
+ * or forget the summary.
  */
-export function WorkflowDetails({ todoId }: { todoId: string }) {
+export function WorkflowDetails({ todoId, canWrite }: { todoId: string; canWrite: boolean }) {
   const [open, setOpen] = useState(false);
   const workflow = useOperation("todo_getWorkflow", open ? { params: { todoId } } : null);
   useLiveOperations(workflowAffected(todoId), open ? ["todo_getWorkflow"] : []);
@@ -71,7 +153,7 @@ export function WorkflowDetails({ todoId }: { todoId: string }) {
     <details className={styles.details} onToggle={(e) => setOpen(e.currentTarget.open)} data-testid="todo-details">
       <summary>Details: what the agent remembers</summary>
       {!open ? null : workflow.data ? (
-        <WorkflowFacts workflow={workflow.data} />
+        <WorkflowFacts workflow={workflow.data} canWrite={canWrite} />
       ) : workflow.error ? (
         <LoadError what="the details" message={workflow.error.message} onRetry={() => void workflow.mutate()} inline />
       ) : (

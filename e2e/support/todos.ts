@@ -148,6 +148,11 @@ export async function addMessage(u: TestUser, todoId: string, data: { content: s
   return okJson<Message>(await addMessageRaw(u, todoId, data));
 }
 
+/** todo_updateAgentMapping: the todo's agent settings, whole; throws unless 200. */
+export async function setAgentSettings(u: TestUser, todoId: string, agentSettings: Record<string, unknown>): Promise<void> {
+  await expectNull(await u.session.post(`/api/v1/todos/${todoId}/todo-agent-mapping`, { headers: h(u), data: { agentSettings } }));
+}
+
 export function setStatusRaw(u: TestUser, todoId: string, action: string) {
   return u.session.patch(`/api/v1/todos/${todoId}/status`, { headers: h(u), data: { action } });
 }

@@ -9,6 +9,8 @@ import {
   createTodo,
   getTodo,
   h,
+  okJson,
+  setAgentSettings,
   setStatus,
   shareProject,
   waitForReply,
@@ -397,7 +399,7 @@ test("the model picker: a writer picks a configured model for the next replies, 
   await chat.open(p.id, t.id);
   const picker = chat.composer.getByLabel("Model");
   await expect(picker).toHaveValue("");
-  await expect(picker.locator("option:checked")).toHaveText(/^Default \(offline agent\)$/);
+  await expect(picker.locator("option:checked")).toHaveText(/^Default \(built-in offline agent\)$/);
   await expect(picker.locator("optgroup")).toHaveText([/Offline agent/, /gpt-4o-mini\s*gpt-4\.1-mini/]);
 
   await picker.selectOption({ label: "gpt-4.1-mini" });
@@ -413,12 +415,10 @@ test("the model picker: a writer picks a configured model for the next replies, 
   await expect(chat.replies.last().getByTestId("reply-model")).toHaveText("gpt-4.1-mini");
 
   // Changed through the API (another tab, a script): the picker follows.
-  const changed = await u.session.post(`/api/v1/todos/${t.id}/todo-agent-mapping`, { headers: h(u), data: { agentSettings: { provider: "local", systemPrompt: "Answer in one line." } } });
-  expect(changed.status()).toBe(200);
+  await setAgentSettings(u, t.id, { provider: "local", systemPrompt: "Answer in one line." });
   await expect(picker.locator("option:checked")).toHaveText("Offline agent");
   // A provider named alone runs its default model: the picker says so, not "not available".
-  const alone = await u.session.post(`/api/v1/todos/${t.id}/todo-agent-mapping`, { headers: h(u), data: { agentSettings: { provider: "openai", systemPrompt: "Answer in one line." } } });
-  expect(alone.status()).toBe(200);
+  await setAgentSettings(u, t.id, { provider: "openai", systemPrompt: "Answer in one line." });
   await expect(picker.locator("option:checked")).toHaveText(/\(openai's default\)$/);
   // Back to the service's default: the model is no longer named, the prompt stays.
   await picker.selectOption("");
@@ -541,6 +541,8 @@ test("Details: a viewer opens the agent's workflow by keyboard (loading, a faile
   expect((await owner.session.put(`/api/v1/todos/${t.id}/workflow`, { headers: h(owner), data: { contextSummary: summary } })).status()).toBe(200);
   await expect(details.getByTestId("workflow-summary")).toHaveText(summary);
   await expect(details.getByTestId("workflow-summary-status")).toHaveText("Not used yet: the agent reads this summary of the older messages on its next turn.");
+  // A viewer reads it; editing it is a writer's.
+  await expect(details.getByRole("button")).toHaveCount(0);
   await snap(page, info, "todo-details-summary");
 
   // …and the next turn uses it: the turn count and the flag follow without a reload.
@@ -555,6 +557,46 @@ test("Details: a viewer opens the agent's workflow by keyboard (loading, a faile
   await toggle.focus();
   await page.keyboard.press("Enter");
   await expect(details.getByTestId("workflow")).toBeHidden();
+});
+
+test("Details: a writer corrects the agent's summary (read on the next turn) or forgets it; an empty one is refused", async ({ page }, info) => {
+  const u = await signedInUser(page, info);
+  const p = await createProject(u, "Trips");
+  const t = await createTodo(u, p.id, "Plan Porto");
+  const wrong = "The user wants two days in Porto in June, by plane.";
+  expect((await u.session.put(`/api/v1/todos/${t.id}/workflow`, { headers: h(u), data: { contextSummary: wrong, contextSummaryUsed: true } })).status()).toBe(200);
+  const chat = new TodoChatPage(page);
+  await chat.open(p.id, t.id);
+  const details = page.getByTestId("todo-details");
+  await details.locator("summary").click();
+  await expect(details.getByTestId("workflow-summary")).toHaveText(wrong);
+  await expect(details.getByTestId("workflow-summary-status")).toHaveText(/^Used:/);
+
+  await details.getByRole("button", { name: "Edit summary" }).click();
+  const field = details.getByLabel("Summary of the older messages", { exact: true }).and(page.locator("textarea"));
+  await expect(field).toBeFocused();
+  await expect(field).toHaveValue(wrong);
+  await field.fill("   ");
+  await details.getByRole("button", { name: "Save summary" }).click();
+  await expect(details.getByRole("alert")).toHaveText("The summary needs some text. To drop it, use Forget.");
+  const right = "The user wants three days in Porto in May, by train, on a budget of 400 euros.";
+  await field.fill(right);
+  await snap(page, info, "todo-details-summary-edit");
+  await field.press("Control+Enter");
+  await expect(details.getByTestId("workflow-summary")).toHaveText(right);
+  // Edited, it is read on the next turn.
+  await expect(details.getByTestId("workflow-summary-status")).toHaveText(/^Not used yet:/);
+  expect(await okJson(await u.session.get(`/api/v1/todos/${t.id}/workflow`, { headers: h(u) }))).toMatchObject({ contextSummary: right, contextSummaryUsed: false });
+
+  // Escape leaves the editor without saving.
+  await details.getByRole("button", { name: "Edit summary" }).click();
+  await field.fill("Never mind");
+  await field.press("Escape");
+  await expect(details.getByTestId("workflow-summary")).toHaveText(right);
+
+  await details.getByRole("button", { name: "Forget summary" }).click();
+  await expect(details.getByTestId("workflow-summary-status")).toHaveText("The whole conversation: it has not needed a summary.");
+  expect(await okJson(await u.session.get(`/api/v1/todos/${t.id}/workflow`, { headers: h(u) }))).toMatchObject({ contextSummary: null });
 });
 
 test("in a shared project each message says who wrote it: the reader's own say You, an editor's their name or email", async ({ page }, info) => {

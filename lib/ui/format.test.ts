@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { cloudSizeText, formatDateTime, formatDue, plural, todoTitle, utcDays } from "./format.ts";
+import { cloudSizeText, defaultModelText, formatDateTime, formatDue, plural, todoTitle, utcDays, withModel } from "./format.ts";
 
 test("utcDays lists every UTC day of the range, both ends included, gaps and month ends too", () => {
   const from = Date.parse("2026-02-27T18:00:00Z");
@@ -39,4 +39,21 @@ test("todoTitle: the first line, spaces folded, cut at 60 characters with an ell
   assert.equal(todoTitle("x".repeat(60)), "x".repeat(60));
   assert.equal(todoTitle(`${"word ".repeat(20)}\nmore`), `${"word ".repeat(12).trimEnd()}…`);
   assert.equal(todoTitle("\nsecond line"), "");
+});
+
+test("withModel swaps provider and model and keeps every other agent setting; null is the service's default", () => {
+  const settings = { provider: "openai", model: "gpt-4o-mini", systemPrompt: "Be brief.", temperature: 0.2 };
+  assert.deepEqual(withModel(settings, { provider: "anthropic", model: "claude-3-5-haiku" }), { systemPrompt: "Be brief.", temperature: 0.2, provider: "anthropic", model: "claude-3-5-haiku" });
+  // A provider alone drops the old model: it runs the provider's own default.
+  assert.deepEqual(withModel(settings, { provider: "local" }), { systemPrompt: "Be brief.", temperature: 0.2, provider: "local" });
+  assert.deepEqual(withModel(settings, null), { systemPrompt: "Be brief.", temperature: 0.2 });
+  assert.deepEqual(withModel(null, { provider: "openai", model: "gpt-4.1-mini" }), { provider: "openai", model: "gpt-4.1-mini" });
+  assert.deepEqual(withModel(null, null), {});
+  assert.equal(settings.model, "gpt-4o-mini", "the input is not changed");
+});
+
+test("defaultModelText names the built-in agent, or the provider and its default model", () => {
+  assert.equal(defaultModelText({ kind: "local", name: "local", defaultModel: null }), "built-in offline agent");
+  assert.equal(defaultModelText({ kind: "openai", name: "openai", defaultModel: "gpt-4o-mini" }), "openai · gpt-4o-mini");
+  assert.equal(defaultModelText({ kind: "openai-compatible", name: "ollama", defaultModel: null }), "ollama");
 });

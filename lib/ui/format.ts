@@ -80,3 +80,15 @@ export const PROVIDER_KIND_LABEL: Record<"local" | "openai" | "openai-compatible
   "openai-compatible": "OpenAI-compatible",
   anthropic: "Anthropic",
 };
+
+/** What the service falls back to when a todo names no model: "built-in offline agent", or "openai · gpt-4.1-mini". */
+export function defaultModelText(provider: { kind: keyof typeof PROVIDER_KIND_LABEL; name: string; defaultModel?: string | null }): string {
+  return provider.kind === "local" ? "built-in offline agent" : [provider.name, provider.defaultModel].filter(Boolean).join(" · ");
+}
+
+/** Agent settings that run on `choice` (null: the service's default), keeping the rest (system prompt, temperature …). */
+export function withModel<S extends { provider?: string; model?: string }>(settings: S | null, choice: { provider: string; model?: string } | null): Omit<S, "provider" | "model"> & { provider?: string; model?: string } {
+  const { provider: _provider, model: _model, ...rest } = settings ?? ({} as S);
+  if (!choice) return rest;
+  return { ...rest, provider: choice.provider, ...(choice.model ? { model: choice.model } : {}) };
+}
