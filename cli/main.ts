@@ -11,6 +11,7 @@ import { blockLine, checklistItemAt, checklistOf, pendingText, searchText, todoT
 import { isPendingShell, watchTodo } from "./watch.ts";
 import { parseWhen } from "./when.ts";
 import type { TStatusAction } from "../lib/schemas/todos.ts";
+import { againSpec } from "../lib/todo-lifecycle.ts";
 
 /** `todo status`'s actions: those of todo_updateStatus (a type import: the CLI loads no schemas). */
 const STATUS_ACTIONS: readonly TStatusAction[] = ["pause", "resume", "complete", "cancel", "accept", "dismiss"];
@@ -172,6 +173,20 @@ program
     if (!globals().json) say(scheduledAt ? `Created ${todo.id}, scheduled for ${new Date(scheduledAt).toLocaleString()}` : `Created ${todo.id}`);
     const final = await finish(client, key, todo.id, opts.watch);
     if (globals().json) out(final ?? todo, () => "");
+  });
+
+program
+  .command("again")
+  .description("run a todo again: a new todo with its text, group and agent settings, the agent started on it")
+  .argument("<id>", "the todo to run again (it stays as it is)")
+  .option("--watch", "stream the agent's reply until its turn ends")
+  .action(async (todoId: string, opts: { watch?: boolean }) => {
+    const { client, key } = await session();
+    const todo = await client.call("todo_get", { params: { todoId }, query: { messageLimit: 1 } });
+    const copy = await client.call("project_startFromTemplate", { params: { projectId: todo.projectId }, body: { spec: againSpec(todo) } });
+    if (!globals().json) say(`Started ${copy.id}, again from ${todo.id}`);
+    const final = await finish(client, key, copy.id, opts.watch);
+    if (globals().json) out(final ?? copy, () => "");
   });
 
 program

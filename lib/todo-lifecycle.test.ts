@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { TODO_STATUSES, type TStatusAction } from "./schemas/todos.ts";
-import { afterTurn, allowedActions, initialStatus, nextStatus, onDue, onInput, onStartNow, turnCutByPause } from "./todo-lifecycle.ts";
+import { afterTurn, againSpec, allowedActions, initialStatus, nextStatus, onDue, onInput, onStartNow, turnCutByPause } from "./todo-lifecycle.ts";
 
 const none = { turnInterrupted: false, hasScheduled: false };
 
@@ -76,4 +76,11 @@ test("a new todo starts PROPOSED, SCHEDULED, RUNNING or TODO", () => {
   assert.equal(initialStatus({ scheduled: true, startProcessing: true }), "SCHEDULED");
   assert.equal(initialStatus({ startProcessing: true }), "RUNNING");
   assert.equal(initialStatus({ startProcessing: false }), "TODO");
+});
+
+test("againSpec takes a todo's text, group and agent, and nothing it does not have", () => {
+  const base = { content: "Write the weekly report", groupSlug: null, agentSettings: null, assignedAgent: null, agentSettingsId: null, businessContextId: null };
+  assert.deepEqual(againSpec(base), { content: "Write the weekly report" });
+  const full = { ...base, groupSlug: "weekly", agentSettings: { provider: "openai", systemPrompt: "Be brief." }, assignedAgent: "writer", agentSettingsId: "s1", businessContextId: "b1" };
+  assert.deepEqual(againSpec({ ...full, status: "DONE", metadata: { error: "x" } } as typeof full), { content: "Write the weekly report", groupSlug: "weekly", agentSettings: { provider: "openai", systemPrompt: "Be brief." }, assignedAgent: "writer", agentSettingsId: "s1", businessContextId: "b1" });
 });

@@ -1,4 +1,4 @@
-import type { TStatusAction, TTodoStatus } from "./schemas/todos.ts";
+import type { TStatusAction, TTodoListItem, TTodoStatus } from "./schemas/todos.ts";
 
 // CONVENTIONS.md "Todo lifecycle", as data. Anything not in here is 409 CONFLICT. Pure, so the
 // server (status changes) and the UI (which controls to offer) share the one table.
@@ -95,4 +95,19 @@ const ACTIONS: readonly TStatusAction[] = ["pause", "resume", "complete", "cance
 /** The actions the table allows from `status` (what a status control may offer). */
 export function allowedActions(status: TTodoStatus): TStatusAction[] {
   return ACTIONS.filter((action) => nextStatus(status, action, { turnInterrupted: false, hasScheduled: false }) !== null);
+}
+
+/**
+ * Running a todo again (project_startFromTemplate's spec): a new todo takes its text, group and
+ * agent (settings, assigned agent, contexts), never its status, conversation or metadata.
+ */
+export function againSpec(todo: Pick<TTodoListItem, "content" | "groupSlug" | "agentSettings" | "assignedAgent" | "agentSettingsId" | "businessContextId">) {
+  return {
+    content: todo.content,
+    ...(todo.groupSlug ? { groupSlug: todo.groupSlug } : {}),
+    ...(todo.agentSettings ? { agentSettings: todo.agentSettings } : {}),
+    ...(todo.assignedAgent ? { assignedAgent: todo.assignedAgent } : {}),
+    ...(todo.agentSettingsId ? { agentSettingsId: todo.agentSettingsId } : {}),
+    ...(todo.businessContextId ? { businessContextId: todo.businessContextId } : {}),
+  };
 }

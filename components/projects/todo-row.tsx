@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { toast } from "sonner";
 import { ErrorAlert } from "@/components/ui/error-alert";
@@ -9,7 +10,7 @@ import { RenameInput } from "@/components/ui/rename-input";
 import { call } from "@/lib/api/client";
 import type { TTodoGroup } from "@/lib/schemas/groups";
 import { ZTodoStatusUpdateInput, type TStatusAction, type TTodoListItem } from "@/lib/schemas/todos";
-import { allowedActions } from "@/lib/todo-lifecycle";
+import { againSpec, allowedActions } from "@/lib/todo-lifecycle";
 import { formatDateTime, formatRelative, truncate } from "@/lib/ui/format";
 import { errorMessage } from "@/lib/ui/form-issues";
 import { startWaiting } from "@/lib/ui/agent-start";
@@ -59,10 +60,11 @@ type Props = {
 
 /**
  * One todo: a one-click Complete, its content (linking to its chat), status as icon and word, what
- * its agent does, last activity; a menu with Start, Rename, Move to, Cancel (with Undo) and Delete.
+ * its agent does, last activity; a menu with Start, Run again, Rename, Move to, Cancel (with Undo) and Delete.
  * Accept / Dismiss when PROPOSED. Rows can be dragged onto a group.
  */
 export function TodoRow({ todo, canWrite, groups = [], onChanged, onRemoved }: Props) {
+  const router = useRouter();
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [renaming, setRenaming] = useState(false);
@@ -119,6 +121,17 @@ export function TodoRow({ todo, canWrite, groups = [], onChanged, onRemoved }: P
 
   /** A todo created without the agent: its waiting message starts a turn now. */
   const start = () => run("start", () => startWaiting(todo.id), "Agent started");
+
+  /**
+   * A new todo from this one (project_startFromTemplate): its text, group and agent settings, the
+   * agent started on it now. This todo stays as it is, with its conversation.
+   */
+  const runAgain = () =>
+    run("again", async () => {
+      const copy = await call("project_startFromTemplate", { params: { projectId: todo.projectId }, body: { spec: againSpec(todo) } });
+      const href = `/projects/${copy.projectId}/todos/${copy.id}`;
+      toast.success("Started again as a new todo", { action: { label: "Open", onClick: () => router.push(href) } });
+    });
 
   function cancelWithUndo() {
     let undone = false;
@@ -246,7 +259,20 @@ export function TodoRow({ todo, canWrite, groups = [], onChanged, onRemoved }: P
               >
                 ▶ Start the agent
               </button>
-            ) : null}
+            ) : (
+              <button
+                type="button"
+                className="secondary"
+                title="A new todo with the same text, group and agent settings, the agent started on it now"
+                onClick={() => {
+                  closeMenu();
+                  void runAgain();
+                }}
+                disabled={busy !== null}
+              >
+                ↻ Run again
+              </button>
+            )}
             <button
               type="button"
               className="secondary"

@@ -220,7 +220,7 @@ test("projects create --default; list pages with a cursor hint; show numbers the
   expect((await todo(["check", todoId, "cmissingblockid0000000000"], env)).code).toBe(4);
 });
 
-test("models lists what the server offers; model shows and changes a todo's, keeping its other settings; the next reply is that model's; a bad choice changes nothing", async ({ baseURL }, info) => {
+test("models lists what the server offers; model shows and changes a todo's, keeping its other settings; the next reply is that model's; a bad choice changes nothing; again runs it anew", async ({ baseURL }, info) => {
   const u = await createUser(info, "cli-models");
   const env = { TODO_CONFIG_DIR: await mkdtemp(path.join(tmpdir(), "todo-cli-")), TODO_SERVER: baseURL!, TODO_API_KEY: u.apiKey };
   const p = await createProject(u, "Models");
@@ -250,6 +250,17 @@ test("models lists what the server offers; model shows and changes a todo's, kee
   expect(sent.code, sent.stderr).toBe(0);
   const reply = (JSON.parse(sent.stdout) as { messages: { role: string; usage: { provider?: string; model?: string } | null }[] }).messages.at(-1)!;
   expect(reply).toMatchObject({ role: "assistant", usage: { provider: "openai", model: "gpt-4.1-mini" } });
+
+  // Run again: a new todo with the same text and settings, its first reply by the same model; the first keeps its own.
+  const again = await todo(["again", t.id, "--watch", "--json"], env);
+  expect(again.code, again.stderr).toBe(0);
+  const copy = JSON.parse(again.stdout) as { id: string; content: string; status: string; agentSettings: unknown; messages: { role: string; content: string; usage: { model?: string } | null }[] };
+  expect(copy.id).not.toBe(t.id);
+  expect(copy).toMatchObject({ content: "Which model?", status: "READY", agentSettings: { systemPrompt: "Be brief.", provider: "openai", model: "gpt-4.1-mini" } });
+  expect(copy.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+  expect(copy.messages[1]!.usage).toMatchObject({ model: "gpt-4.1-mini" });
+  expect((await getTodo(u, t.id)).messages).toHaveLength(3);
+  expect((await todo(["again", "cmissingtodoid000000000000"], env)).code).toBe(4);
 
   expect(JSON.parse((await todo(["model", t.id, "default", "--json"], env)).stdout)).toEqual({ id: t.id, agentSettings: { systemPrompt: "Be brief." } });
 });

@@ -1,11 +1,11 @@
 import { expect, test, type Page } from "@playwright/test";
 import { signedInUser, snap } from "../support/ui";
-import { TURN_TIMEOUT, createProject, createTodo, getTodo, h, okJson, waitForStatus } from "../support/todos";
+import { TURN_TIMEOUT, createProject, createTodo, getTodo, h, listTodos, okJson, waitForReply, waitForStatus } from "../support/todos";
 import type { TestUser } from "../support/users";
 
 // Todos managed from the project's list: complete in one click, rename, move (menu and drag and
 // drop), start a todo created without the agent, cancel with Undo, delete after confirming, and
-// the keyboard.
+// the keyboard; run a todo again as a new one.
 test.describe.configure({ timeout: 120_000 });
 
 const rows = (page: Page) => page.getByTestId("todo-row");
@@ -85,6 +85,35 @@ test("start a todo created without the agent; delete asks first", async ({ page 
   await del.getByRole("button", { name: "Delete for good" }).click();
   await expect(row(page, "Throw this away")).toHaveCount(0);
   expect((await u.session.get(`/api/v1/todos/${gone.id}`, { headers: h(u) })).status()).toBe(404);
+});
+
+test("run again: a new todo with the same text, group and agent settings, started; the first keeps its conversation", async ({ page }, info) => {
+  const u = await signedInUser(page, info);
+  const p = await createProject(u, "Reports");
+  await upsertGroup(u, p.id, "weekly", "Weekly");
+  const first = await createTodo(u, p.id, { content: "Write the weekly report", groupSlug: "weekly", agentSettings: { systemPrompt: "Answer in one line." }, assignedAgent: "writer", startProcessing: true });
+  const before = await waitForReply(u, first.id);
+  await openProject(page, p.id);
+  const actions = await menu(page, "Write the weekly report");
+  await snap(page, info, "todo-actions-run-again-menu");
+  await actions.getByRole("button", { name: "Run again" }).click();
+  await expect(page.getByText("Started again as a new todo")).toBeVisible();
+  await expect(row(page, "Write the weekly report")).toHaveCount(2);
+
+  const all = (await listTodos(u, p.id)).items.filter((t) => t.content === "Write the weekly report");
+  expect(all).toHaveLength(2);
+  const copy = all.find((t) => t.id !== first.id)!;
+  expect(copy).toMatchObject({ groupSlug: "weekly", agentSettings: { systemPrompt: "Answer in one line." }, assignedAgent: "writer" });
+  // The toast's Open goes to the new todo's chat.
+  await page.getByRole("button", { name: "Open" }).click();
+  await expect(page).toHaveURL(new RegExp(`/projects/${p.id}/todos/${copy.id}$`));
+
+  const reply = await waitForReply(u, copy.id);
+  expect(reply.messages.map((m) => [m.role, m.role === "user" ? m.content : ""])).toEqual([
+    ["user", "Write the weekly report"],
+    ["assistant", ""],
+  ]);
+  expect((await getTodo(u, first.id)).messages.map((m) => m.messageId)).toEqual(before.messages.map((m) => m.messageId));
 });
 
 test("cancel waits for Undo: undone it changes nothing, else the todo is cancelled", async ({ page }, info) => {
