@@ -127,7 +127,8 @@ export function TodoBoard({
       {!search && items.length === 0 && !feed.hasMore ? <p className="empty">No todos yet.{canWrite ? " Add the first one above." : ""}</p> : null}
 
       {ungrouped.length > 0 ? (
-        <GroupSection projectId={projectId} group={null} title={groupList.length > 0 ? "Ungrouped" : null} canWrite={canWrite} onMoved={onChanged}>
+        // Its count is known once every todo is loaded (a group's comes from the server).
+        <GroupSection projectId={projectId} group={null} title={groupList.length > 0 ? "Ungrouped" : null} count={search || feed.hasMore ? undefined : ungrouped.length} canWrite={canWrite} onMoved={onChanged}>
           <TodoList items={ungrouped} canWrite={canWrite} groups={groupList} onChanged={onChanged} onRemoved={onRemoved} />
         </GroupSection>
       ) : null}

@@ -135,6 +135,8 @@ test("groups: todos by group, an empty group, rename a group, add a group", asyn
   await expect(group(page, "Backlog")).toContainText("Triage the inbox");
   await expect(group(page, "Backlog")).not.toContainText("Loose end");
   await expect(group(page, "Ungrouped")).toContainText("Loose end");
+  // Every heading counts its todos, Ungrouped too (the whole list is loaded).
+  await expect(page.getByRole("heading", { level: 3 })).toHaveText(["Ungrouped · 1", "Backlog · 1", "Later · 0"]);
   await expect(group(page, "Later")).toContainText("No todos in this group.");
   await snap(page, info, "groups");
 
