@@ -10,10 +10,10 @@ import { RenameInput } from "@/components/ui/rename-input";
 import { call } from "@/lib/api/client";
 import type { TTodoGroup } from "@/lib/schemas/groups";
 import { ZTodoStatusUpdateInput, type TStatusAction, type TTodoListItem } from "@/lib/schemas/todos";
-import { againSpec, allowedActions } from "@/lib/todo-lifecycle";
-import { formatDateTime, formatRelative, truncate } from "@/lib/ui/format";
+import { allowedActions } from "@/lib/todo-lifecycle";
+import { formatDateTime, formatRelative, todoHref, truncate } from "@/lib/ui/format";
 import { errorMessage } from "@/lib/ui/form-issues";
-import { startWaiting } from "@/lib/ui/agent-start";
+import { startAgain, startWaiting } from "@/lib/ui/agent-start";
 import { statusIconStyle, statusLabel } from "@/lib/ui/status";
 
 export function StatusBadge({ status }: { status: TTodoListItem["status"] }) {
@@ -128,9 +128,8 @@ export function TodoRow({ todo, canWrite, groups = [], onChanged, onRemoved }: P
    */
   const runAgain = () =>
     run("again", async () => {
-      const copy = await call("project_startFromTemplate", { params: { projectId: todo.projectId }, body: { spec: againSpec(todo) } });
-      const href = `/projects/${copy.projectId}/todos/${copy.id}`;
-      toast.success("Started again as a new todo", { action: { label: "Open", onClick: () => router.push(href) } });
+      const copy = await startAgain(todo);
+      toast.success("Started again as a new todo", { action: { label: "Open", onClick: () => router.push(todoHref(copy.projectId, copy.id)) } });
     });
 
   function cancelWithUndo() {
@@ -212,7 +211,7 @@ export function TodoRow({ todo, canWrite, groups = [], onChanged, onRemoved }: P
             </button>
           </form>
         ) : (
-          <Link href={`/projects/${todo.projectId}/todos/${todo.id}`} className="todo-link" title={todo.content.length > text.length ? todo.content : undefined}>
+          <Link href={todoHref(todo.projectId, todo.id)} className="todo-link" title={todo.content.length > text.length ? todo.content : undefined}>
             {text || "(empty)"}
           </Link>
         )}

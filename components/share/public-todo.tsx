@@ -40,7 +40,7 @@ export function PublicTodo({ todo, messages, before, live }: { todo: TPublicTodo
         ) : (
           <ol className={todoStyles.list}>
             {messages.map((m) => (
-              <MessageItem key={m.id} message={m} paused={todo.status === "PAUSED"} userLabel="User" />
+              <MessageItem key={m.id} message={m} paused={todo.status === "PAUSED"} cancelled={todo.status === "CANCELLED"} userLabel="User" />
             ))}
           </ol>
         )}

@@ -4,6 +4,7 @@ import { Fragment, useEffect, useId, useMemo, useRef, useState, type KeyboardEve
 import { createPortal } from "react-dom";
 import { useRouter } from "next/navigation";
 import { useOperation } from "@/lib/api/swr";
+import { todoHref } from "@/lib/ui/format";
 import { Loading, LoadError } from "@/components/ui/load-state";
 import styles from "./search-dialog.module.css";
 
@@ -73,7 +74,7 @@ export function SearchDialog() {
     return {
       exact: data.exact.map((g) => ({
         key: `t:${g.todoId}`,
-        href: `/projects/${encodeURIComponent(g.projectId)}/todos/${encodeURIComponent(g.todoId)}?message=${encodeURIComponent(g.best.messageId)}`,
+        href: todoHref(g.projectId, g.todoId, g.best.messageId),
         node: (
           <>
             <span className={styles.title}>{g.todoTitle}</span>
@@ -88,7 +89,7 @@ export function SearchDialog() {
       })),
       related: data.related.map((r) => ({
         key: `${r.kind}:${r.id}`,
-        href: r.kind === "todo" && r.projectId ? `/projects/${encodeURIComponent(r.projectId)}/todos/${encodeURIComponent(r.id)}` : null,
+        href: r.kind === "todo" && r.projectId ? todoHref(r.projectId, r.id) : null,
         node: (
           <>
             <span className={styles.title}>{r.title}</span>

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useState } from "react";
 import type { TBlock } from "@/lib/schemas/todos";
 import { errorMessage } from "@/lib/ui/form-issues";
+import { todoHref } from "@/lib/ui/format";
 import styles from "./todo.module.css";
 import { ShellBlock } from "./shell-block";
 import { ToolStep } from "./tool-step";
@@ -41,7 +42,7 @@ export function BlockList({ blocks, projectId, onCheck }: Props) {
               <span className="muted">Sub-todos:</span>
               {block.subTodoIds.map((id, i) =>
                 projectId ? (
-                  <Link key={id} href={`/projects/${encodeURIComponent(projectId)}/todos/${encodeURIComponent(id)}`}>
+                  <Link key={id} href={todoHref(projectId, id)}>
                     Sub-todo {i + 1}
                   </Link>
                 ) : (

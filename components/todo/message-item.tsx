@@ -34,6 +34,8 @@ type Props = {
   onChanged?: () => void;
   /** A reply cut by a pause stays PROCESSING until resumed: say so instead of "writing…". */
   paused?: boolean;
+  /** The todo was cancelled: a waiting message will never be answered, and says so. */
+  cancelled?: boolean;
   /** The reader may not write (a viewer): a scheduled message cannot be edited or sent from here. */
   readOnly?: boolean;
   /** Who wrote this user message, when it is not the reader ("You"): a member's name, or "User" (the public page, which names no one: the owner and editors may have written). */
@@ -42,7 +44,7 @@ type Props = {
   fromOther?: boolean;
 };
 
-export function MessageItem({ message, agentName, projectId, onCheck, onChanged, paused, readOnly, userLabel, fromOther }: Props) {
+export function MessageItem({ message, agentName, projectId, onCheck, onChanged, paused, cancelled, readOnly, userLabel, fromOther }: Props) {
   const [editing, setEditing] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -82,7 +84,7 @@ export function MessageItem({ message, agentName, projectId, onCheck, onChanged,
             </span>
           ) : null}
           <time dateTime={new Date(message.createdAt).toISOString()} suppressHydrationWarning>{formatDateTime(message.createdAt)}</time>
-          {message.state === "PENDING" ? <span>waiting for the agent</span> : null}
+          {message.state === "PENDING" ? <span>{cancelled ? "not answered: the todo was cancelled" : "waiting for the agent"}</span> : null}
           {message.state === "ERROR" ? <span className="error">failed</span> : null}
           {canReport ? (
             <button type="button" className={`link-button ${styles.reportButton}`} onClick={() => setReporting(true)} disabled={reported} aria-label={reported ? "Reported" : `Report this reply from ${formatDateTime(message.createdAt)}`}>

@@ -18,6 +18,8 @@ type Props = {
   onCheck?: (block: TBlock, checked: boolean) => Promise<void>;
   onChanged: () => void;
   paused: boolean;
+  /** The todo was cancelled: a message still waiting will not be answered. */
+  cancelled?: boolean;
   /** The reader may not write: no editing or sending of scheduled messages. */
   readOnly?: boolean;
   /** Who wrote each user message, when not the reader ("You" otherwise): lib/ui/message-author.ts. */
@@ -27,7 +29,7 @@ type Props = {
 /** Near the bottom is where a chat follows new text; elsewhere the reader keeps their place. */
 const STICK_PX = 48;
 
-export function MessageList({ messages, hasOlder, loadingOlder, olderError, onLoadOlder, agentName, projectId, onCheck, onChanged, paused, readOnly, userLabelOf }: Props) {
+export function MessageList({ messages, hasOlder, loadingOlder, olderError, onLoadOlder, agentName, projectId, onCheck, onChanged, paused, cancelled, readOnly, userLabelOf }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   /** The list's height when it last rendered: was the reader at its bottom before this update? */
@@ -194,7 +196,7 @@ export function MessageList({ messages, hasOlder, loadingOlder, olderError, onLo
           <ol ref={contentRef} className={styles.list}>
             {messages.map((m) => {
               const userLabel = userLabelOf?.(m);
-              return <MessageItem key={m.id} message={m} agentName={agentName} projectId={projectId} onCheck={onCheck} onChanged={onChanged} paused={paused} readOnly={readOnly} userLabel={userLabel} fromOther={userLabel !== undefined} />;
+              return <MessageItem key={m.id} message={m} agentName={agentName} projectId={projectId} onCheck={onCheck} onChanged={onChanged} paused={paused} cancelled={cancelled} readOnly={readOnly} userLabel={userLabel} fromOther={userLabel !== undefined} />;
             })}
           </ol>
         )}

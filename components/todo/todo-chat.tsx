@@ -17,7 +17,7 @@ import { MessageList } from "./message-list";
 import { OfflineAgentHint } from "./offline-hint";
 import { Loading } from "@/components/ui/load-state";
 import { composerClosedReason } from "@/lib/ui/status";
-import { todoTitle } from "@/lib/ui/format";
+import { todoHref, todoTitle } from "@/lib/ui/format";
 import { useOptionalShell, type ProjectsState } from "@/components/shell/shell-context";
 import type { TProjectFull } from "@/lib/schemas/projects";
 import { TodoGone } from "./todo-gone";
@@ -45,7 +45,7 @@ export function TodoChat({ projectId, todoId }: { projectId: string; todoId: str
 
   // A link may name the wrong project (a sub-todo elsewhere): put the todo's own project in the URL.
   useEffect(() => {
-    if (todo && todo.projectId !== projectId) router.replace(`/projects/${encodeURIComponent(todo.projectId)}/todos/${encodeURIComponent(todo.id)}`);
+    if (todo && todo.projectId !== projectId) router.replace(todoHref(todo.projectId, todo.id));
   }, [todo, projectId, router]);
 
   const onCheck = useCallback(
@@ -161,6 +161,7 @@ export function TodoChat({ projectId, todoId }: { projectId: string; todoId: str
         readOnly={access !== "write"}
         userLabelOf={userLabelOf}
         paused={todo.status === "PAUSED"}
+        cancelled={todo.status === "CANCELLED"}
       />
       {access === "write" && state.messages.some((m) => m.role === "assistant" && m.usage?.provider === "local") ? <OfflineAgentHint /> : null}
       {access === "write" ? (
@@ -170,7 +171,8 @@ export function TodoChat({ projectId, todoId }: { projectId: string; todoId: str
           closedReason={composerClosedReason(todo.status)}
           onSent={chat.upsertMessage}
           onStop={todo.status === "RUNNING" ? stop : undefined}
-          picker={<AgentPicker todoId={todo.id} settings={todo.agentSettings} />}
+          // A todo that takes no more messages has no next reply to choose a model for.
+          picker={composerClosedReason(todo.status) ? undefined : <AgentPicker todoId={todo.id} settings={todo.agentSettings} />}
         />
       ) : access === "read" ? (
         <p className={`card muted ${styles.readOnly}`} data-testid="read-only">

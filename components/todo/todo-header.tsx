@@ -1,8 +1,12 @@
 "use client";
 
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { useState, useSyncExternalStore } from "react";
+import { toast } from "sonner";
 import { call } from "@/lib/api/client";
+import { startAgain } from "@/lib/ui/agent-start";
+import { todoHref } from "@/lib/ui/format";
 import { errorMessage } from "@/lib/ui/form-issues";
 import type { RealtimeStatus } from "@/lib/realtime-client";
 import type { TStatusAction } from "@/lib/schemas/todos";
@@ -16,6 +20,9 @@ import styles from "./todo.module.css";
 const LIVE_LABEL: Record<RealtimeStatus, string> = { connecting: "Connecting…", live: "Live", offline: "Offline: reconnecting…" };
 
 const NARROW = "(max-width: 640px)";
+
+/** Finished, the todo offers to run again as a new one (its conversation stays as it is). */
+const FINISHED = new Set(["DONE", "CANCELLED", "ERROR"]);
 
 /** Whether the window is narrow (a phone): the header's actions then go into a menu. */
 function useNarrow(): boolean {
@@ -32,7 +39,8 @@ function useNarrow(): boolean {
 
 /** `canWrite` false (a viewer, a public todo not one's own): no status actions and no sharing. */
 export function TodoHeader({ todo, projectId, live, onChanged, canWrite }: { todo: TodoMeta; projectId: string; live: RealtimeStatus; onChanged: () => void; canWrite: boolean }) {
-  const [busy, setBusy] = useState<TStatusAction | null>(null);
+  const router = useRouter();
+  const [busy, setBusy] = useState<TStatusAction | "again" | null>(null);
   const [error, setError] = useState<string | null>(null);
   const reason = typeof todo.metadata?.error === "string" ? todo.metadata.error : null;
 
@@ -46,6 +54,20 @@ export function TodoHeader({ todo, projectId, live, onChanged, canWrite }: { tod
       setError(`${ACTION_LABEL[action]} failed: ${errorMessage(err)}`);
       onChanged();
     } finally {
+      setBusy(null);
+    }
+  }
+
+  /** A new todo from this one, started; the chat moves to it. */
+  async function again() {
+    setBusy("again");
+    setError(null);
+    try {
+      const copy = await startAgain(todo);
+      toast.success("Started again as a new todo");
+      router.push(todoHref(copy.projectId, copy.id));
+    } catch (err) {
+      setError(`Run again failed: ${errorMessage(err)}`);
       setBusy(null);
     }
   }
@@ -64,6 +86,12 @@ export function TodoHeader({ todo, projectId, live, onChanged, canWrite }: { tod
       {ACTION_LABEL[action]}
     </button>
   ));
+  if (canWrite && FINISHED.has(todo.status))
+    buttons.push(
+      <button key="again" type="button" className="secondary" disabled={busy !== null} aria-busy={busy === "again"} title="A new todo with the same text, group and agent settings, the agent started on it now" onClick={() => void again()}>
+        ↻ Run again
+      </button>,
+    );
   return (
     <header className={`card ${styles.header}`}>
       <div className={styles.titleRow}>
@@ -98,7 +126,7 @@ export function TodoHeader({ todo, projectId, live, onChanged, canWrite }: { tod
       {/* One row on a wide window: the status actions, then sharing (the chat keeps the height). */}
       {narrow || !canWrite ? null : (
         <div className={styles.toolbar}>
-          {actions.length > 0 ? (
+          {buttons.length > 0 ? (
             <div className={styles.controls} role="group" aria-label="Todo status actions">
               {buttons}
             </div>

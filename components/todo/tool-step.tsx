@@ -5,7 +5,7 @@ import type { TBlock } from "@/lib/schemas/todos";
 import { useCallback, useMemo } from "react";
 import { refreshOperation, useOperation } from "@/lib/api/swr";
 import { useRealtime, type RealtimeEvent } from "@/lib/realtime-client";
-import { formatDateTime } from "@/lib/ui/format";
+import { formatDateTime, todoHref } from "@/lib/ui/format";
 import { statusIconStyle, statusLabel } from "@/lib/ui/status";
 import styles from "./todo.module.css";
 
@@ -126,7 +126,7 @@ export function SubTodoCard({ todoId, projectId }: { todoId: string; projectId?:
     if (event.todoId === todoId && CARD_EVENTS.has(event.type)) refresh();
   }, [todoId, refresh]);
   useRealtime({ kind: "todo", id: todoId }, onEvent, refresh);
-  const href = projectId ? `/projects/${encodeURIComponent(projectId)}/todos/${encodeURIComponent(todoId)}` : null;
+  const href = projectId ? todoHref(projectId, todoId) : null;
   if (error) {
     return (
       <li className={styles.childCard} data-testid="subtodo-card">

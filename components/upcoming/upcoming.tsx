@@ -9,7 +9,7 @@ import { useRealtime, type RealtimeEvent } from "@/lib/realtime-client";
 import type { TPendingTask, TStatusAction } from "@/lib/schemas/todos";
 import { startWaiting } from "@/lib/ui/agent-start";
 import { errorMessage } from "@/lib/ui/form-issues";
-import { formatDateTime, formatDue, truncate } from "@/lib/ui/format";
+import { formatDateTime, formatDue, todoHref, truncate } from "@/lib/ui/format";
 import { useShell } from "@/components/shell/shell-context";
 import { ErrorAlert } from "@/components/ui/error-alert";
 import { LoadError, Loading } from "@/components/ui/load-state";
@@ -40,11 +40,6 @@ function useNow(answer: unknown): number {
     };
   }, [answer]);
   return now;
-}
-
-function todoHref(task: TPendingTask, messageId?: string | null) {
-  const base = `/projects/${encodeURIComponent(task.projectId)}/todos/${encodeURIComponent(task.todoId)}`;
-  return messageId ? `${base}?message=${encodeURIComponent(messageId)}` : base;
 }
 
 /**
@@ -119,7 +114,7 @@ export function Upcoming() {
                         <span className={styles.when}>—</span>
                       )}
                       <div className={styles.main}>
-                        <Link href={todoHref(task, task.messageId)} className={styles.todo}>
+                        <Link href={todoHref(task.projectId, task.todoId, task.messageId)} className={styles.todo}>
                           {label}
                         </Link>
                         <span className={styles.project}>{task.projectName}</span>
@@ -133,7 +128,7 @@ export function Upcoming() {
                         <button type="button" onClick={() => void sendNow(task)} disabled={busy !== null} aria-busy={busy === `${task.id}:send`} aria-label={`Send now: ${label}`}>
                           {busy === `${task.id}:send` ? "Sending…" : "Send now"}
                         </button>
-                        <Link href={todoHref(task, task.messageId)} className="button-link" aria-label={`Edit in the chat: ${label}`}>
+                        <Link href={todoHref(task.projectId, task.todoId, task.messageId)} className="button-link" aria-label={`Edit in the chat: ${label}`}>
                           Edit
                         </Link>
                       </div>
@@ -161,7 +156,7 @@ export function Upcoming() {
                         proposed
                       </time>
                       <div className={styles.main}>
-                        <Link href={todoHref(task)} className={styles.todo}>
+                        <Link href={todoHref(task.projectId, task.todoId)} className={styles.todo}>
                           {label}
                         </Link>
                         <span className={styles.project}>{task.projectName}</span>

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { signedInUser, snap } from "../support/ui";
-import { TURN_TIMEOUT, createProject, createTodo, getTodo, h, listTodos, okJson, waitForReply, waitForStatus } from "../support/todos";
+import { TURN_TIMEOUT, createProject, createTodo, getTodo, h, listTodos, okJson, setStatus, waitForReply, waitForStatus } from "../support/todos";
+import { TodoChatPage } from "../support/todo-page";
 import type { TestUser } from "../support/users";
 
 // Todos managed from the project's list: complete in one click, rename, move (menu and drag and
@@ -114,6 +115,27 @@ test("run again: a new todo with the same text, group and agent settings, starte
     ["assistant", ""],
   ]);
   expect((await getTodo(u, first.id)).messages.map((m) => m.messageId)).toEqual(before.messages.map((m) => m.messageId));
+});
+
+test("run again from a finished todo's chat: the chat moves to the new todo, which the agent answers", async ({ page }, info) => {
+  const u = await signedInUser(page, info);
+  const p = await createProject(u, "Reports");
+  const first = await createTodo(u, p.id, { content: "Sum up the sales", startProcessing: true });
+  await waitForReply(u, first.id);
+  await setStatus(u, first.id, "complete");
+  const chat = new TodoChatPage(page);
+  await chat.open(p.id, first.id);
+  const again = chat.control("↻ Run again");
+  await again.click();
+  await expect(page).not.toHaveURL(new RegExp(`/todos/${first.id}$`));
+  const copyId = page.url().split("/").at(-1)!;
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Sum up the sales");
+  await expect(chat.status).toHaveText("Ready", { timeout: TURN_TIMEOUT });
+  expect((await waitForReply(u, copyId)).projectId).toBe(p.id);
+  expect((await getTodo(u, first.id)).status).toBe("DONE");
+  // A todo still in progress offers no Run again in its chat (its row menu does).
+  await chat.open(p.id, copyId);
+  await expect(page.getByRole("button", { name: "Run again" })).toHaveCount(0);
 });
 
 test("cancel waits for Undo: undone it changes nothing, else the todo is cancelled", async ({ page }, info) => {

@@ -145,7 +145,7 @@ test("pause mid-turn stops the reply; resume finishes it", async ({ page }, info
   await expect(page.getByTestId("paused-reply")).toHaveCount(0);
 });
 
-test("cancel ends the todo: no controls, no composer; an ERROR todo shows its reason", async ({ page }, info) => {
+test("cancel ends the todo: no status controls but Run again, no composer; an ERROR todo shows its reason", async ({ page }, info) => {
   const u = await signedInUser(page, info);
   const p = await createProject(u);
   const t = await createTodo(u, p.id, "Maybe later");
@@ -154,9 +154,12 @@ test("cancel ends the todo: no controls, no composer; an ERROR todo shows its re
   await expect(chat.controls.getByRole("button")).toHaveText(["Complete", "Cancel"]);
   await chat.control("Cancel").click();
   await expect(chat.status).toHaveText("Cancelled");
-  await expect(chat.controls).toHaveCount(0);
+  await expect(chat.controls.getByRole("button")).toHaveText(["↻ Run again"]);
   await expect(chat.composer.getByLabel("Message")).toBeDisabled();
   await expect(chat.composer).toContainText("This todo is cancelled");
+  // Its first message will not be answered now, and no model is left to choose.
+  await expect(chat.message("Maybe later")).toContainText("not answered: the todo was cancelled");
+  await expect(chat.composer.getByLabel("Model")).toHaveCount(0);
   expect((await getTodo(u, t.id)).status).toBe("CANCELLED");
   await snap(page, info, "cancelled");
 
@@ -166,7 +169,7 @@ test("cancel ends the todo: no controls, no composer; an ERROR todo shows its re
   await chat.open(p.id, failing.id);
   await expect(chat.status).toHaveText("Error");
   await expect(page.getByTestId("error-reason")).toContainText(String(failed.metadata.error));
-  await expect(chat.controls.getByRole("button")).toHaveText(["Complete", "Cancel"]);
+  await expect(chat.controls.getByRole("button")).toHaveText(["Complete", "Cancel", "↻ Run again"]);
   await snap(page, info, "error-status");
 });
 

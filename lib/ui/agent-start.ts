@@ -1,5 +1,6 @@
 import { call } from "@/lib/api/client";
-import type { TMessage } from "@/lib/schemas/todos";
+import type { TMessage, TTodoListItem } from "@/lib/schemas/todos";
+import { againSpec } from "@/lib/todo-lifecycle";
 
 type Waiting = Pick<TMessage, "messageId" | "role" | "state" | "content">;
 
@@ -24,4 +25,9 @@ export async function startWaiting(todoId: string, messageId?: string): Promise<
     : waitingMessage(full.messages, { scheduled: true });
   if (!waiting) throw new Error(messageId ? "This message is no longer waiting: it was sent or changed meanwhile." : "Nothing waits for the agent: open the todo and write to it.");
   await startWith(todoId, waiting);
+}
+
+/** Runs `todo` again: a new todo from its spec (againSpec), the agent started on it. Resolves to the new todo. */
+export function startAgain(todo: TTodoListItem) {
+  return call("project_startFromTemplate", { params: { projectId: todo.projectId }, body: { spec: againSpec(todo) } });
 }

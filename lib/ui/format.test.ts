@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { cloudSizeText, defaultModelText, formatDateTime, formatDue, plural, todoTitle, utcDays, withModel } from "./format.ts";
+import { cloudSizeText, defaultModelText, todoHref, formatDateTime, formatDue, plural, todoTitle, utcDays, withModel } from "./format.ts";
 
 test("utcDays lists every UTC day of the range, both ends included, gaps and month ends too", () => {
   const from = Date.parse("2026-02-27T18:00:00Z");
@@ -56,4 +56,10 @@ test("defaultModelText names the built-in agent, or the provider and its default
   assert.equal(defaultModelText({ kind: "local", name: "local", defaultModel: null }), "built-in offline agent");
   assert.equal(defaultModelText({ kind: "openai", name: "openai", defaultModel: "gpt-4o-mini" }), "openai · gpt-4o-mini");
   assert.equal(defaultModelText({ kind: "openai-compatible", name: "ollama", defaultModel: null }), "ollama");
+});
+
+test("todoHref is a todo's chat path, its ids escaped, opening at a message when given one", () => {
+  assert.equal(todoHref("p1", "t1"), "/projects/p1/todos/t1");
+  assert.equal(todoHref("p 1", "t/1", "m?1"), "/projects/p%201/todos/t%2F1?message=m%3F1");
+  assert.equal(todoHref("p1", "t1", null), "/projects/p1/todos/t1");
 });

@@ -37,6 +37,12 @@ export function truncate(text: string, max = 140): string {
   return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`;
 }
 
+/** The path of a todo's chat; with a message, the chat opens at it (`?message=`). */
+export function todoHref(projectId: string, todoId: string, messageId?: string | null): string {
+  const base = `/projects/${encodeURIComponent(projectId)}/todos/${encodeURIComponent(todoId)}`;
+  return messageId ? `${base}?message=${encodeURIComponent(messageId)}` : base;
+}
+
 /** A todo as a window's title names it: its first line, at most 60 characters. */
 export function todoTitle(content: string): string {
   return truncate(content.split("\n", 1)[0] ?? "", 60);

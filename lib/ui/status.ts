@@ -58,7 +58,7 @@ export function statusControls(status: TTodoStatus): TStatusAction[] {
 
 /** Statuses in which the API refuses a new message (409). */
 export function composerClosedReason(status: TTodoStatus): string | null {
-  if (status === "CANCELLED") return "This todo is cancelled: no new messages can be added.";
+  if (status === "CANCELLED") return "This todo is cancelled: no new messages can be added. Run again starts a new todo like it.";
   if (status === "PROPOSED") return "This todo is a proposal: accept it to talk to the agent.";
   return null;
 }
