@@ -45,7 +45,7 @@ function Summary({ todoId, summary, canWrite }: { todoId: string; summary: strin
   async function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const next = text.trim();
-    if (!next) return setAlert("The summary needs some text. To drop it, use Forget.");
+    if (!next) return setAlert("The summary needs some text. To drop it, Discard this edit and choose Forget summary.");
     if (next === summary) return setEditing(false);
     if (await save(next)) setEditing(false);
   }
@@ -130,7 +130,7 @@ function WorkflowFacts({ workflow, canWrite }: { workflow: TTodoWorkflow; canWri
           <Summary key={summary} todoId={workflow.todoId} summary={summary} canWrite={canWrite} />
         </dd>
       ) : (
-        <dd data-testid="workflow-summary-status">The whole conversation: it has not needed a summary.</dd>
+        <dd data-testid="workflow-summary-status">The whole conversation: no summary stands in for older messages.</dd>
       )}
       <dt>Across todos</dt>
       <dd>

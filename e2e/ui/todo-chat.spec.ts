@@ -534,7 +534,7 @@ test("Details: a viewer opens the agent's workflow by keyboard (loading, a faile
   await details.getByRole("button", { name: "Try again" }).click();
   await expect(details.getByTestId("workflow-state")).toHaveText("Not working on it now");
   await expect(details.getByTestId("workflow-turn")).toHaveText("The agent has not started yet");
-  await expect(details.getByTestId("workflow-summary-status")).toHaveText("The whole conversation: it has not needed a summary.");
+  await expect(details.getByTestId("workflow-summary-status")).toHaveText("The whole conversation: no summary stands in for older messages.");
   // Read-only: nothing to press in it.
   await expect(details.getByRole("button")).toHaveCount(0);
   await expectAccessible(page, "todo details");
@@ -581,7 +581,7 @@ test("Details: a writer corrects the agent's summary (read on the next turn) or 
   await expect(field).toHaveValue(wrong);
   await field.fill("   ");
   await details.getByRole("button", { name: "Save summary" }).click();
-  await expect(details.getByRole("alert")).toHaveText("The summary needs some text. To drop it, use Forget.");
+  await expect(details.getByRole("alert")).toHaveText("The summary needs some text. To drop it, Discard this edit and choose Forget summary.");
   const right = "The user wants three days in Porto in May, by train, on a budget of 400 euros.";
   await field.fill(right);
   await snap(page, info, "todo-details-summary-edit");
@@ -598,7 +598,7 @@ test("Details: a writer corrects the agent's summary (read on the next turn) or 
   await expect(details.getByTestId("workflow-summary")).toHaveText(right);
 
   await details.getByRole("button", { name: "Forget summary" }).click();
-  await expect(details.getByTestId("workflow-summary-status")).toHaveText("The whole conversation: it has not needed a summary.");
+  await expect(details.getByTestId("workflow-summary-status")).toHaveText("The whole conversation: no summary stands in for older messages.");
   expect(await okJson(await u.session.get(`/api/v1/todos/${t.id}/workflow`, { headers: h(u) }))).toMatchObject({ contextSummary: null });
 });
 

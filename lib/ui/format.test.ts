@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { cloudSizeText, defaultModelText, todoHref, formatDateTime, formatDue, plural, todoTitle, utcDays, withModel } from "./format.ts";
+import { cloudSizeText, defaultModelText, formatDateTime, formatDue, plural, todoHref, todoTitle, utcDays, withModel } from "./format.ts";
 
 test("utcDays lists every UTC day of the range, both ends included, gaps and month ends too", () => {
   const from = Date.parse("2026-02-27T18:00:00Z");
