@@ -186,3 +186,16 @@ test("a load that left before a live block.updated or message.updated does not u
   assert.equal(s.messages[0]!.blocks[0]!.checked, false, "a newer load applies");
   assert.equal(s.messages[1]!.state, "DONE");
 });
+
+test("a load that left before a live message.created does not drop that message; a newer load has it in place", () => {
+  let s = chatReducer(initialChatState, { type: "loaded", todo: todo([msg("a", 1), msg("b", 2)]) });
+  s = chatReducer(s, ev("message.created", msg("c", 3)));
+  s = chatReducer(s, { type: "loaded", todo: todo([msg("a", 1), msg("b", 2)]) });
+  assert.deepEqual(ids(s), ["a", "b", "c"], "the stale load kept the message that arrived after it left");
+  s = chatReducer(s, { type: "loaded", todo: todo([msg("a", 1), msg("b", 2), msg("c", 3), msg("d", 4)]) });
+  assert.deepEqual(ids(s), ["a", "b", "c", "d"]);
+  // The same with a window that has older messages before it.
+  s = chatReducer(s, ev("message.created", msg("e", 5)));
+  s = chatReducer(s, { type: "loaded", todo: todo([msg("c", 3), msg("d", 4)], true) });
+  assert.deepEqual(ids(s), ["a", "b", "c", "d", "e"]);
+});

@@ -92,9 +92,14 @@ function loaded(state: ChatState, todo: TTodo): ChatState {
     if (m.content.startsWith(local.content)) ahead = { ...ahead, [m.id]: (state.ahead[m.id] ?? "") + m.content.slice(local.content.length) };
     return m;
   });
+  // Nor drop a message that arrived live after it left: one newer than its window that it lacks
+  // (messages are never deleted one by one, so a load without it is only an older load).
+  const newest = fetched.at(-1);
+  const fetchedIds = new Set(fetched.map((m) => m.id));
+  const later = state.messages.filter((m) => m.todoId === todo.id && !fetchedIds.has(m.id) && (!newest || m.createdAt >= newest.createdAt));
   // A load that left before a live todo.updated arrived must not undo it (the newer row wins).
   const meta = state.todo && state.todo.id === todo.id && state.todo.updatedAt > todo.updatedAt ? state.todo : metaOf(todo);
-  return { ...state, todo: meta, messages: [...keep, ...merged], hasOlder, ahead, deleted: false };
+  return { ...state, todo: meta, messages: [...keep, ...merged, ...later], hasOlder, ahead, deleted: false };
 }
 
 /** A delta's `offset` (where it starts in the reply's text), when the server sent a valid one. */

@@ -30,7 +30,8 @@ export default async function SharePage({ params, searchParams }: Params) {
   const { todoId } = await params;
   const before = await beforeOf(searchParams);
   const result = await loadPublicTodo(todoId, before);
-  if (result.kind === "ok") return <LivePublicTodo initial={result.todo} before={before} />;
+  // A page of the conversation is a view of its own: moving to older or newest messages starts afresh.
+  if (result.kind === "ok") return <LivePublicTodo key={before ?? "newest"} initial={result.todo} before={before} />;
   if (result.kind === "not-public") notFound();
   return (
     <section className="card" role="alert">
