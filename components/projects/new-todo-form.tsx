@@ -7,27 +7,42 @@ import { ZCreateTodoInput, type TTodo } from "@/lib/schemas/todos";
 import type { TTodoGroup } from "@/lib/schemas/groups";
 import { useForm } from "@/components/ui/form";
 import { takeArrivalFocus } from "@/lib/ui/arrival-focus";
+import { futureIssue } from "@/components/todo/form-validation";
 import { GroupOptions } from "./group-options";
 
-/** Creates a todo: content, optional group, and whether the agent starts on it right away. */
+/** When the agent starts on a new todo: when someone starts it, now, or at a time. */
+type Start = "later" | "now" | "at";
+
+/** Creates a todo: content, optional group, and when the agent starts on it (by hand, now, or at a time). */
 export function NewTodoForm({ projectId, groups, onCreated }: { projectId: string; groups: TTodoGroup[]; onCreated(todo: TTodo): void }) {
   const id = useId();
   const [content, setContent] = useState("");
   const [groupSlug, setGroupSlug] = useState("");
-  const [start, setStart] = useState(false);
-  const { busy, alert, submit: send } = useForm({ labels: { content: "Todo", groupSlug: "Group" } });
+  const [start, setStart] = useState<Start>("later");
+  const [when, setWhen] = useState("");
+  const { busy, alert, setAlert, submit: send } = useForm({ labels: { content: "Todo", groupSlug: "Group", scheduledAt: "Start at" } });
   const field = useRef<HTMLTextAreaElement>(null);
   // Arriving from the project's creation (NewProjectForm): the keyboard goes on, here.
   useEffect(() => {
     if (takeArrivalFocus(`project:${projectId}`)) field.current?.focus();
   }, [projectId]);
 
+  // The one alert names its field: the time's marks the time, any other the text.
+  const timeAlert = alert?.startsWith("Start at") ?? false;
+
   async function submit(e: FormEvent<HTMLFormElement>) {
-    const parsed = ZCreateTodoInput.safeParse({ content, groupSlug: groupSlug || undefined, startProcessing: start });
+    // A time must be in the future: the API would take a past one as "now".
+    const time = start === "at" ? futureIssue(when) : null;
+    if (time?.issue) {
+      e.preventDefault();
+      return setAlert(time.issue.replace(/^Time:/, "Start at:"));
+    }
+    const parsed = ZCreateTodoInput.safeParse({ content, groupSlug: groupSlug || undefined, ...(time?.ms != null ? { scheduledAt: time.ms } : { startProcessing: start === "now" }) });
     await send(e, parsed, async (body) => {
       const todo = await call("project_createTodo", { params: { projectId }, body });
       setContent("");
-      setStart(false);
+      setStart("later");
+      setWhen("");
       onCreated(todo);
     });
   }
@@ -42,7 +57,7 @@ export function NewTodoForm({ projectId, groups, onCreated }: { projectId: strin
         onChange={(e) => setContent(e.target.value)}
         rows={2}
         placeholder="What should the agent work on?"
-        aria-invalid={alert ? true : undefined}
+        aria-invalid={alert && !timeAlert ? true : undefined}
         onKeyDown={(e) => {
           if (e.key === "Enter" && (e.metaKey || e.ctrlKey)) e.currentTarget.form?.requestSubmit();
         }}
@@ -54,10 +69,29 @@ export function NewTodoForm({ projectId, groups, onCreated }: { projectId: strin
             <GroupOptions groups={groups} />
           </select>
         </div>
-        <div className="field checkbox-field">
-          <input id={`${id}-start`} type="checkbox" checked={start} onChange={(e) => setStart(e.target.checked)} />
-          <label htmlFor={`${id}-start`}>Start the agent now</label>
+        <div className="field">
+          <label htmlFor={`${id}-start`}>Agent</label>
+          <select id={`${id}-start`} value={start} onChange={(e) => setStart(e.target.value as Start)}>
+            <option value="later">Start it later, by hand</option>
+            <option value="now">Start the agent now</option>
+            <option value="at">Start at a time…</option>
+          </select>
         </div>
+        {start === "at" ? (
+          <div className="field">
+            <label htmlFor={`${id}-when`}>Start at</label>
+            <input
+              id={`${id}-when`}
+              type="datetime-local"
+              value={when}
+              aria-invalid={timeAlert ? true : undefined}
+              onChange={(e) => {
+                setWhen(e.target.value);
+                if (timeAlert) setAlert(null);
+              }}
+            />
+          </div>
+        ) : null}
         <div className="field push-end">
           <button type="submit" disabled={busy}>
             {busy ? "Adding…" : "Add todo"}

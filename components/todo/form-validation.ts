@@ -29,7 +29,8 @@ export function fromLocalInput(value: string): number | null {
   return Number.isNaN(ms) ? null : ms;
 }
 
-function futureIssue(when: string): { ms: number | null; issue: string | null } {
+/** A picked time (a `datetime-local` value) as an instant in the future, or why it is not one. */
+export function futureIssue(when: string): { ms: number | null; issue: string | null } {
   if (!when) return { ms: null, issue: "Time: pick a date and time" };
   const ms = fromLocalInput(when);
   if (ms === null) return { ms, issue: "Time: not a valid date and time" };

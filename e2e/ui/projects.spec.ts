@@ -2,9 +2,13 @@ import { expect, test, type Locator, type Page } from "@playwright/test";
 import { signedInUser, snap } from "../support/ui";
 import { createProject, createTodo, expectError, fromTemplate, getTodo, h, listTodos, okJson, setStatus, shareProject, TURN_TIMEOUT, waitForReply, MISSING_ID } from "../support/todos";
 import { createUser, type TestUser } from "../support/users";
+import { utcInput, utcMinute } from "../support/todo-page";
 
 // The signed-in shell (sidebar) and the project view, in a real Chromium against the real server.
 // Every test makes its own users and data.
+
+// Times typed into datetime-local fields are read in the page's zone.
+test.use({ timezoneId: "UTC" });
 
 const rows = (page: Page) => page.getByTestId("todo-row");
 const row = (page: Page, text: string) => rows(page).filter({ hasText: text });
@@ -87,7 +91,7 @@ test("create todos with and without the agent; at 375 px the sidebar folds behin
   await expect(page.getByLabel("New todo")).toHaveValue("");
 
   await page.getByLabel("New todo").fill("Summarize the customer feedback");
-  await page.getByLabel("Start the agent now").check();
+  await page.getByLabel("Agent", { exact: true }).selectOption("Start the agent now");
   await page.getByRole("button", { name: "Add todo" }).click();
   const started = row(page, "Summarize the customer feedback");
   await expect(started).toBeVisible();
@@ -102,6 +106,27 @@ test("create todos with and without the agent; at 375 px the sidebar folds behin
   await expect(rows(page).first()).toContainText("Summarize the customer feedback");
   await expect(rows(page).first().getByRole("link")).toHaveAttribute("href", `/projects/${project.id}/todos/${page1.items[0]!.id}`);
   await snap(page, info, "project-todos");
+
+  // Or at a time: the todo waits, SCHEDULED, its first message for then; a past time is refused.
+  await page.getByLabel("New todo").fill("Send the weekly digest");
+  await page.getByLabel("Agent", { exact: true }).selectOption("Start at a time…");
+  const at = page.getByLabel("Start at", { exact: true });
+  await at.fill(utcInput(Date.now() - 60 * 60_000));
+  await page.getByRole("button", { name: "Add todo" }).click();
+  await expect(alert(page, "Start at: must be in the future")).toBeVisible();
+  await expect(at).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByLabel("New todo")).not.toHaveAttribute("aria-invalid");
+  const later = Date.now() + 3 * 60 * 60_000;
+  await at.fill(utcInput(later));
+  // A new time clears the old complaint.
+  await expect(alert(page, "Start at")).toHaveCount(0);
+  await snap(page, info, "project-new-todo-at");
+  await page.getByRole("button", { name: "Add todo" }).click();
+  await expect(status(row(page, "Send the weekly digest"))).toHaveText("Scheduled");
+  await expect(page.getByLabel("Agent", { exact: true })).toHaveValue("later");
+  await expect(at).toHaveCount(0);
+  const scheduled = (await listTodos(user, project.id)).items.find((t) => t.content === "Send the weekly digest")!;
+  expect(scheduled).toMatchObject({ status: "SCHEDULED", scheduledAt: utcMinute(later) });
 
   await page.setViewportSize({ width: 375, height: 812 });
   const toggle = page.getByRole("button", { name: "Menu: projects and account" });
