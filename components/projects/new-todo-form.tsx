@@ -32,10 +32,10 @@ export function NewTodoForm({ projectId, groups, onCreated }: { projectId: strin
 
   async function submit(e: FormEvent<HTMLFormElement>) {
     // A time must be in the future: the API would take a past one as "now".
-    const time = start === "at" ? futureIssue(when) : null;
+    const time = start === "at" ? futureIssue(when, "Start at") : null;
     if (time?.issue) {
       e.preventDefault();
-      return setAlert(time.issue.replace(/^Time:/, "Start at:"));
+      return setAlert(time.issue);
     }
     const parsed = ZCreateTodoInput.safeParse({ content, groupSlug: groupSlug || undefined, ...(time?.ms != null ? { scheduledAt: time.ms } : { startProcessing: start === "now" }) });
     await send(e, parsed, async (body) => {

@@ -29,12 +29,12 @@ export function fromLocalInput(value: string): number | null {
   return Number.isNaN(ms) ? null : ms;
 }
 
-/** A picked time (a `datetime-local` value) as an instant in the future, or why it is not one. */
-export function futureIssue(when: string): { ms: number | null; issue: string | null } {
-  if (!when) return { ms: null, issue: "Time: pick a date and time" };
+/** A picked time (a `datetime-local` value) as an instant in the future, or why it is not one (named `label`). */
+export function futureIssue(when: string, label = "Time"): { ms: number | null; issue: string | null } {
+  if (!when) return { ms: null, issue: `${label}: pick a date and time` };
   const ms = fromLocalInput(when);
-  if (ms === null) return { ms, issue: "Time: not a valid date and time" };
-  if (ms <= Date.now()) return { ms, issue: "Time: must be in the future" };
+  if (ms === null) return { ms, issue: `${label}: not a valid date and time` };
+  if (ms <= Date.now()) return { ms, issue: `${label}: must be in the future` };
   return { ms, issue: null };
 }
 
