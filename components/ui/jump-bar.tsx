@@ -14,6 +14,10 @@ export function JumpBar({ sections, label, testId }: { sections: readonly (reado
 
   useEffect(() => {
     let frame = 0;
+    // The section a link jumped to is the one read while its heading is in view, until the reader
+    // moves the page themselves: sections that load later can grow the page around it, so that its
+    // heading neither reaches the bar nor is at the page's bottom.
+    let jumped: string | null = null;
     const update = () => {
       frame = 0;
       const el = bar.current;
@@ -33,20 +37,37 @@ export function JumpBar({ sections, label, testId }: { sections: readonly (reado
         const top = jumped ? document.getElementById(jumped)?.getBoundingClientRect().top : undefined;
         at = top !== undefined && top >= 0 && top < window.innerHeight ? jumped! : (sections.at(-1)?.[0] ?? at);
       }
+      if (jumped) {
+        const top = document.getElementById(jumped)?.getBoundingClientRect().top;
+        if (top !== undefined && top >= 0 && top < window.innerHeight) at = jumped;
+      }
       setCurrent(at);
     };
     const schedule = () => {
       if (!frame) frame = requestAnimationFrame(update);
     };
+    const onHash = () => {
+      jumped = sections.find(([id]) => `#${id}` === window.location.hash)?.[0] ?? null;
+      schedule();
+    };
+    // The reader's own move (a wheel, a touch, a key, a press on the scroll bar) ends the jump.
+    const onReader = () => {
+      jumped = null;
+    };
+    const readerEvents = ["wheel", "touchstart", "keydown", "pointerdown"] as const;
     update();
     window.addEventListener("scroll", schedule, { passive: true });
     window.addEventListener("resize", schedule);
+    window.addEventListener("hashchange", onHash);
+    for (const type of readerEvents) window.addEventListener(type, onReader, { passive: true, capture: true });
     // Sections that load later move the headings below them.
     const observer = new ResizeObserver(schedule);
     observer.observe(document.body);
     return () => {
       window.removeEventListener("scroll", schedule);
       window.removeEventListener("resize", schedule);
+      window.removeEventListener("hashchange", onHash);
+      for (const type of readerEvents) window.removeEventListener(type, onReader, { capture: true });
       observer.disconnect();
       if (frame) cancelAnimationFrame(frame);
     };
