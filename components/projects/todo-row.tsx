@@ -11,7 +11,7 @@ import { call } from "@/lib/api/client";
 import type { TTodoGroup } from "@/lib/schemas/groups";
 import { ZTodoStatusUpdateInput, type TStatusAction, type TTodoListItem } from "@/lib/schemas/todos";
 import { allowedActions } from "@/lib/todo-lifecycle";
-import { formatDateTime, formatRelative, todoHref, truncate } from "@/lib/ui/format";
+import { formatDateTime, formatDue, formatRelative, todoHref, truncate } from "@/lib/ui/format";
 import { errorMessage } from "@/lib/ui/form-issues";
 import { startAgain, startWaiting } from "@/lib/ui/agent-start";
 import { statusIconStyle, statusLabel } from "@/lib/ui/status";
@@ -30,7 +30,10 @@ function agentState(todo: TTodoListItem): string | null {
     case "RUNNING":
       return "agent writing…";
     case "SCHEDULED":
-      return todo.scheduledAt ? `runs ${formatRelative(todo.scheduledAt)}` : "scheduled";
+      // A time ahead ("runs in 3 h"); formatRelative is for times past, and said "just now".
+      if (!todo.scheduledAt) return "scheduled";
+      const due = formatDue(todo.scheduledAt);
+      return due === "due now" ? due : `runs ${due}`;
     case "PAUSED":
       return "agent paused";
     case "READY":

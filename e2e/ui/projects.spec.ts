@@ -123,6 +123,7 @@ test("create todos with and without the agent; at 375 px the sidebar folds behin
   await snap(page, info, "project-new-todo-at");
   await page.getByRole("button", { name: "Add todo" }).click();
   await expect(status(row(page, "Send the weekly digest"))).toHaveText("Scheduled");
+  await expect(row(page, "Send the weekly digest").getByTestId("agent-state")).toHaveText("runs in 3 h");
   await expect(page.getByLabel("Agent", { exact: true })).toHaveValue("later");
   await expect(at).toHaveCount(0);
   const scheduled = (await listTodos(user, project.id)).items.find((t) => t.content === "Send the weekly digest")!;
