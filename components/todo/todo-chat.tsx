@@ -131,6 +131,7 @@ export function TodoChat({ projectId, todoId }: { projectId: string; todoId: str
       </section>
     );
   }
+  const closedReason = composerClosedReason(todo.status);
 
   return (
     <div className={styles.chat}>
@@ -168,11 +169,11 @@ export function TodoChat({ projectId, todoId }: { projectId: string; todoId: str
         <Composer
           key={todo.id}
           todoId={todo.id}
-          closedReason={composerClosedReason(todo.status)}
+          closedReason={closedReason}
           onSent={chat.upsertMessage}
           onStop={todo.status === "RUNNING" ? stop : undefined}
           // A todo that takes no more messages has no next reply to choose a model for.
-          picker={composerClosedReason(todo.status) ? undefined : <AgentPicker todoId={todo.id} settings={todo.agentSettings} />}
+          picker={closedReason ? undefined : <AgentPicker todoId={todo.id} settings={todo.agentSettings} />}
         />
       ) : access === "read" ? (
         <p className={`card muted ${styles.readOnly}`} data-testid="read-only">

@@ -14,10 +14,15 @@ export function JumpBar({ sections, label, testId }: { sections: readonly (reado
 
   useEffect(() => {
     let frame = 0;
-    // The section a link jumped to is the one read while its heading is in view, until the reader
-    // moves the page themselves: sections that load later can grow the page around it, so that its
-    // heading neither reaches the bar nor is at the page's bottom.
-    let jumped: string | null = null;
+    // The section a link jumped to (or the page opened at) is the one read while its heading is in
+    // view, until the reader moves the page themselves: sections that load later can grow the page
+    // around it, so that its heading neither reaches the bar nor is at the page's bottom.
+    const fromHash = () => sections.find(([id]) => `#${id}` === window.location.hash)?.[0] ?? null;
+    let jumped = fromHash();
+    const inView = (id: string) => {
+      const top = document.getElementById(id)?.getBoundingClientRect().top;
+      return top !== undefined && top >= 0 && top < window.innerHeight;
+    };
     const update = () => {
       frame = 0;
       const el = bar.current;
@@ -30,24 +35,16 @@ export function JumpBar({ sections, label, testId }: { sections: readonly (reado
       const line = Math.max(el.getBoundingClientRect().bottom, margin) + 8;
       let at: string | null = sections[0]?.[0] ?? null;
       for (const [id, heading] of headings) if (heading && heading.getBoundingClientRect().top <= line) at = id;
-      // At the very bottom the last sections may never reach the bar: the one a link jumped to, if
-      // its heading is in view, or else the last one is being read.
-      if (window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 2) {
-        const jumped = sections.find(([id]) => `#${id}` === window.location.hash)?.[0];
-        const top = jumped ? document.getElementById(jumped)?.getBoundingClientRect().top : undefined;
-        at = top !== undefined && top >= 0 && top < window.innerHeight ? jumped! : (sections.at(-1)?.[0] ?? at);
-      }
-      if (jumped) {
-        const top = document.getElementById(jumped)?.getBoundingClientRect().top;
-        if (top !== undefined && top >= 0 && top < window.innerHeight) at = jumped;
-      }
+      // At the very bottom the last sections may never reach the bar: the last one is being read.
+      if (window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 2) at = sections.at(-1)?.[0] ?? at;
+      if (jumped && inView(jumped)) at = jumped;
       setCurrent(at);
     };
     const schedule = () => {
       if (!frame) frame = requestAnimationFrame(update);
     };
     const onHash = () => {
-      jumped = sections.find(([id]) => `#${id}` === window.location.hash)?.[0] ?? null;
+      jumped = fromHash();
       schedule();
     };
     // The reader's own move (a wheel, a touch, a key, a press on the scroll bar) ends the jump.

@@ -99,3 +99,34 @@ test("a short conversation is not summarised", async () => {
   assert.equal(summarised.length, 0);
   assert.equal((await t.prisma.todo.findUniqueOrThrow({ where: { id: todo.id } })).status, "READY");
 });
+
+test("a summary edited while a turn runs is not marked used by that turn, which sent the old one: the next turn sends the edit", async () => {
+  const streamed: LanguageModelV3CallOptions[] = [];
+  let edit: Promise<unknown> | undefined;
+  const user = await createTestUser(t.prisma);
+  const owner = { credential: "apiKey" as const, userId: user.id, email: user.email, name: user.name, isAdmin: false };
+  const project = await t.prisma.project.create({ data: { ownerId: user.id, name: "Edited" } });
+  const todo = await createWaitingTodo(t.prisma, { projectId: project.id, userId: user.id }, "Go on");
+  await updateWorkflow(owner, todo.id, { contextSummary: "Old text", contextSummaryUsed: false });
+  // The edit is made once the model has the prompt, and commits while the reply still streams.
+  const provider = scriptedProvider(
+    (_options, call) => {
+      if (call === 0) edit = updateWorkflow(owner, todo.id, { contextSummary: "Corrected text", contextSummaryUsed: false });
+      return { text: ["One ", "two ", "three."] };
+    },
+    { seen: streamed, stepMs: 100 },
+  );
+  const runner = new TurnRunner({ providers: { fake: provider }, defaultProvider: "fake", maxConcurrent: 4, maxPerUser: 4, flushMs: 0 });
+  runner.start(todo.id);
+  await runner.idle();
+  await edit;
+  assert.match(textOf(streamed[0]!.prompt[0]!), /Old text/);
+  assert.deepEqual(await getWorkflow(owner, todo.id).then((w) => [w.contextSummary, w.contextSummaryUsed]), ["Corrected text", false]);
+
+  await t.prisma.message.create({ data: { todoId: todo.id, role: "user", content: "And now?", state: "PENDING" } });
+  await t.prisma.todo.update({ where: { id: todo.id }, data: { status: "RUNNING" } });
+  runner.start(todo.id);
+  await runner.idle();
+  assert.match(textOf(streamed[1]!.prompt[0]!), /Corrected text/);
+  assert.deepEqual(await getWorkflow(owner, todo.id).then((w) => [w.contextSummary, w.contextSummaryUsed]), ["Corrected text", true]);
+});

@@ -18,6 +18,9 @@ export const KEEP_RECENT = 4;
 export const SUMMARY_PROMPT =
   "Summarise the conversation below for yourself, to continue it later without it: the user's goals, decisions made, facts and numbers given, open questions and what was promised. Be complete but brief; write plain prose.";
 
+/** What goes before the summary in the turn's system text. */
+export const SUMMARY_HEADING = "Summary of the conversation so far:";
+
 /** Tokens of a text, estimated (about 4 characters a token for the models served here). */
 export const estimateTokens = (text: string): number => Math.ceil(text.length / 4);
 

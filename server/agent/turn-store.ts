@@ -18,14 +18,15 @@ import { claimSql, dropLease, holdLease, leaseFor, NO_LEASE, type LeaseHolder, t
 import type { ReplyWriter } from "./reply-writer.ts";
 
 /**
- * The conversation before this turn's reply. A summary the agent made stands in for the messages
- * it covers (it comes first, then the messages after it); a summary set by hand (todo_updateWorkflow)
- * comes first once, while it is not used.
+ * The conversation before this turn's reply: the finished messages, and the summary that goes
+ * before them (null: none). A summary the agent made stands in for the messages it covers (then
+ * come the messages after it); a summary set by hand (todo_updateWorkflow) is sent once, while it
+ * is not used.
  */
-export async function history(todoId: string, replyId: string, workflow?: Workflow): Promise<ChatMessage[]> {
+export async function history(todoId: string, replyId: string, workflow?: Workflow): Promise<{ summary: string | null; messages: ChatMessage[] }> {
   const { w, rows, through } = await unsummarised(todoId, replyId, workflow);
-  const summary = w.contextSummary && (through !== null || !w.contextSummaryUsed) ? [{ role: "system" as const, content: `Summary of the conversation so far:\n${w.contextSummary}` }] : [];
-  return [...summary, ...rows.map((r) => ({ role: r.role as ChatMessage["role"], content: r.content }))];
+  const summary = w.contextSummary && (through !== null || !w.contextSummaryUsed) ? w.contextSummary : null;
+  return { summary, messages: rows.map((r) => ({ role: r.role as ChatMessage["role"], content: r.content })) };
 }
 
 /** Message's columns as raw statements return them (MessageRow: its enums as text). */
@@ -134,8 +135,8 @@ export async function interrupted(todo: TodoRef, turn: Turn, writer: ReplyWriter
   return status === "RUNNING";
 }
 
-/** What the stream learnt of the turn: the model, each model step's usage, the blocks on the reply and how many are checklist items. */
-export type TurnFacts = { modelId: string; steps: TurnUsage[]; toolBlocks: number; checklistBlocks?: number };
+/** What the stream learnt of the turn: the model, each model step's usage, the blocks on the reply and how many are checklist items, the summary it sent. */
+export type TurnFacts = { modelId: string; steps: TurnUsage[]; toolBlocks: number; checklistBlocks?: number; /** the context summary the turn sent, if any */ summary?: string };
 
 /** Ends the turn: reply DONE with usage and blocks, todo READY (or SCHEDULED, or on to the next turn: true). */
 export async function finishTurn(todo: TodoRef, turn: Turn | null, provider: AgentProvider, settings: TAgentSettings, text: string, reported: TurnUsage | null, facts: TurnFacts | null): Promise<boolean> {
@@ -181,7 +182,8 @@ export async function finishTurn(todo: TodoRef, turn: Turn | null, provider: Age
     // Input that waits (a next turn) and scheduled messages.
     const { pending, scheduled } = waiting ?? (await tx.$queryRaw<Waiting[]>(waitingInput(todo.id)))[0]!;
     const { currentTurn: _t, ...rest } = w;
-    const usedSummary = turn && w.contextSummary && !w.contextSummaryUsed ? { contextSummaryUsed: true } : {};
+    // Marked used only if it is the text this turn sent: one edited meanwhile is for the next turn.
+    const usedSummary = turn && w.contextSummary && !w.contextSummaryUsed && facts?.summary === w.contextSummary ? { contextSummaryUsed: true } : {};
     // Waiting for sub-todos it started: it stays RUNNING, holding no turn, until the last settles.
     const waitsForLinks = (linksOf(w).waitingFor?.length ?? 0) > 0;
     // Only a turn that is still RUNNING moves on; a pause or cancel that came in first stands.

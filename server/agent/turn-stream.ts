@@ -11,7 +11,7 @@ import { db } from "../runtime.ts";
 import { publishTodo } from "../services/todos/events.ts";
 import type { TodoRef } from "../services/todos/lifecycle.ts";
 import { asObject } from "../services/todos/serialize.ts";
-import { summariseIfLong } from "./context-summary.ts";
+import { summariseIfLong, SUMMARY_HEADING } from "./context-summary.ts";
 import { IdleTimeoutError } from "./providers/configured.ts";
 import { CONTINUE_PROMPT, type AgentProvider, type TurnUsage } from "./provider.ts";
 import { RepeatedPrefix } from "./resume.ts";
@@ -127,20 +127,17 @@ export async function streamTurn(ctx: StreamContext, todo: TodoRef & { userId: s
   // (A new summary changes the workflow: history then reads it again.)
   const summarised = choice.contextWindow ? await summariseIfLong(todoId, turn.messageId, choice.model, choice.contextWindow, { signal: controller.signal, maxRetries: ctx.maxRetries }) : false;
   // A reply just opened is empty and has no blocks; only a resumed one is read back.
-  const [messages, current] = await Promise.all([
+  const [{ summary, messages }, current] = await Promise.all([
     history(todoId, turn.messageId, summarised ? undefined : workflow),
     turn.created ? { content: "" } : db().message.findUniqueOrThrow({ where: { id: turn.messageId }, select: { content: true } }),
   ]);
   const idle = new IdleTimer(ctx.idleTimeoutMs ?? 0);
   const resumeFrom = current.content.trim() ? current.content : "";
-  // System text (the settings' prompt, a pending context summary) goes in the call's system field.
-  // A pending context summary (history's first message, when there is one) goes there too; later
+  // System text (the settings' prompt, the context summary) goes in the call's system field;
   // system messages (sub-todo results) stay in place, as input of the turn.
-  const summary = messages[0]?.role === "system" ? [messages[0].content] : [];
-  const rest = summary.length ? messages.slice(1) : messages;
-  const system = [settings.systemPrompt?.trim() ? settings.systemPrompt : "", ...summary].filter(Boolean).join("\n\n");
+  const system = [settings.systemPrompt?.trim() ? settings.systemPrompt : "", summary ? `${SUMMARY_HEADING}\n${summary}` : ""].filter(Boolean).join("\n\n");
   const prompt: ModelMessage[] = [
-    ...rest.map((m) => (m.role === "system" ? { role: "user" as const, content: m.content } : m)),
+    ...messages.map((m) => (m.role === "system" ? { role: "user" as const, content: m.content } : m)),
     ...(resumeFrom
       ? [
           { role: "assistant" as const, content: resumeFrom },
@@ -274,5 +271,5 @@ export async function streamTurn(ctx: StreamContext, todo: TodoRef & { userId: s
   if (writer.stopped) return stop();
   await renewing;
   if (lost) return false;
-  return finishTurn(todo, turn, provider, settings, writer.content, usage, { modelId: choice.modelId, steps: stepUsage, toolBlocks: steps.count, checklistBlocks: steps.checklists });
+  return finishTurn(todo, turn, provider, settings, writer.content, usage, { modelId: choice.modelId, steps: stepUsage, toolBlocks: steps.count, checklistBlocks: steps.checklists, ...(summary ? { summary } : {}) });
 }
