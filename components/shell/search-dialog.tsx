@@ -5,6 +5,7 @@ import { createPortal } from "react-dom";
 import { useRouter } from "next/navigation";
 import { useOperation } from "@/lib/api/swr";
 import { todoHref } from "@/lib/ui/format";
+import { useDebounced } from "@/lib/ui/use-debounced";
 import { Loading, LoadError } from "@/components/ui/load-state";
 import styles from "./search-dialog.module.css";
 
@@ -26,15 +27,6 @@ export function Highlighted({ snippet }: { snippet: Snippet }): ReactNode {
   });
   parts.push(<Fragment key="rest">{snippet.text.slice(at)}</Fragment>);
   return <>{parts}</>;
-}
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [v, setV] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setV(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return v;
 }
 
 type Entry = { key: string; href: string | null; node: ReactNode };

@@ -54,6 +54,10 @@ export function MessageList({ messages, hasOlder, loadingOlder, olderError, onLo
   const target = useSearchParams().get("message");
   const found = useRef<string | null>(null);
   const olderTries = useRef(0);
+  // Each message looked for gets its own pages (a second search in this chat, Find in this chat).
+  useEffect(() => {
+    olderTries.current = 0;
+  }, [target]);
   useEffect(() => {
     if (!target || found.current === target || !scroller.current) return;
     const el = scroller.current.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(target)}"]`);

@@ -15,6 +15,7 @@ import { SharePanel } from "./share-panel";
 import { ACTION_LABEL, statusControls } from "@/lib/ui/status";
 import { StatusBadge } from "./status-badge";
 import { WorkflowDetails } from "./workflow-details";
+import { FindInChat } from "./find-in-chat";
 import styles from "./todo.module.css";
 
 const LIVE_LABEL: Record<RealtimeStatus, string> = { connecting: "Connecting…", live: "Live", offline: "Offline: reconnecting…" };
@@ -139,7 +140,11 @@ export function TodoHeader({ todo, projectId, live, onChanged, canWrite }: { tod
           {error}
         </p>
       ) : null}
-      <WorkflowDetails todoId={todo.id} canWrite={canWrite} />
+      {/* Side by side while closed; an open one takes the whole row. */}
+      <div className={styles.disclosures}>
+        <WorkflowDetails todoId={todo.id} canWrite={canWrite} />
+        <FindInChat todoId={todo.id} projectId={projectId} />
+      </div>
     </header>
   );
 }

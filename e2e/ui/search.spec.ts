@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { signedInUser } from "../support/ui";
+import { expectAccessible, signedInUser, snap } from "../support/ui";
 import { addMessage, createProject, createTodo, getTodo } from "../support/todos";
 
 // ⌘K / Ctrl+K search in the shell: results across projects, grouped per todo with the matching
@@ -86,4 +86,61 @@ test("the search dialog keeps Tab inside it, and Escape gives focus back to what
   await page.keyboard.press("Escape");
   await expect(page.getByRole("dialog", { name: "Search" })).toHaveCount(0);
   await expect(opener).toBeFocused();
+});
+
+// Find in this chat: todo_searchMessages scoped to the todo, newest first, older matches on
+// demand, and a match opens at its message even when the chat has not loaded it yet.
+test("Find in this chat lists the todo's matching messages newest first, pages back, filters by author and opens a match the chat had not loaded", async ({ page }, info) => {
+  const u = await signedInUser(page, info);
+  const p = await createProject(u, "Allotment");
+  const todo = await createTodo(u, p.id, "Plan the beds");
+  const other = await createTodo(u, p.id, "Another todo");
+  await addMessage(u, other.id, { content: "compost in another todo", startProcessing: false });
+  const first = await addMessage(u, todo.id, { content: "Start the compost heap by the shed", startProcessing: false });
+  for (let i = 0; i < 60; i++) await addMessage(u, todo.id, { content: i % 6 === 0 ? `turn the compost, week ${i / 6 + 1}` : `filler message ${i}`, startProcessing: false });
+  expect((await getTodo(u, todo.id, { messageLimit: 50 })).messages.some((m) => m.messageId === first.messageId)).toBe(false);
+
+  await page.goto(`/projects/${p.id}/todos/${todo.id}`);
+  await page.getByText("Find in this chat", { exact: true }).click();
+  const box = page.getByRole("searchbox", { name: "Find in this chat" });
+  await expect(box).toBeFocused();
+  await box.fill("compost");
+  const matches = page.getByTestId("find-match");
+  // 11 in this todo (none of the other todo's): the newest 10, then the oldest on demand.
+  await expect(page.getByRole("status").filter({ hasText: "The newest 10 matches, newest first" })).toBeVisible();
+  await expect(matches).toHaveCount(10);
+  await expect(matches.first()).toContainText("week 10");
+  await expect(matches.first().locator("mark")).toHaveText(["compost"]);
+  await page.getByRole("button", { name: "Older matches" }).click();
+  await expect(matches).toHaveCount(11);
+  await expect(page.getByRole("status").filter({ hasText: "11 matches, newest first" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Older matches" })).toHaveCount(0);
+  await expect(matches.last()).toContainText("Start the compost heap");
+  await snap(page, info, "find-in-chat");
+  await expectAccessible(page, "find in this chat");
+
+  // The oldest match, beyond the pages the chat loaded: it loads back to it, scrolls and marks it.
+  await matches.last().click();
+  await expect(page).toHaveURL(new RegExp(`\\?message=${first.messageId}`));
+  const hit = page.locator(`[data-message-id="${first.messageId}"]`);
+  await expect(hit).toHaveAttribute("data-search-hit", "");
+  await expect(hit).toBeInViewport();
+  await expect(matches.last()).toHaveAttribute("aria-current", "true");
+  // Another match moves the mark.
+  await matches.first().click();
+  await expect(page.locator("[data-search-hit]")).toHaveCount(1);
+  await expect(page.locator("[data-search-hit]")).toContainText("week 10");
+
+  // By author: the agent wrote none of them.
+  await page.getByRole("combobox", { name: "From" }).selectOption({ label: "The agent" });
+  await expect(page.getByText("No message from the agent in this chat matches “compost”.")).toBeVisible();
+  await page.getByRole("combobox", { name: "From" }).selectOption({ label: "People" });
+  await expect(matches).toHaveCount(10);
+  await box.fill("zzzunmatched");
+  await expect(page.getByText("No message from people in this chat matches “zzzunmatched”.")).toBeVisible();
+  // On a phone the fields share a line and the matches scroll inside the header.
+  await page.setViewportSize({ width: 375, height: 740 });
+  await box.fill("compost week");
+  await expect(matches).toHaveCount(10);
+  await snap(page, info, "find-in-chat-phone");
 });
