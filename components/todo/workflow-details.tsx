@@ -151,7 +151,10 @@ export function WorkflowDetails({ todoId, canWrite }: { todoId: string; canWrite
   useLiveOperations(workflowAffected(todoId), open ? ["todo_getWorkflow"] : []);
   return (
     <details className={styles.details} onToggle={(e) => setOpen(e.currentTarget.open)} data-testid="todo-details">
-      <summary>Details: what the agent remembers</summary>
+      {/* On a phone "Details", so that it and "Find in this chat" share a line. */}
+      <summary>
+        Details<span className={styles.wideOnly}>: what the agent remembers</span>
+      </summary>
       {!open ? null : workflow.data ? (
         <WorkflowFacts workflow={workflow.data} canWrite={canWrite} />
       ) : workflow.error ? (
