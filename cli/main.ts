@@ -7,7 +7,7 @@ import { CliError, EXIT } from "./exit-codes.ts";
 import { download, formatBytes, suggestedName } from "./export.ts";
 import { deviceLogin } from "./login.ts";
 import { chooseModel, modelLabel, modelsText } from "./models.ts";
-import { blockLine, checklistItemAt, checklistOf, pendingText, searchText, todoText } from "./render.ts";
+import { blockLine, checklistItemAt, checklistOf, pendingText, searchText, messageHitsText, type MessageRole, todoText } from "./render.ts";
 import { isPendingShell, watchTodo } from "./watch.ts";
 import { parseWhen } from "./when.ts";
 import type { TStatusAction } from "../lib/schemas/todos.ts";
@@ -211,14 +211,23 @@ program
 
 program
   .command("search")
-  .description("search your todos' conversations and memory notes")
+  .description("search your todos' conversations and memory notes; with --todo or --role, the matching messages themselves")
   .argument("<query>", "words to find (every one must match)")
   .option("--project <id>", "only this project")
-  .option("--limit <n>", "at most n todos with exact matches (1-50; default 20)")
-  .action(async (q: string, opts: { project?: string; limit?: string }) => {
+  .option("--todo <id>", "the messages of this todo that match, newest first")
+  .option("--role <role>", "messages of this author only: user, assistant or system (implies messages)")
+  .option("--limit <n>", "at most n todos with exact matches (1-50; default 20), or n messages (1-200; default 50)")
+  .option("--cursor <cursor>", "messages: the page after the one that printed it")
+  .action(async (q: string, opts: { project?: string; todo?: string; role?: string; limit?: string; cursor?: string }) => {
     const { client } = await session();
-    const found = await client.call("todo_searchUnified", { query: { q, projectId: opts.project, limit: opts.limit } });
-    out(found, () => searchText(found));
+    if (opts.todo === undefined && opts.role === undefined && opts.cursor === undefined) {
+      const found = await client.call("todo_searchUnified", { query: { q, projectId: opts.project, limit: opts.limit } });
+      return out(found, () => searchText(found));
+    }
+    const query = { q, projectId: opts.project, todoId: opts.todo, role: opts.role as MessageRole | undefined, limit: opts.limit };
+    const page = await client.call("todo_searchMessages", { query: { ...query, cursor: opts.cursor } });
+    out(page, () => messageHitsText(page, opts.todo !== undefined));
+    moreHint(`todo search ${JSON.stringify(q)}`, { project: opts.project, todo: opts.todo, role: opts.role, limit: opts.limit }, page.nextCursor);
   });
 
 program

@@ -1,10 +1,13 @@
 import type { OperationResult } from "../lib/api/types.ts";
 import { todoTitle } from "../lib/ui/format.ts";
+import { snippetParts } from "../lib/ui/snippet.ts";
 
 // How `todo show` prints a todo's messages and blocks for people (--json prints the todo as served).
 
 type Todo = OperationResult<"todo_get">;
 type SearchPage = OperationResult<"todo_searchUnified">;
+type MessageHits = OperationResult<"todo_searchMessages">;
+export type MessageRole = MessageHits["items"][number]["role"];
 type Pending = OperationResult<"task_getPending">;
 type Block = Todo["messages"][number]["blocks"][number];
 
@@ -69,6 +72,23 @@ export function searchText(page: SearchPage): string {
   }
   return lines.join("\n") || "Nothing found.";
 }
+
+/**
+ * `todo search --todo|--role`: one line per matching message (its id, author, time, and the todo
+ * when several todos can match), then the snippet with its matched words in *stars*.
+ */
+export function messageHitsText(page: MessageHits, oneTodo: boolean): string {
+  const lines: string[] = [];
+  for (const hit of page.items) {
+    const where = oneTodo ? "" : `  ${hit.todoId}  ${hit.projectName} / ${oneLine(hit.todoTitle, 50)}`;
+    lines.push(`${hit.messageId}  ${hit.role.padEnd(9)}  ${new Date(hit.createdAt).toLocaleString()}${where}`);
+    lines.push(`    ${oneLine(starred(hit.snippet), 100)}`);
+  }
+  return lines.join("\n") || "No message matches.";
+}
+
+/** A snippet's text with each matched word between stars. */
+const starred = (snippet: MessageHits["items"][number]["snippet"]) => snippetParts(snippet).map((p) => (p.hit ? `*${p.text}*` : p.text)).join("");
 
 /**
  * `todo upcoming`: scheduled messages (soonest first, with their time) and proposed todos, one

@@ -6,6 +6,7 @@ import { useRouter } from "next/navigation";
 import { useOperation } from "@/lib/api/swr";
 import { todoHref } from "@/lib/ui/format";
 import { useDebounced } from "@/lib/ui/use-debounced";
+import { snippetParts } from "@/lib/ui/snippet";
 import { Loading, LoadError } from "@/components/ui/load-state";
 import styles from "./search-dialog.module.css";
 
@@ -16,17 +17,13 @@ import styles from "./search-dialog.module.css";
 
 type Snippet = { text: string; highlights: { start: number; end: number }[] };
 
-/** The snippet's text with its highlight ranges wrapped in <mark>: text nodes only, never markup from the server. */
+/** The snippet's text with its matched words in <mark>: text nodes only, never markup from the server. */
 export function Highlighted({ snippet }: { snippet: Snippet }): ReactNode {
-  const parts: ReactNode[] = [];
-  let at = 0;
-  snippet.highlights.forEach((r, i) => {
-    if (r.start < at || r.end > snippet.text.length || r.end <= r.start) return;
-    parts.push(<Fragment key={`t${i}`}>{snippet.text.slice(at, r.start)}</Fragment>, <mark key={`m${i}`}>{snippet.text.slice(r.start, r.end)}</mark>);
-    at = r.end;
-  });
-  parts.push(<Fragment key="rest">{snippet.text.slice(at)}</Fragment>);
-  return <>{parts}</>;
+  return (
+    <>
+      {snippetParts(snippet).map((part, i) => (part.hit ? <mark key={i}>{part.text}</mark> : <Fragment key={i}>{part.text}</Fragment>))}
+    </>
+  );
 }
 
 type Entry = { key: string; href: string | null; node: ReactNode };

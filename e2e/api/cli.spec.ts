@@ -7,7 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { createUser } from "../support/users";
 import { startBridge } from "../support/bridge";
-import { TURN_TIMEOUT, createProject, createTodo, fromTemplate, getTodo, h, listTodos, okJson, waitForStatus, type Block } from "../support/todos";
+import { TURN_TIMEOUT, createProject, addMessage, createTodo, fromTemplate, getTodo, h, listTodos, okJson, waitForStatus, type Block } from "../support/todos";
 
 // Issue 14: the shipped `todo` command as a child process against the real server.
 
@@ -158,6 +158,25 @@ test("projects create --default; list pages with a cursor hint; show numbers the
   expect(found.stdout).toContain(`${todoId}  READY      Trip / Pack: - passport - charger - socks`);
   const foundJson = JSON.parse((await todo(["search", "passport", "--project", other.id, "--json"], env)).stdout) as { exact: unknown[] };
   expect(foundJson.exact).toEqual([]);
+  // --todo: the todo's own messages, the matched word in stars; --role; --limit pages with a hint.
+  await addMessage(u, todoId, { content: "The passport is in the drawer", startProcessing: false });
+  const inTodo = await todo(["search", "passport", "--todo", todoId], env);
+  expect(inTodo.code, inTodo.stderr).toBe(0);
+  expect(inTodo.stdout).toMatch(/^\S+ {2}user {6}.+\n {4}The \*passport\* is in the drawer\n\S+ {2}/);
+  expect(inTodo.stdout).toMatch(/^\S+ {2}user {6}.+\n {4}Pack: - \*passport\* - charger - socks$/m);
+  const mine = JSON.parse((await todo(["search", "passport", "--todo", todoId, "--role", "user", "--json"], env)).stdout) as { items: { todoId: string; role: string }[] };
+  expect(mine.items.map((h) => [h.todoId, h.role])).toEqual([
+    [todoId, "user"],
+    [todoId, "user"],
+  ]);
+  const paged = await todo(["search", "passport", "--todo", todoId, "--role", "user", "--limit", "1"], env);
+  expect(paged.stdout).toContain("drawer");
+  const next = paged.stderr.match(new RegExp(`More: todo search "passport" --todo ${todoId} --role user --limit 1 --cursor (\\d+)`));
+  expect(next, paged.stderr).not.toBeNull();
+  const last = await todo(["search", "passport", "--todo", todoId, "--role", "user", "--limit", "1", "--cursor", next![1]!], env);
+  expect(last.stdout).toContain("Pack: - *passport*");
+  expect(last.stderr).not.toContain("More:");
+  expect((await todo(["search", "passport", "--role", "robot"], env)).code).toBe(6);
 
   // watch: follows a turn started elsewhere (here, a send without --watch) until it ends.
   expect((await todo(["send", todoId, "And the charger?"], env)).code).toBe(0);

@@ -1,0 +1,20 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { snippetParts } from "./snippet.ts";
+
+test("a snippet splits into its matched words and the text between, skipping ranges that do not fit", () => {
+  assert.deepEqual(snippetParts({ text: "turn the compost weekly", highlights: [{ start: 9, end: 16 }] }), [
+    { text: "turn the ", hit: false },
+    { text: "compost", hit: true },
+    { text: " weekly", hit: false },
+  ]);
+  // Overlapping, past the end and empty ranges are dropped; the text stays whole.
+  assert.deepEqual(
+    snippetParts({ text: "ab cd", highlights: [{ start: 0, end: 2 }, { start: 1, end: 3 }, { start: 3, end: 9 }, { start: 4, end: 4 }] }),
+    [
+      { text: "ab", hit: true },
+      { text: " cd", hit: false },
+    ],
+  );
+  assert.deepEqual(snippetParts({ text: "", highlights: [] }), [{ text: "", hit: false }]);
+});
