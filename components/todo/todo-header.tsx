@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useState, useSyncExternalStore } from "react";
+import { useRef, useState, useSyncExternalStore } from "react";
 import { toast } from "sonner";
 import { call } from "@/lib/api/client";
 import { startAgain } from "@/lib/ui/agent-start";
@@ -15,6 +15,7 @@ import { SharePanel } from "./share-panel";
 import { ACTION_LABEL, statusControls } from "@/lib/ui/status";
 import { StatusBadge } from "./status-badge";
 import { WorkflowDetails } from "./workflow-details";
+import { TitleEditor } from "./title-editor";
 import { FindInChat } from "./find-in-chat";
 import styles from "./todo.module.css";
 
@@ -43,6 +44,8 @@ export function TodoHeader({ todo, projectId, live, onChanged, canWrite }: { tod
   const router = useRouter();
   const [busy, setBusy] = useState<TStatusAction | "again" | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [editing, setEditing] = useState(false);
+  const editButton = useRef<HTMLButtonElement>(null);
   const reason = typeof todo.metadata?.error === "string" ? todo.metadata.error : null;
 
   async function act(action: TStatusAction) {
@@ -99,7 +102,27 @@ export function TodoHeader({ todo, projectId, live, onChanged, canWrite }: { tod
         <Link href={`/projects/${encodeURIComponent(projectId)}`} className={styles.back}>
           ← <span className={styles.backText}>Back to project</span>
         </Link>
-        <h1 className={styles.title}>{todo.content}</h1>
+        {editing ? (
+          <TitleEditor
+            todoId={todo.id}
+            content={todo.content}
+            onDone={(saved) => {
+              setEditing(false);
+              if (saved) onChanged();
+              // Focus goes back to the pencil, not to the page's start.
+              requestAnimationFrame(() => editButton.current?.focus());
+            }}
+          />
+        ) : (
+          <div className={styles.titleWrap}>
+            <h1 className={styles.title}>{todo.content}</h1>
+            {canWrite ? (
+              <button ref={editButton} type="button" className={`link-button ${styles.editTitle}`} aria-label="Edit the todo's text" title="Edit the todo's text" onClick={() => setEditing(true)}>
+                ✎
+              </button>
+            ) : null}
+          </div>
+        )}
         <p className={styles.statusLine}>
           <StatusBadge status={todo.status} />
           <span className={`muted ${styles.live}`} data-testid="realtime-status" data-live={live}>

@@ -138,6 +138,45 @@ test("run again from a finished todo's chat: the chat moves to the new todo, whi
   await expect(page.getByRole("button", { name: "Run again" })).toHaveCount(0);
 });
 
+test("the todo's text is edited in its chat header: lines kept, Enter saves, Escape discards, empty refused; the project's list follows", async ({ page }, info) => {
+  const u = await signedInUser(page, info);
+  const p = await createProject(u, "Texts");
+  const t = await createTodo(u, p.id, "Buy paint");
+  const chat = new TodoChatPage(page);
+  await chat.open(p.id, t.id);
+  const heading = page.getByRole("heading", { level: 1 });
+  const pencil = page.getByRole("button", { name: "Edit the todo's text" });
+  const box = page.getByRole("textbox", { name: "Todo text" });
+
+  // Escape discards and gives focus back to the pencil.
+  await pencil.click();
+  await expect(box).toBeFocused();
+  await expect(box).toHaveValue("Buy paint");
+  await box.fill("Something else");
+  await box.press("Escape");
+  await expect(heading).toHaveText("Buy paint");
+  await expect(pencil).toBeFocused();
+
+  // Empty is refused at the field.
+  await page.keyboard.press("Enter");
+  await box.fill("   ");
+  await box.press("Enter");
+  await expect(page.getByRole("alert").filter({ hasText: "needs" })).toHaveText("The todo needs some text.");
+  await expect(box).toHaveAttribute("aria-invalid", "true");
+
+  // Shift+Enter adds a line; Enter saves.
+  await box.fill("Buy paint:");
+  await box.press("Shift+Enter");
+  await box.pressSequentially("- white, 2 l");
+  await snap(page, info, "todo-title-edit");
+  await box.press("Enter");
+  await expect(box).toHaveCount(0);
+  await expect(heading).toHaveText("Buy paint:\n- white, 2 l");
+  expect((await getTodo(u, t.id)).content).toBe("Buy paint:\n- white, 2 l");
+  await page.getByRole("link", { name: /Back to project/ }).click();
+  await expect(row(page, "Buy paint:")).toBeVisible();
+});
+
 test("cancel waits for Undo: undone it changes nothing, else the todo is cancelled", async ({ page }, info) => {
   await page.clock.install();
   const u = await signedInUser(page, info);

@@ -651,6 +651,7 @@ test("a viewer reads the todo without controls they may not use: no status actio
   await expect(chat.composer).toHaveCount(0);
   await expect(chat.controls).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Make public" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Edit the todo's text" })).toHaveCount(0);
   await expect(page.getByRole("checkbox")).toHaveCount(0);
   await expect(chat.message("Remind me tomorrow")).toBeVisible();
   await expect(chat.message("Remind me tomorrow").getByRole("button", { name: "Edit" })).toHaveCount(0);
