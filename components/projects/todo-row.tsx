@@ -205,7 +205,7 @@ export function TodoRow({ todo, canWrite, groups = [], onChanged, onRemoved }: P
             <label htmlFor={`rename-${todo.id}`} className="visually-hidden">
               Todo text
             </label>
-            <RenameInput id={`rename-${todo.id}`} value={name} onChange={setName} onCancel={() => setRenaming(false)} invalid={Boolean(error)} />
+            <RenameInput id={`rename-${todo.id}`} value={name} onChange={setName} onCancel={() => setRenaming(false)} invalid={Boolean(error)} multiline />
             <button type="submit" disabled={busy !== null}>
               Save
             </button>

@@ -3,6 +3,7 @@
 import { useId, useState, type FormEvent } from "react";
 import { call } from "@/lib/api/client";
 import { errorMessage } from "@/lib/ui/form-issues";
+import { RenameInput } from "@/components/ui/rename-input";
 import styles from "./todo.module.css";
 
 /**
@@ -36,26 +37,7 @@ export function TitleEditor({ todoId, content, onDone }: { todoId: string; conte
       <label htmlFor={id} className="visually-hidden">
         Todo text
       </label>
-      <textarea
-        id={id}
-        value={text}
-        rows={Math.min(6, text.split("\n").length + 1)}
-        autoFocus
-        onFocus={(e) => e.currentTarget.setSelectionRange(e.currentTarget.value.length, e.currentTarget.value.length)}
-        onChange={(e) => (setText(e.target.value), setError(null))}
-        onKeyDown={(e) => {
-          if (e.key === "Escape") {
-            e.preventDefault();
-            onDone(false);
-          } else if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
-            e.preventDefault();
-            void save();
-          }
-        }}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : `${id}-hint`}
-        maxLength={100_000}
-      />
+      <RenameInput id={id} value={text} onChange={(next) => (setText(next), setError(null))} onCancel={() => onDone(false)} invalid={Boolean(error)} multiline describedBy={error ? `${id}-error` : `${id}-hint`} />
       {error ? (
         <p id={`${id}-error`} className="error" role="alert">
           {error}

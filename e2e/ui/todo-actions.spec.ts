@@ -138,7 +138,7 @@ test("run again from a finished todo's chat: the chat moves to the new todo, whi
   await expect(page.getByRole("button", { name: "Run again" })).toHaveCount(0);
 });
 
-test("the todo's text is edited in its chat header: lines kept, Enter saves, Escape discards, empty refused; the project's list follows", async ({ page }, info) => {
+test("the todo's text is edited in its chat header and in the list: lines kept, Enter saves, Escape discards, empty refused", async ({ page }, info) => {
   const u = await signedInUser(page, info);
   const p = await createProject(u, "Texts");
   const t = await createTodo(u, p.id, "Buy paint");
@@ -175,6 +175,18 @@ test("the todo's text is edited in its chat header: lines kept, Enter saves, Esc
   expect((await getTodo(u, t.id)).content).toBe("Buy paint:\n- white, 2 l");
   await page.getByRole("link", { name: /Back to project/ }).click();
   await expect(row(page, "Buy paint:")).toBeVisible();
+
+  // The list's Rename keeps the lines too (a text box of one line would join them).
+  const actions = await menu(page, "Buy paint:");
+  await actions.getByRole("button", { name: "Rename" }).click();
+  const text = row(page, "Buy paint:").getByLabel("Todo text");
+  await expect(text).toHaveValue("Buy paint:\n- white, 2 l");
+  // The caret starts at the end.
+  await text.press("Shift+Enter");
+  await text.pressSequentially("- blue, 1 l");
+  await text.press("Enter");
+  await expect.poll(async () => (await getTodo(u, t.id)).content).toBe("Buy paint:\n- white, 2 l\n- blue, 1 l");
+  await expect(text).toHaveCount(0);
 });
 
 test("cancel waits for Undo: undone it changes nothing, else the todo is cancelled", async ({ page }, info) => {
