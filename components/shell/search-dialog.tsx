@@ -6,7 +6,8 @@ import { useRouter } from "next/navigation";
 import { useOperation } from "@/lib/api/swr";
 import { todoHref } from "@/lib/ui/format";
 import { useDebounced } from "@/lib/ui/use-debounced";
-import { snippetParts } from "@/lib/ui/snippet";
+import { hasSearchWord, snippetParts } from "@/lib/ui/snippet";
+import type { TSnippet } from "@/lib/schemas/search";
 import { Loading, LoadError } from "@/components/ui/load-state";
 import styles from "./search-dialog.module.css";
 
@@ -15,10 +16,8 @@ import styles from "./search-dialog.module.css";
 // closes. Opening a match goes to its todo's chat with `?message=<id>`, where the chat scrolls to
 // the message and marks it (components/todo/message-list.tsx).
 
-type Snippet = { text: string; highlights: { start: number; end: number }[] };
-
 /** The snippet's text with its matched words in <mark>: text nodes only, never markup from the server. */
-export function Highlighted({ snippet }: { snippet: Snippet }): ReactNode {
+export function Highlighted({ snippet }: { snippet: TSnippet }): ReactNode {
   return (
     <>
       {snippetParts(snippet).map((part, i) => (part.hit ? <mark key={i}>{part.text}</mark> : <Fragment key={i}>{part.text}</Fragment>))}
@@ -38,7 +37,7 @@ export function SearchDialog() {
   const router = useRouter();
   const listId = useId();
   const q = useDebounced(text.trim(), 200);
-  const hasWord = /[\p{L}\p{N}]/u.test(q);
+  const hasWord = hasSearchWord(q);
   const { data, error, isLoading, mutate } = useOperation("todo_searchUnified", open && hasWord ? { query: { q } } : null, { keepPreviousData: true });
 
   useEffect(() => {

@@ -7,6 +7,7 @@ import { call } from "@/lib/api/client";
 import { useOperation } from "@/lib/api/swr";
 import { formatDateTime, todoHref } from "@/lib/ui/format";
 import { useDebounced } from "@/lib/ui/use-debounced";
+import { hasSearchWord } from "@/lib/ui/snippet";
 import { useMorePages } from "@/lib/ui/use-more-pages";
 import type { TMessageSearchHit } from "@/lib/schemas/search";
 import { Highlighted } from "@/components/shell/search-dialog";
@@ -73,7 +74,7 @@ export function FindInChat({ todoId, projectId }: { todoId: string; projectId: s
   const [from, setFrom] = useState<From>("any");
   const input = useRef<HTMLInputElement>(null);
   const q = useDebounced(text.trim(), 250);
-  const hasWord = /[\p{L}\p{N}]/u.test(q);
+  const hasWord = hasSearchWord(q);
   return (
     <details
       className={styles.details}

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { snippetParts } from "./snippet.ts";
+import { hasSearchWord, snippetParts } from "./snippet.ts";
 
 test("a snippet splits into its matched words and the text between, skipping ranges that do not fit", () => {
   assert.deepEqual(snippetParts({ text: "turn the compost weekly", highlights: [{ start: 9, end: 16 }] }), [
@@ -17,4 +17,9 @@ test("a snippet splits into its matched words and the text between, skipping ran
     ],
   );
   assert.deepEqual(snippetParts({ text: "", highlights: [] }), [{ text: "", hit: false }]);
+});
+
+test("a query has a word when it has a letter or a digit in any script", () => {
+  for (const q of ["compost", "42", "Ärger", "日本", "  c  ", "#1"]) assert.equal(hasSearchWord(q), true, q);
+  for (const q of ["", "   ", "?!", "—", "#", "**"]) assert.equal(hasSearchWord(q), false, q);
 });

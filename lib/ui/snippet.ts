@@ -16,3 +16,11 @@ export function snippetParts(snippet: TSnippet): { text: string; hit: boolean }[
   if (at < snippet.text.length || parts.length === 0) parts.push({ text: snippet.text.slice(at), hit: false });
   return parts;
 }
+
+/**
+ * Whether a query has a word to search for (a letter or a digit in any script). The search
+ * operations match words, so a query of only punctuation or spaces is not sent.
+ */
+export function hasSearchWord(query: string): boolean {
+  return /[\p{L}\p{N}]/u.test(query);
+}
