@@ -1,13 +1,12 @@
 "use client";
 
-import Link from "next/link";
 import { useState } from "react";
 import type { TBlock } from "@/lib/schemas/todos";
 import { errorMessage } from "@/lib/ui/form-issues";
-import { todoHref } from "@/lib/ui/format";
 import styles from "./todo.module.css";
 import { ShellBlock } from "./shell-block";
-import { ToolStep } from "./tool-step";
+import { SubTodos, ToolStep } from "./tool-step";
+import { LinkTodos } from "./link-todos";
 
 /** The readable text of a block's content: its `text` when it has one, else null. */
 export function blockText(block: TBlock): string | null {
@@ -37,22 +36,8 @@ export function BlockList({ blocks, projectId, onCheck }: Props) {
           ) : (
             <BlockView block={block} onCheck={onCheck} />
           )}
-          {block.subTodoIds.length > 0 && block.type !== "tool_call" ? (
-            <p className={styles.subTodos}>
-              <span className="muted">Sub-todos:</span>
-              {block.subTodoIds.map((id, i) =>
-                projectId ? (
-                  <Link key={id} href={todoHref(projectId, id)}>
-                    Sub-todo {i + 1}
-                  </Link>
-                ) : (
-                  <span key={id}>
-                    Sub-todo {i + 1} <code>{id}</code>
-                  </span>
-                ),
-              )}
-            </p>
-          ) : null}
+          {block.type === "tool_call" ? null : <SubTodos block={block} projectId={projectId} />}
+          {block.type === "checklist_item" && onCheck && projectId ? <LinkTodos block={block} projectId={projectId} label={blockText(block) ?? "this item"} /> : null}
         </li>
       ))}
     </ul>

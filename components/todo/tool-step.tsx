@@ -89,24 +89,31 @@ export function ToolStep({ block, projectId }: { block: TBlock; projectId?: stri
           </>
         ) : null}
       </details>
-      {block.subTodoIds.length > 0 && !projectId ? (
-        <p className={styles.subTodos}>
-          <span className="muted">Sub-todos:</span>
-          {block.subTodoIds.map((id, i) => (
-            <span key={id}>
-              Sub-todo {i + 1} <code>{id}</code>
-            </span>
-          ))}
-        </p>
-      ) : null}
-      {block.subTodoIds.length > 0 && projectId ? (
-        <ul className={styles.childCards} aria-label="Sub-todos">
-          {block.subTodoIds.map((id) => (
-            <SubTodoCard key={id} todoId={id} projectId={projectId} />
-          ))}
-        </ul>
-      ) : null}
+      <SubTodos block={block} projectId={projectId} />
     </div>
+  );
+}
+
+/** The todos linked to a block: live cards in the app, their ids on the public page (no links out of it). */
+export function SubTodos({ block, projectId }: { block: TBlock; projectId?: string }) {
+  if (block.subTodoIds.length === 0) return null;
+  if (projectId)
+    return (
+      <ul className={styles.childCards} aria-label="Sub-todos">
+        {block.subTodoIds.map((id) => (
+          <SubTodoCard key={id} todoId={id} projectId={projectId} />
+        ))}
+      </ul>
+    );
+  return (
+    <p className={styles.subTodos}>
+      <span className="muted">Sub-todos:</span>
+      {block.subTodoIds.map((id, i) => (
+        <span key={id}>
+          Sub-todo {i + 1} <code>{id}</code>
+        </span>
+      ))}
+    </p>
   );
 }
 
@@ -126,7 +133,6 @@ export function SubTodoCard({ todoId, projectId }: { todoId: string; projectId?:
     if (event.todoId === todoId && CARD_EVENTS.has(event.type)) refresh();
   }, [todoId, refresh]);
   useRealtime({ kind: "todo", id: todoId }, onEvent, refresh);
-  const href = projectId ? todoHref(projectId, todoId) : null;
   if (error) {
     return (
       <li className={styles.childCard} data-testid="subtodo-card">
@@ -142,6 +148,8 @@ export function SubTodoCard({ todoId, projectId }: { todoId: string; projectId?:
     );
   }
   const reply = data.messages.find((m) => m.role === "assistant");
+  // A linked todo may be in another project: its own project is in its link.
+  const href = projectId ? todoHref(data.projectId, todoId) : null;
   return (
     <li className={styles.childCard} data-testid="subtodo-card" data-status={data.status}>
       <div className={styles.childHead}>

@@ -102,13 +102,66 @@ test("a checklist from the user's list: checking an item persists, and rolls bac
   expect((await getTodo(u, t.id)).blocks.find((x) => x.blockId !== blockB.blockId)!.checked).toBe(true);
   await snap(page, info, "checklist");
 
-  // A sub-agent run linked to a block shows under it, live, as a link to its chat page.
+  // A sub-agent run linked to a block shows under it, live, as a card linking to its chat page.
   const sub = await createTodo(u, p.id, "Sub-run for b");
   expect((await u.session.post(`/api/v1/todos/${t.id}/blocks/${blockB.blockId}/subtodo`, { headers: h(u), data: { subTodoIds: [sub.id] } })).status()).toBe(200);
-  const link = page.getByTestId("block").filter({ hasText: "b" }).getByRole("link", { name: "Sub-todo 1" });
+  const card = page.getByTestId("block").filter({ hasText: "b" }).getByTestId("subtodo-card");
+  await expect(card.getByTestId("subtodo-status")).toHaveText("To do");
+  const link = card.getByRole("link", { name: "Sub-run for b" });
   await expect(link).toHaveAttribute("href", `/projects/${p.id}/todos/${sub.id}`);
   await link.click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Sub-run for b");
+});
+
+test("a checklist item links other todos of the project: found by their words, shown as live cards, each offered once", async ({ page }, info) => {
+  const u = await signedInUser(page, info);
+  const p = await createProject(u, "Move");
+  const other = await createProject(u, "Elsewhere");
+  const t = await createTodo(u, p.id, "Moving day");
+  const train = await createTodo(u, p.id, "Book the train");
+  await createTodo(u, p.id, "Book the van");
+  await createTodo(u, p.id, "Water the plants");
+  await createTodo(u, other.id, "Book a table");
+  const chat = new TodoChatPage(page);
+  await chat.open(p.id, t.id);
+  await chat.send("Moving day:\n- travel\n- stay");
+  await expect(chat.status).toHaveText("Ready", { timeout: TURN_TIMEOUT });
+
+  const open = page.getByRole("button", { name: "Link todos to “travel”" });
+  await open.click();
+  await expect(open).toHaveAttribute("aria-expanded", "true");
+  const panel = page.getByRole("group", { name: "Link todos to “travel”" });
+  const find = panel.getByRole("searchbox", { name: "Find a todo of this project" });
+  await expect(find).toBeFocused();
+  // Without words: the project's other todos, not this one, not another project's.
+  const offered = panel.getByRole("list", { name: "Todos to link" }).getByRole("listitem");
+  await expect(offered).toHaveCount(3);
+  await expect(offered.filter({ hasText: "Moving day" })).toHaveCount(0);
+  await find.fill("Book");
+  await expect(offered).toHaveCount(2);
+  await expect(offered.filter({ hasText: "Book a table" })).toHaveCount(0);
+  await panel.getByRole("button", { name: "Link “Book the train”" }).click();
+  await expect(panel.getByRole("status")).toHaveText("Linked “Book the train”.");
+  // The link arrives as the block's event: a live card under the item, and the todo is not offered again.
+  const travel = page.getByTestId("block").filter({ has: page.getByRole("checkbox", { name: "travel", exact: true }) });
+  const card = travel.getByTestId("subtodo-card");
+  await expect(card.getByRole("link", { name: "Book the train" })).toHaveAttribute("href", `/projects/${p.id}/todos/${train.id}`);
+  await expect(offered).toHaveCount(1);
+  await expect(offered).toContainText("Book the van");
+  await travel.scrollIntoViewIfNeeded();
+  await snap(page, info, "checklist-link-todos");
+  const blocks = (await getTodo(u, t.id)).blocks;
+  expect(blocks.map((b) => [(b.content as { text: string }).text, b.subTodoIds])).toEqual([["travel", [train.id]], ["stay", []]]);
+  await find.fill("zebra");
+  await expect(panel).toContainText("No other todo of this project matches “zebra”.");
+  await expect(panel.getByRole("status")).toHaveText("");
+  // Escape closes it and gives the keyboard back to the button.
+  await find.press("Escape");
+  await expect(panel).toHaveCount(0);
+  await expect(open).toBeFocused();
+  // The card follows the linked todo: renamed elsewhere, it changes here without a reload.
+  expect((await u.session.put(`/api/v1/todos/${train.id}`, { headers: h(u), data: { content: "Book the night train" } })).status()).toBe(200);
+  await expect(card.getByRole("link", { name: "Book the night train" })).toBeVisible();
 });
 
 test("pause mid-turn stops the reply; resume finishes it", async ({ page }, info) => {
@@ -653,6 +706,7 @@ test("a viewer reads the todo without controls they may not use: no status actio
   await expect(page.getByRole("button", { name: "Make public" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Edit the todo's text" })).toHaveCount(0);
   await expect(page.getByRole("checkbox")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: /^Link todos/ })).toHaveCount(0);
   await expect(chat.message("Remind me tomorrow")).toBeVisible();
   await expect(chat.message("Remind me tomorrow").getByRole("button", { name: "Edit" })).toHaveCount(0);
   // The owner wrote it, not the reader: not "You" but the owner, by email (no name set), from the project's members.
