@@ -9,18 +9,45 @@ import { useForm } from "@/components/ui/form";
 import { takeArrivalFocus } from "@/lib/ui/arrival-focus";
 import { futureIssue } from "@/components/todo/form-validation";
 import { GroupOptions } from "./group-options";
+import { ModelOptions, useModelChoices } from "@/components/todo/agent-picker";
+import { useOperation } from "@/lib/api/swr";
+import { newTodoAgentSettings, type TAgentProviderInfo, type TAgentSettings } from "@/lib/schemas/agent";
+import { defaultModelText, withModel } from "@/lib/ui/format";
 
 /** When the agent starts on a new todo: when someone starts it, now, or at a time. */
 type Start = "later" | "now" | "at";
 
-/** Creates a todo: content, optional group, and when the agent starts on it (by hand, now, or at a time). */
+/** The model that agent settings name, in words (the default provider's when they name none). */
+function modelText(settings: TAgentSettings | null, providers: readonly TAgentProviderInfo[]): string | null {
+  const provider = providers.find((p) => (settings?.provider ? p.name === settings.provider : p.default));
+  if (!provider) return settings?.provider ?? null;
+  return settings?.model && provider.kind !== "local" ? `${provider.name} · ${settings.model}` : defaultModelText(provider);
+}
+
+/**
+ * The agent settings a new todo would take by default (newTodoAgentSettings), read when the form
+ * offers a model: the default's label names it, and a model picked keeps its other settings.
+ */
+function useNewTodoDefaults(projectId: string, wanted: boolean) {
+  const project = useOperation("settings_getProjectSettings", wanted ? { params: { projectId } } : null);
+  const user = useOperation("settings_getUserSettings", wanted ? {} : null);
+  if (!project.data || !user.data) return { loaded: false as const, settings: null };
+  return { loaded: true as const, settings: newTodoAgentSettings({ mapping: project.data.agentSettings, projectDefaults: project.data.agentDefaults, userDefault: user.data.defaultAgent }) };
+}
+
+/** Creates a todo: content, optional group, the model when there is a choice, and when the agent starts on it (by hand, now, or at a time). */
 export function NewTodoForm({ projectId, groups, onCreated }: { projectId: string; groups: TTodoGroup[]; onCreated(todo: TTodo): void }) {
   const id = useId();
   const [content, setContent] = useState("");
   const [groupSlug, setGroupSlug] = useState("");
   const [start, setStart] = useState<Start>("later");
   const [when, setWhen] = useState("");
-  const { busy, alert, setAlert, submit: send } = useForm({ labels: { content: "Todo", groupSlug: "Group", scheduledAt: "Start at" } });
+  // The model: "" is the defaults (the server applies them); else a key of useModelChoices.
+  const [model, setModel] = useState("");
+  const models = useModelChoices("");
+  const offerModels = models.choices.length > 1;
+  const defaults = useNewTodoDefaults(projectId, offerModels);
+  const { busy, alert, setAlert, submit: send } = useForm({ labels: { content: "Todo", groupSlug: "Group", scheduledAt: "Start at", agentSettings: "Model" } });
   const field = useRef<HTMLTextAreaElement>(null);
   // Arriving from the project's creation (NewProjectForm): the keyboard goes on, here.
   useEffect(() => {
@@ -37,7 +64,17 @@ export function NewTodoForm({ projectId, groups, onCreated }: { projectId: strin
       e.preventDefault();
       return setAlert(time.issue);
     }
-    const parsed = ZCreateTodoInput.safeParse({ content, groupSlug: groupSlug || undefined, ...(time?.ms != null ? { scheduledAt: time.ms } : { startProcessing: start === "now" }) });
+    const choice = model ? (models.choices.find((c) => c.key === model) ?? null) : null;
+    if (choice && !defaults.loaded) {
+      e.preventDefault();
+      return setAlert("Model: the project's defaults are still loading. Try again in a moment.");
+    }
+    const parsed = ZCreateTodoInput.safeParse({
+      content,
+      groupSlug: groupSlug || undefined,
+      ...(choice ? { agentSettings: withModel(defaults.settings, choice) } : {}),
+      ...(time?.ms != null ? { scheduledAt: time.ms } : { startProcessing: start === "now" }),
+    });
     await send(e, parsed, async (body) => {
       const todo = await call("project_createTodo", { params: { projectId }, body });
       setContent("");
@@ -69,6 +106,15 @@ export function NewTodoForm({ projectId, groups, onCreated }: { projectId: strin
             <GroupOptions groups={groups} />
           </select>
         </div>
+        {offerModels ? (
+          <div className="field">
+            <label htmlFor={`${id}-model`}>Model</label>
+            <select id={`${id}-model`} value={model} onChange={(e) => setModel(e.target.value)}>
+              <option value="">{defaults.loaded ? `Default (${modelText(defaults.settings, models.providers) ?? "the service's"})` : "Default"}</option>
+              <ModelOptions groups={models.groups} />
+            </select>
+          </div>
+        ) : null}
         <div className="field">
           <label htmlFor={`${id}-start`}>Agent</label>
           <select id={`${id}-start`} value={start} onChange={(e) => setStart(e.target.value as Start)}>

@@ -11,7 +11,7 @@ import styles from "./todo.module.css";
 /** One choice of the picker: a provider and one of its models (none: the provider's own default, or the built-in agent). */
 type Choice = { key: string; provider: string; model?: string; label: string };
 
-const keyOf = (provider: string | undefined, model: string | undefined) => (provider === undefined && model === undefined ? "" : `${provider ?? ""}\n${model ?? ""}`);
+export const keyOf = (provider: string | undefined, model: string | undefined) => (provider === undefined && model === undefined ? "" : `${provider ?? ""}\n${model ?? ""}`);
 
 function providerLabel(p: TAgentProviderInfo): string {
   if (p.kind === "local") return "Built in";
@@ -35,6 +35,32 @@ function otherLabel(settings: TAgentSettings | null, providers: readonly TAgentP
 }
 
 /**
+ * The configured providers' models as choices of a select (settings_getAgentProviders), grouped
+ * per provider; `current` is the key of the settings in use (a provider named alone stays a choice).
+ */
+export function useModelChoices(current: string) {
+  const { data } = useOperation("settings_getAgentProviders", {});
+  const providers = data?.providers ?? [];
+  const groups = providers.map((p) => ({ provider: p, choices: choicesOf(p, current) }));
+  const choices = groups.flatMap((g) => g.choices);
+  const fallback = providers.find((p) => p.default);
+  return { providers, groups, choices, defaultText: fallback ? defaultModelText(fallback) : null };
+}
+
+/** The choices as one option group per provider. */
+export function ModelOptions({ groups }: { groups: ReturnType<typeof useModelChoices>["groups"] }) {
+  return groups.map(({ provider: p, choices: own }) => (
+    <optgroup key={p.name} label={providerLabel(p)}>
+      {own.map((c) => (
+        <option key={c.key} value={c.key}>
+          {c.label}
+        </option>
+      ))}
+    </optgroup>
+  ));
+}
+
+/**
  * The model of a todo's next turns, beside the composer (todo_updateAgentMapping): the providers
  * and models the operator configured (settings_getAgentProviders), or the service's default. Other
  * agent settings of the todo (system prompt, temperature …) are kept. Shown only when there is a
@@ -42,7 +68,6 @@ function otherLabel(settings: TAgentSettings | null, providers: readonly TAgentP
  */
 export function AgentPicker({ todoId, settings }: { todoId: string; settings: TAgentSettings | null }) {
   const id = useId();
-  const { data } = useOperation("settings_getAgentProviders", {});
   // What was asked for, shown until the todo says so (its todo.updated event, or a reload).
   const [pending, setPending] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -55,12 +80,9 @@ export function AgentPicker({ todoId, settings }: { todoId: string; settings: TA
     setPending(null);
   }
 
-  const providers = data?.providers ?? [];
-  const groups = providers.map((p) => ({ provider: p, choices: choicesOf(p, current) }));
-  const choices = groups.flatMap((g) => g.choices);
+  const { providers, groups, choices, defaultText } = useModelChoices(current);
   if (choices.length < 2) return null;
-  const fallback = providers.find((p) => p.default);
-  const defaultLabel = fallback ? `Default (${defaultModelText(fallback)})` : "Default";
+  const defaultLabel = defaultText ? `Default (${defaultText})` : "Default";
   const value = pending ?? current;
   const known = value === "" || choices.some((c) => c.key === value);
 
@@ -84,15 +106,7 @@ export function AgentPicker({ todoId, settings }: { todoId: string; settings: TA
       <label htmlFor={id}>Model</label>
       <select id={id} aria-label="Model" value={value} disabled={busy} aria-busy={busy} title="The model that writes this todo's next replies" onChange={(e) => void choose(e.target.value)}>
         <option value="">{defaultLabel}</option>
-        {groups.map(({ provider: p, choices: own }) => (
-          <optgroup key={p.name} label={providerLabel(p)}>
-            {own.map((c) => (
-              <option key={c.key} value={c.key}>
-                {c.label}
-              </option>
-            ))}
-          </optgroup>
-        ))}
+        <ModelOptions groups={groups} />
         {known ? null : <option value={value}>{otherLabel(settings, providers)}</option>}
       </select>
       {error ? (

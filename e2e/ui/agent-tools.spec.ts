@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { signedInUser, snap } from "../support/ui";
-import { TURN_TIMEOUT, createProject, createTodo, expectNull, getTodo, h, waitForStatus } from "../support/todos";
+import { TURN_TIMEOUT, createProject, createTodo, expectNull, getTodo, h, listTodos, waitForReply, waitForStatus } from "../support/todos";
 import { TodoChatPage } from "../support/todo-page";
 
 // The agent's tool steps in the chat, against the real server and the OpenAI-compatible stand-in
@@ -81,4 +81,36 @@ test("the model picker lists the configured providers; a provider that is a URL 
   await expect(provider.locator("option")).toHaveText(["Service default", "Local (built in, offline)", "openai (OpenAI-compatible)"]);
   await provider.selectOption("openai");
   await expect(page.getByTestId("model-options").first().locator("option")).toHaveCount(4);
+});
+
+test("a new todo's model is picked in its form: the first reply comes from it, and the project's other defaults are kept", async ({ page }, info) => {
+  const u = await signedInUser(page, info);
+  const p = await createProject(u, "Models");
+  // The creator's defaults for this project: a system prompt and a temperature, no model.
+  const defaults = { systemPrompt: "Answer in one line.", temperature: 0.3 };
+  await expectNull(await u.session.post("/api/v1/users/project-agent-mapping", { headers: h(u), data: { projectId: p.id, agentSettings: defaults } }));
+  await page.goto(`/projects/${p.id}`);
+  const model = page.getByLabel("Model", { exact: true });
+  // The default names what the defaults run on: they name no provider, so the service's default.
+  await expect(model.locator("option").first()).toHaveText("Default (built-in offline agent)");
+  await expect(model.locator("optgroup")).toHaveCount(2);
+  await page.getByLabel("New todo").fill("Name three rivers");
+  await model.selectOption({ label: "gpt-4.1-mini" });
+  await page.getByLabel("Agent", { exact: true }).selectOption("Start the agent now");
+  await page.getByRole("button", { name: "Add todo" }).click();
+  await expect(page.getByLabel("New todo")).toHaveValue("");
+  await snap(page, info, "new-todo-model");
+  // The choice stays for the next todo; "Default" sends none, and the server applies the defaults.
+  await expect(model).toHaveValue(/gpt-4\.1-mini/);
+  await page.getByLabel("New todo").fill("Water the fern");
+  await model.selectOption({ index: 0 });
+  await page.getByRole("button", { name: "Add todo" }).click();
+  await expect(page.getByLabel("New todo")).toHaveValue("");
+  const items = (await listTodos(u, p.id)).items;
+  const picked = items.find((t) => t.content === "Name three rivers")!;
+  const plain = items.find((t) => t.content === "Water the fern")!;
+  expect(picked.agentSettings).toEqual({ ...defaults, provider: "openai", model: "gpt-4.1-mini" });
+  expect(plain.agentSettings).toEqual(defaults);
+  const reply = (await waitForReply(u, picked.id)).messages.at(-1)!;
+  expect(reply.usage).toMatchObject({ provider: "openai", model: "gpt-4.1-mini" });
 });

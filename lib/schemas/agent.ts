@@ -36,3 +36,13 @@ export const ZAgentProviderInfo = z
   .meta({ id: "AgentProviderInfo" });
 export const ZAgentProviderList = z.object({ providers: z.array(ZAgentProviderInfo) }).meta({ id: "AgentProviderList" });
 export type TAgentProviderInfo = z.infer<typeof ZAgentProviderInfo>;
+
+/**
+ * The agent settings a new todo takes when its request names none: the first that exists of the
+ * creator's own mapping for the project, the project's agent defaults, and the creator's default
+ * agent. The server applies it (todoDefaults); the new-todo form starts from it when a model is
+ * picked, so the defaults' other settings (system prompt, temperature …) are kept.
+ */
+export function newTodoAgentSettings(from: { mapping: TAgentSettings | null; projectDefaults: TAgentSettings | null; userDefault: TAgentSettings | null }): TAgentSettings | null {
+  return from.mapping ?? from.projectDefaults ?? from.userDefault ?? null;
+}
