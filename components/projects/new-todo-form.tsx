@@ -54,8 +54,9 @@ export function NewTodoForm({ projectId, groups, onCreated }: { projectId: strin
     if (takeArrivalFocus(`project:${projectId}`)) field.current?.focus();
   }, [projectId]);
 
-  // The one alert names its field: the time's marks the time, any other the text.
+  // The one alert names its field: the time's marks the time, the model's the model, any other the text.
   const timeAlert = alert?.startsWith("Start at") ?? false;
+  const modelAlert = alert?.startsWith("Model") ?? false;
 
   async function submit(e: FormEvent<HTMLFormElement>) {
     // A time must be in the future: the API would take a past one as "now".
@@ -94,7 +95,7 @@ export function NewTodoForm({ projectId, groups, onCreated }: { projectId: strin
         onChange={(e) => setContent(e.target.value)}
         rows={2}
         placeholder="What should the agent work on?"
-        aria-invalid={alert && !timeAlert ? true : undefined}
+        aria-invalid={alert && !timeAlert && !modelAlert ? true : undefined}
         onKeyDown={(e) => {
           if (e.key === "Enter" && (e.metaKey || e.ctrlKey)) e.currentTarget.form?.requestSubmit();
         }}
@@ -109,7 +110,15 @@ export function NewTodoForm({ projectId, groups, onCreated }: { projectId: strin
         {offerModels ? (
           <div className="field">
             <label htmlFor={`${id}-model`}>Model</label>
-            <select id={`${id}-model`} value={model} onChange={(e) => setModel(e.target.value)}>
+            <select
+              id={`${id}-model`}
+              value={model}
+              aria-invalid={modelAlert ? true : undefined}
+              onChange={(e) => {
+                setModel(e.target.value);
+                if (modelAlert) setAlert(null);
+              }}
+            >
               <option value="">{defaults.loaded ? `Default (${modelText(defaults.settings, models.providers) ?? "the service's"})` : "Default"}</option>
               <ModelOptions groups={models.groups} />
             </select>

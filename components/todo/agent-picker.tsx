@@ -11,7 +11,7 @@ import styles from "./todo.module.css";
 /** One choice of the picker: a provider and one of its models (none: the provider's own default, or the built-in agent). */
 type Choice = { key: string; provider: string; model?: string; label: string };
 
-export const keyOf = (provider: string | undefined, model: string | undefined) => (provider === undefined && model === undefined ? "" : `${provider ?? ""}\n${model ?? ""}`);
+const keyOf = (provider: string | undefined, model: string | undefined) => (provider === undefined && model === undefined ? "" : `${provider ?? ""}\n${model ?? ""}`);
 
 function providerLabel(p: TAgentProviderInfo): string {
   if (p.kind === "local") return "Built in";
