@@ -260,6 +260,15 @@ for (const [name, approve] of [["approve", true], ["deny", false]] as const) {
     });
 }
 
+/** A checklist item named by its number as `todo show` prints it (read from the todo), or by its block id (as given). */
+async function checklistItem(client: Client, todoId: string, item: string): Promise<{ blockId: string; label: string }> {
+  if (!/^\d+$/.test(item)) return { blockId: item, label: item };
+  const todo = await client.call("todo_get", { params: { todoId } });
+  const block = checklistItemAt(todo, Number(item));
+  if (!block) throw new CliError(`${todoId} has no checklist item ${item} (it has ${checklistOf(todo).length}; see \`todo show ${todoId}\`)`, EXIT.NOT_FOUND);
+  return { blockId: block.id, label: `${item}. ${JSON.stringify((block.content as { text?: unknown }).text ?? "")}` };
+}
+
 for (const [name, checked] of [["check", true], ["uncheck", false]] as const) {
   program
     .command(name)
@@ -268,19 +277,24 @@ for (const [name, checked] of [["check", true], ["uncheck", false]] as const) {
     .argument("<item>", "the item's number as `todo show` prints it, or its block id")
     .action(async (todoId: string, item: string) => {
       const { client } = await session();
-      let blockId = item;
-      let label = item;
-      if (/^\d+$/.test(item)) {
-        const todo = await client.call("todo_get", { params: { todoId } });
-        const block = checklistItemAt(todo, Number(item));
-        if (!block) throw new CliError(`${todoId} has no checklist item ${item} (it has ${checklistOf(todo).length}; see \`todo show ${todoId}\`)`, EXIT.NOT_FOUND);
-        blockId = block.id;
-        label = `${item}. ${JSON.stringify((block.content as { text?: unknown }).text ?? "")}`;
-      }
+      const { blockId, label } = await checklistItem(client, todoId, item);
       await client.call("todo_toggleBlockChecked", { params: { todoId, blockId }, body: { blockId, checked } });
       out({ todoId, blockId, checked }, () => `${checked ? "Checked" : "Unchecked"} ${label}`);
     });
 }
+
+program
+  .command("link")
+  .description("link other todos to a checklist item of a todo: they show under it, with their status (links are added, never removed)")
+  .argument("<id>", "todo id")
+  .argument("<item>", "the item's number as `todo show` prints it, or its block id")
+  .argument("<todos...>", "the ids of the todos to link (any you can read)")
+  .action(async (todoId: string, item: string, subTodoIds: string[]) => {
+    const { client } = await session();
+    const { blockId, label } = await checklistItem(client, todoId, item);
+    await client.call("todo_linkBlockSubTodo", { params: { todoId, blockId }, body: { subTodoIds } });
+    out({ todoId, blockId, subTodoIds }, () => `Linked ${subTodoIds.join(", ")} to ${label}`);
+  });
 
 program
   .command("status")

@@ -104,7 +104,7 @@ test("login approved through the cookie API, key stored 0600; projects --json; c
   expect((await todo(["whoami"], env)).code).toBe(3);
 });
 
-test("projects create --default; list pages with a cursor hint; show numbers the checklist; check and uncheck by number and by id; search; watch; --at; export", async ({ baseURL }, info) => {
+test("projects create --default; list pages with a cursor hint; show numbers the checklist; check and uncheck by number and by id; link todos to an item; search; watch; --at; export", async ({ baseURL }, info) => {
   test.setTimeout(90_000);
   const u = await createUser(info, "cli-lists");
   const env = { TODO_CONFIG_DIR: await mkdtemp(path.join(tmpdir(), "todo-cli-")), TODO_SERVER: baseURL!, TODO_API_KEY: u.apiKey };
@@ -125,7 +125,8 @@ test("projects create --default; list pages with a cursor hint; show numbers the
   const created = await todo(["create", "Pack:\n- passport\n- charger\n- socks", "--watch"], env);
   expect(created.code, created.stderr).toBe(0);
   const todoId = created.stderr.match(/Created (\S+)/)![1]!;
-  for (let i = 0; i < 2; i++) await createTodo(u, projectId, `filler ${i}`);
+  const fillers: string[] = [];
+  for (let i = 0; i < 2; i++) fillers.push((await createTodo(u, projectId, `filler ${i}`)).id);
 
   const first = await todo(["list", "--limit", "2"], env);
   expect(first.code, first.stderr).toBe(0);
@@ -152,6 +153,18 @@ test("projects create --default; list pages with a cursor hint; show numbers the
   expect((await todo(["uncheck", todoId, blocks[1]!.id], env)).code).toBe(0);
   expect((await todo(["check", todoId, blocks[2]!.id, "--json"], env)).stdout.trim()).toBe(JSON.stringify({ todoId, blockId: blocks[2]!.id, checked: true }));
   expect((await getTodo(u, todoId)).blocks.filter((b) => b.type === "checklist_item").map((b) => b.checked)).toEqual([false, false, true]);
+
+  // Link todos to an item, by its number, then by its block id: added in order, never twice; show prints them.
+  const linked = await todo(["link", todoId, "1", fillers[0]!], env);
+  expect(linked.code, linked.stderr).toBe(0);
+  expect(linked.stdout).toContain(`Linked ${fillers[0]} to 1. "passport"`);
+  expect((await todo(["link", todoId, blocks[0]!.id, fillers[1]!, fillers[0]!, "--json"], env)).stdout.trim()).toBe(JSON.stringify({ todoId, blockId: blocks[0]!.id, subTodoIds: [fillers[1], fillers[0]] }));
+  expect((await getTodo(u, todoId)).blocks.find((b) => b.id === blocks[0]!.id)!.subTodoIds).toEqual([fillers[0], fillers[1]]);
+  expect((await todo(["show", todoId], env)).stdout).toContain(`passport  → ${fillers[0]}, ${fillers[1]}`);
+  // The todo itself, or one that does not exist, is refused and nothing is linked.
+  expect((await todo(["link", todoId, "2", todoId], env)).code).toBe(6);
+  expect((await todo(["link", todoId, "2", "cmissingtodoid00000000000"], env)).code).toBe(4);
+  expect((await getTodo(u, todoId)).blocks.find((b) => b.id === blocks[1]!.id)!.subTodoIds).toEqual([]);
 
   const found = await todo(["search", "passport"], env);
   expect(found.code, found.stderr).toBe(0);
