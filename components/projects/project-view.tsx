@@ -251,6 +251,7 @@ export function ProjectView({ projectId }: { projectId: string }) {
           canWrite={canWrite}
           groups={groups}
           feed={todos}
+          proposed={proposed}
           search={search}
           onChanged={(id) => {
             refetchTodo(id);

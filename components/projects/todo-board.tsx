@@ -71,6 +71,7 @@ export function TodoBoard({
   canWrite,
   groups,
   feed,
+  proposed,
   search,
   onChanged,
   onGroupChanged,
@@ -80,6 +81,8 @@ export function TodoBoard({
   canWrite: boolean;
   groups: GroupsState;
   feed: TodoFeed;
+  /** The project's proposed todos (their own section): a group's count leaves them out. */
+  proposed?: TodoFeed;
   search: string;
   onChanged(id: string): void;
   onGroupChanged(group: TTodoGroup): void;
@@ -108,6 +111,14 @@ export function TodoBoard({
   const known = new Set(groupList.map((g) => g.slug));
   const ungrouped = items.filter((t) => !t.groupSlug || !known.has(t.groupSlug));
   const inGroup = (slug: string) => items.filter((t) => t.groupSlug === slug);
+  // A group's todos as its heading counts them: the ones listed under it. The server's count also
+  // has the group's proposed todos, which show in their own section: taken off it while the list
+  // is not all loaded (once it is, the rows are the count).
+  const countOf = (g: TTodoGroup, rows: readonly unknown[]) => {
+    if (!feed.hasMore) return rows.length;
+    if (!proposed || proposed.hasMore) return g.todoCount;
+    return g.todoCount - proposed.items.filter((t) => t.status === "PROPOSED" && t.groupSlug === g.slug).length;
+  };
 
   if (search && items.length === 0 && !feed.hasMore) {
     return (
@@ -136,11 +147,12 @@ export function TodoBoard({
       {groupList.map((g) => {
         const rows = inGroup(g.slug);
         if (search && rows.length === 0) return null;
+        const count = countOf(g, rows);
         return (
-          <GroupSection key={g.id} projectId={projectId} group={g} title={g.name} count={search ? undefined : g.todoCount} canWrite={canWrite} onRenamed={onGroupChanged} onMoved={onChanged}>
+          <GroupSection key={g.id} projectId={projectId} group={g} title={g.name} count={search ? undefined : count} canWrite={canWrite} onRenamed={onGroupChanged} onMoved={onChanged}>
             {rows.length > 0 ? (
               <TodoList items={rows} canWrite={canWrite} groups={groupList} onChanged={onChanged} onRemoved={onRemoved} />
-            ) : g.todoCount === 0 || !feed.hasMore ? (
+            ) : count <= 0 ? (
               <p className="muted group-empty">No todos in this group.</p>
             ) : (
               <p className="muted group-empty">Its todos are further down the list; load more to see them.</p>

@@ -271,10 +271,14 @@ test("the Load more button pages with the keyboard", async ({ page }, info) => {
 test("accept and dismiss proposed todos", async ({ page }, info) => {
   const user = await signedInUser(page, info);
   const project = await createProject(user, "Proposals");
-  const accepted = await fromTemplate(user, project.id, { content: "Proposed: write tests", propose: true });
+  await upsertGroup(user, project.id, "quality", "Quality");
+  const accepted = await fromTemplate(user, project.id, { content: "Proposed: write tests", propose: true, overrides: { groupSlug: "quality" } });
   const dismissed = await fromTemplate(user, project.id, { content: "Proposed: rewrite in Rust", propose: true });
-  await createTodo(user, project.id, "Regular todo");
+  await createTodo(user, project.id, { content: "Regular todo", groupSlug: "quality" });
   await openProject(page, project.id, "Proposals");
+  // The group's heading counts the todos under it: its proposed one is in the section above.
+  const quality = page.getByRole("heading", { level: 3, name: /^Quality/ });
+  await expect(quality).toHaveText("Quality · 1");
 
   const section = page.getByTestId("proposed-todos");
   await expect(section.getByTestId("todo-row")).toHaveCount(2);
@@ -289,6 +293,7 @@ test("accept and dismiss proposed todos", async ({ page }, info) => {
   await expect(todos.getByTestId("todo-row").filter({ hasText: "Proposed: write tests" })).toBeVisible();
   await expect(status(todos.getByTestId("todo-row").filter({ hasText: "Proposed: write tests" }))).toHaveText("Ready", { timeout: TURN_TIMEOUT });
   await waitForReply(user, accepted.id);
+  await expect(quality).toHaveText("Quality · 2");
 
   await page.getByRole("button", { name: "Dismiss: Proposed: rewrite in Rust" }).click();
   await expect(section).toHaveCount(0);
