@@ -173,6 +173,9 @@ test("the todo's text is edited in its chat header and in the list: lines kept, 
   await expect(box).toHaveCount(0);
   await expect(heading).toHaveText("Buy paint:\n- white, 2 l");
   expect((await getTodo(u, t.id)).content).toBe("Buy paint:\n- white, 2 l");
+  // Not started yet: its waiting first message follows, live, so the agent starts on the new text.
+  await expect(page.getByTestId("message-content").first()).toContainText("white, 2 l");
+  expect((await getTodo(u, t.id)).messages.map((m) => [m.content, m.state])).toEqual([["Buy paint:\n- white, 2 l", "PENDING"]]);
   await page.getByRole("link", { name: /Back to project/ }).click();
   await expect(row(page, "Buy paint:")).toBeVisible();
 

@@ -157,3 +157,43 @@ test("search matches the text as typed: % and _ are not wildcards, a backslash i
   assert.deepEqual(await found("\\"), ["back\\slash"]);
   assert.deepEqual(await found("done"), ["50% done", "500 done"]);
 });
+
+test("a todo's new text reaches its first message while that waits with the old text; a message that ran or was edited itself stays", async () => {
+  const { updateTodo } = await import("./todos.ts");
+  const user = await createTestUser(t.prisma);
+  const caller: Caller = { credential: "apiKey", userId: user.id, email: user.email, name: null, isAdmin: false };
+  const project = await t.prisma.project.create({ data: { ownerId: user.id, name: "Texts" } });
+  const firstOf = async (todoId: string) => (await t.prisma.message.findFirst({ where: { todoId }, orderBy: { createdAt: "asc" } }))!;
+  const updatedMessages: string[] = [];
+  const stop = t.runtime.bus.subscribe((e) => {
+    if (e.type === "message.updated") updatedMessages.push((e.data as { content: string }).content);
+  });
+  try {
+    // Waiting (PENDING): it follows, and says so live.
+    const waiting = await createTodo(caller, project.id, { content: "Buy milk", startProcessing: false });
+    await updateTodo(caller, waiting.id, { content: "Buy oat milk" });
+    assert.equal((await firstOf(waiting.id)).content, "Buy oat milk");
+    assert.deepEqual(updatedMessages, ["Buy oat milk"]);
+    // Scheduled for later: it follows too, and keeps its time.
+    const at = Date.now() + 3_600_000;
+    const scheduled = await createTodo(caller, project.id, { content: "Call Ann", scheduledAt: at, startProcessing: false });
+    await updateTodo(caller, scheduled.id, { content: "Call Ann at noon" });
+    const moved = await firstOf(scheduled.id);
+    assert.deepEqual([moved.content, moved.state, moved.scheduledAt?.getTime()], ["Call Ann at noon", "SCHEDULED", at]);
+    // Already taken by the agent: what it worked on stays.
+    const ran = await createTodo(caller, project.id, { content: "Plan the trip", startProcessing: false });
+    await t.prisma.message.updateMany({ where: { todoId: ran.id }, data: { state: "DONE" } });
+    await updateTodo(caller, ran.id, { content: "Plan the long trip" });
+    assert.equal((await firstOf(ran.id)).content, "Plan the trip");
+    // Its own text edited apart from the todo's: the message says something else, and keeps it.
+    const own = await createTodo(caller, project.id, { content: "Write notes", startProcessing: false });
+    await t.prisma.message.updateMany({ where: { todoId: own.id }, data: { content: "Write the meeting notes, short" } });
+    await updateTodo(caller, own.id, { content: "Write notes today" });
+    assert.equal((await firstOf(own.id)).content, "Write the meeting notes, short");
+    // An unchanged text changes nothing.
+    await updateTodo(caller, waiting.id, { content: "Buy oat milk" });
+    assert.deepEqual(updatedMessages, ["Buy oat milk", "Call Ann at noon"]);
+  } finally {
+    stop();
+  }
+});

@@ -128,7 +128,10 @@ export async function updateTodo(caller: Caller, todoId: string, input: z.output
     metadata: input.metadata as Prisma.InputJsonValue | undefined,
     lastActivityAt: new Date(),
   };
+  // The text before, for the first message that still waits with it (below).
+  const before = input.content !== undefined ? await db().todo.findUnique({ where: { id: todoId }, select: { content: true } }) : null;
   const updated = await updateIfAllowed(caller, todoId, need, data);
+  if (before && input.content !== undefined && before.content !== input.content) await followInFirstMessage(caller, updated, before.content, input.content);
   const group = input.groupSlug !== undefined ? (input.groupSlug === null ? null : { slug: input.groupSlug }) : await groupOf(updated.groupId);
   // Made private: its public viewers hear this last event and leave (server/realtime/public-todos.ts).
   publishTodo("todo.updated", updated, toTodoListItem({ ...updated, group }), { endsPublic: input.isPublic === false });
@@ -136,6 +139,24 @@ export async function updateTodo(caller: Caller, todoId: string, input: z.output
   if (input.isPublic !== undefined && updated.status === "RUNNING") await signalTurn(todoId, input.isPublic ? "public" : "private");
   if (input.content !== undefined) await queueEmbedding("todo", todoId, updated.content);
   return null;
+}
+
+/**
+ * A todo's text is also its first message. While that message waits (the agent has not taken it:
+ * PENDING or SCHEDULED) and still says what the todo said, it follows the new text, so the agent
+ * works on what the todo says when it starts. Conditional on its state and its text: a turn that
+ * takes it meanwhile, or an edit of the message itself, wins, and the message is left as it is.
+ */
+async function followInFirstMessage(caller: Caller, todo: { id: string; projectId: string; userId: string; isPublic: boolean }, was: string, now: string): Promise<void> {
+  const first = await db().message.findFirst({ where: { todoId: todo.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: { id: true, role: true, state: true, content: true } });
+  if (!first || first.role !== "user" || first.content !== was || (first.state !== "PENDING" && first.state !== "SCHEDULED")) return;
+  const { count } = await db().message.updateMany({
+    where: { id: first.id, role: "user", state: { in: ["PENDING", "SCHEDULED"] }, content: was },
+    data: { content: now, authorId: authorOf(caller) },
+  });
+  if (count === 0) return;
+  const message = await db().message.findUniqueOrThrow({ where: { id: first.id }, include: messageWithBlocks });
+  publishTodo("message.updated", todo, toMessage(message));
 }
 
 /**
