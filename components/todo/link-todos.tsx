@@ -98,7 +98,7 @@ export function LinkTodos({ block, projectId, label }: { block: TBlock; projectI
         className="link-button"
         aria-expanded={open}
         aria-controls={open ? id : undefined}
-        aria-label={`Link todos to “${label}”`}
+        aria-label={open ? `Done linking todos to “${label}”` : `Link todos to “${label}”`}
         onClick={() => (open ? close() : setOpen(true))}
       >
         {open ? "Done linking" : "Link todos"}

@@ -127,9 +127,12 @@ test("a checklist item links other todos of the project: found by their words, s
   await chat.send("Moving day:\n- travel\n- stay");
   await expect(chat.status).toHaveText("Ready", { timeout: TURN_TIMEOUT });
 
-  const open = page.getByRole("button", { name: "Link todos to “travel”" });
+  const travel = page.getByTestId("block").filter({ has: page.getByRole("checkbox", { name: "travel", exact: true }) });
+  const open = travel.getByRole("button", { name: /^(Link todos|Done linking todos) to “travel”$/ });
+  await expect(open).toHaveAccessibleName("Link todos to “travel”");
   await open.click();
   await expect(open).toHaveAttribute("aria-expanded", "true");
+  await expect(open).toHaveAccessibleName("Done linking todos to “travel”");
   const panel = page.getByRole("group", { name: "Link todos to “travel”" });
   const find = panel.getByRole("searchbox", { name: "Find a todo of this project" });
   await expect(find).toBeFocused();
@@ -143,7 +146,6 @@ test("a checklist item links other todos of the project: found by their words, s
   await panel.getByRole("button", { name: "Link “Book the train”" }).click();
   await expect(panel.getByRole("status")).toHaveText("Linked “Book the train”.");
   // The link arrives as the block's event: a live card under the item, and the todo is not offered again.
-  const travel = page.getByTestId("block").filter({ has: page.getByRole("checkbox", { name: "travel", exact: true }) });
   const card = travel.getByTestId("subtodo-card");
   await expect(card.getByRole("link", { name: "Book the train" })).toHaveAttribute("href", `/projects/${p.id}/todos/${train.id}`);
   await expect(offered).toHaveCount(1);
@@ -159,6 +161,7 @@ test("a checklist item links other todos of the project: found by their words, s
   await find.press("Escape");
   await expect(panel).toHaveCount(0);
   await expect(open).toBeFocused();
+  await expect(open).toHaveAccessibleName("Link todos to “travel”");
   // The card follows the linked todo: renamed elsewhere, it changes here without a reload.
   expect((await u.session.put(`/api/v1/todos/${train.id}`, { headers: h(u), data: { content: "Book the night train" } })).status()).toBe(200);
   await expect(card.getByRole("link", { name: "Book the night train" })).toBeVisible();
