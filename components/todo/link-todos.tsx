@@ -128,6 +128,9 @@ export function LinkTodos({ block, projectId, label }: { block: TBlock; projectI
               setLinked(null);
             }}
           />
+          <p className="muted" style={{ margin: 0, fontSize: "0.8rem" }}>
+            A linked todo shows under this item with its status. Links stay: they cannot be removed.
+          </p>
           <Candidates block={block} projectId={projectId} q={q} onLinked={(title) => setLinked(`Linked “${title}”.`)} />
           <p className="muted" role="status" style={{ margin: 0 }}>
             {linked ?? ""}

@@ -94,26 +94,18 @@ export function ToolStep({ block, projectId }: { block: TBlock; projectId?: stri
   );
 }
 
-/** The todos linked to a block: live cards in the app, their ids on the public page (no links out of it). */
+/**
+ * The todos linked to a block, as live cards. Not on the public page (no `projectId`): a public
+ * block carries no links (PublicBlock has no subTodoIds).
+ */
 export function SubTodos({ block, projectId }: { block: TBlock; projectId?: string }) {
-  if (block.subTodoIds.length === 0) return null;
-  if (projectId)
-    return (
-      <ul className={styles.childCards} aria-label="Sub-todos">
-        {block.subTodoIds.map((id) => (
-          <SubTodoCard key={id} todoId={id} projectId={projectId} />
-        ))}
-      </ul>
-    );
+  if (block.subTodoIds.length === 0 || !projectId) return null;
   return (
-    <p className={styles.subTodos}>
-      <span className="muted">Sub-todos:</span>
-      {block.subTodoIds.map((id, i) => (
-        <span key={id}>
-          Sub-todo {i + 1} <code>{id}</code>
-        </span>
+    <ul className={styles.childCards} aria-label="Sub-todos">
+      {block.subTodoIds.map((id) => (
+        <SubTodoCard key={id} todoId={id} projectId={projectId} />
       ))}
-    </p>
+    </ul>
   );
 }
 

@@ -136,6 +136,7 @@ test("a checklist item links other todos of the project: found by their words, s
   const panel = page.getByRole("group", { name: "Link todos to “travel”" });
   const find = panel.getByRole("searchbox", { name: "Find a todo of this project" });
   await expect(find).toBeFocused();
+  await expect(panel).toContainText("Links stay: they cannot be removed.");
   // Without words: the project's other todos, not this one, not another project's.
   const offered = panel.getByRole("list", { name: "Todos to link" }).getByRole("listitem");
   await expect(offered).toHaveCount(3);
