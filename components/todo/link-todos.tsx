@@ -20,7 +20,7 @@ const SHOWN = 8;
 
 /** The project's todos that match the words, without the block's own todo and the ones already linked. */
 function Candidates({ block, projectId, q, onLinked }: { block: TBlock; projectId: string; q: string; onLinked(title: string): void }) {
-  // One more than shown: the block's own todo or a linked one may be among them.
+  // Room for the block's own todo and the ones already linked, which are not offered.
   const { data, error, mutate } = useOperation("todo_list", { params: { projectId }, query: { limit: SHOWN + 1 + block.subTodoIds.length, ...(q ? { search: q } : {}) } }, { keepPreviousData: true });
   const [busy, setBusy] = useState<string | null>(null);
   const [failed, setFailed] = useState<string | null>(null);

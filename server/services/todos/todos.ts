@@ -148,8 +148,8 @@ export async function updateTodo(caller: Caller, todoId: string, input: z.output
  * takes it meanwhile, or an edit of the message itself, wins, and the message is left as it is.
  */
 async function followInFirstMessage(caller: Caller, todo: { id: string; projectId: string; userId: string; isPublic: boolean }, was: string, now: string): Promise<void> {
-  const first = await db().message.findFirst({ where: { todoId: todo.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: { id: true, role: true, state: true, content: true } });
-  if (!first || first.role !== "user" || first.content !== was || (first.state !== "PENDING" && first.state !== "SCHEDULED")) return;
+  const first = await db().message.findFirst({ where: { todoId: todo.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: { id: true } });
+  if (!first) return;
   const { count } = await db().message.updateMany({
     where: { id: first.id, role: "user", state: { in: ["PENDING", "SCHEDULED"] }, content: was },
     data: { content: now, authorId: authorOf(caller) },
