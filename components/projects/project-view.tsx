@@ -19,6 +19,7 @@ import { ListShortcuts } from "./shortcuts";
 import { Loading } from "@/components/ui/load-state";
 import { ProposedSection, SearchBox, TodoBoard, type GroupsState } from "./todo-board";
 import { toListItem, useTodoFeed } from "./use-todo-feed";
+import { useTodoSelection } from "./bulk-bar";
 import { eventProjectId, isAccessChange } from "@/lib/ui/project-events";
 
 type ProjectState =
@@ -49,6 +50,7 @@ export function ProjectView({ projectId }: { projectId: string }) {
   const [search, setSearch] = useState("");
   const todos = useTodoFeed(projectId, search);
   const proposed = useTodoFeed(projectId, "proposed");
+  const selection = useTodoSelection();
 
   const project: ProjectState =
     deleted?.projectId === projectId
@@ -209,12 +211,13 @@ export function ProjectView({ projectId }: { projectId: string }) {
 
   const p = project.project;
   const canWrite = p.role !== "viewer";
+  const selectKey = (id: string) => (selection.selecting ? selection.toggle(id, false, []) : selection.setSelecting(true, id));
   const groupList = groups.phase === "ready" ? groups.list : [];
   const onGroupChanged = putGroup;
 
   return (
     <div className="project-view">
-      <ListShortcuts />
+      <ListShortcuts onSelect={canWrite ? selectKey : undefined} />
       <ProjectHeader
         key={p.id}
         project={p}
@@ -244,7 +247,14 @@ export function ProjectView({ projectId }: { projectId: string }) {
       <section aria-labelledby="todos-heading" className="todos">
         <div className="todos-head">
           <h2 id="todos-heading">Todos</h2>
-          <SearchBox onSearch={setSearch} />
+          <span className="todos-tools">
+            {canWrite ? (
+              <button type="button" className="secondary" aria-pressed={selection.selecting} onClick={() => selection.setSelecting(!selection.selecting)} title="Choose several todos to mark done, move or delete at once (x)">
+                Select
+              </button>
+            ) : null}
+            <SearchBox onSearch={setSearch} />
+          </span>
         </div>
         <TodoBoard
           projectId={p.id}
@@ -253,6 +263,7 @@ export function ProjectView({ projectId }: { projectId: string }) {
           feed={todos}
           proposed={proposed}
           search={search}
+          selection={canWrite ? selection : undefined}
           onChanged={(id) => {
             refetchTodo(id);
             scheduleGroups();

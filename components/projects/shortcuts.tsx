@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useModalDialog } from "@/lib/ui/use-modal-dialog";
 
 // Keyboard use of a project's todo list, as in the task apps people know: j/k move between todos,
@@ -10,6 +10,7 @@ export const SHORTCUTS: readonly [string, string][] = [
   ["j", "Next todo"],
   ["k", "Previous todo"],
   ["Enter", "Open the todo in focus"],
+  ["x", "Select the todo in focus (Shift+click: a range)"],
   ["c", "New todo"],
   ["?", "Show these shortcuts"],
   ["Esc", "Close this list"],
@@ -31,10 +32,14 @@ function moveFocus(step: 1 | -1) {
   links[next]!.scrollIntoView({ block: "nearest" });
 }
 
-/** The list's shortcuts, and the "?" dialog that names them. */
-export function ListShortcuts() {
+/** The list's shortcuts, and the "?" dialog that names them; `onSelect` takes x on a todo (writers). */
+export function ListShortcuts({ onSelect }: { onSelect?(todoId: string): void } = {}) {
   const [open, setOpen] = useState(false);
   const dialog = useModalDialog(open);
+  const select = useRef(onSelect);
+  useEffect(() => {
+    select.current = onSelect;
+  });
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -45,6 +50,13 @@ export function ListShortcuts() {
       } else if (e.key === "j" || e.key === "k") {
         e.preventDefault();
         moveFocus(e.key === "j" ? 1 : -1);
+      } else if (e.key === "x" && select.current) {
+        const row = (document.activeElement as HTMLElement | null)?.closest<HTMLElement>('[data-testid="todo-row"]');
+        const id = row?.dataset.todoId;
+        if (id) {
+          e.preventDefault();
+          select.current(id);
+        }
       } else if (e.key === "c") {
         const field = document.querySelector<HTMLTextAreaElement>('form[aria-label="Add a todo"] textarea');
         if (field) {

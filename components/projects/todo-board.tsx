@@ -8,6 +8,7 @@ import { LoadMoreButton } from "@/components/ui/load-more";
 import { GroupSection } from "./group-section";
 import { TodoRow } from "./todo-row";
 import type { TodoFeed } from "./use-todo-feed";
+import { BulkBar, type TodoSelection } from "./bulk-bar";
 
 export type GroupsState = { phase: "loading" } | { phase: "error"; message: string } | { phase: "ready"; list: TTodoGroup[] };
 
@@ -31,11 +32,21 @@ export function SearchBox({ onSearch }: { onSearch(value: string): void }) {
   );
 }
 
-function TodoList({ items, canWrite, groups, onChanged, onRemoved }: { items: TTodoListItem[]; canWrite: boolean; groups?: readonly TTodoGroup[]; onChanged(id: string): void; onRemoved?(id: string): void }) {
+type ListSelect = { selected: ReadonlySet<string>; toggle(id: string, range: boolean): void };
+
+function TodoList({ items, canWrite, groups, onChanged, onRemoved, select }: { items: TTodoListItem[]; canWrite: boolean; groups?: readonly TTodoGroup[]; onChanged(id: string): void; onRemoved?(id: string): void; select?: ListSelect }) {
   return (
     <ul className="plain todo-list">
       {items.map((t) => (
-        <TodoRow key={t.id} todo={t} canWrite={canWrite} groups={groups} onChanged={onChanged} onRemoved={onRemoved} />
+        <TodoRow
+          key={t.id}
+          todo={t}
+          canWrite={canWrite}
+          groups={groups}
+          onChanged={onChanged}
+          onRemoved={onRemoved}
+          select={select && { checked: select.selected.has(t.id), onToggle: (range) => select.toggle(t.id, range) }}
+        />
       ))}
     </ul>
   );
@@ -73,6 +84,7 @@ export function TodoBoard({
   feed,
   proposed,
   search,
+  selection,
   onChanged,
   onGroupChanged,
   onRemoved,
@@ -84,6 +96,8 @@ export function TodoBoard({
   /** The project's proposed todos (their own section): a group's count leaves them out. */
   proposed?: TodoFeed;
   search: string;
+  /** Todos chosen for one change to all (writers only). */
+  selection?: TodoSelection;
   onChanged(id: string): void;
   onGroupChanged(group: TTodoGroup): void;
   onRemoved?(id: string): void;
@@ -120,16 +134,36 @@ export function TodoBoard({
     return g.todoCount - proposed.items.filter((t) => t.status === "PROPOSED" && t.groupSlug === g.slug).length;
   };
 
+  // The rows in the order they show, for Select all and Shift ranges.
+  const order = [...ungrouped, ...groupList.flatMap((g) => inGroup(g.slug))];
+  const select: ListSelect | undefined = selection?.selecting
+    ? {
+        selected: selection.selected,
+        toggle: (id, range) =>
+          selection.toggle(
+            id,
+            range,
+            order.map((t) => t.id),
+          ),
+      }
+    : undefined;
+  const bar =
+    selection?.selecting && onRemoved ? <BulkBar selection={selection} visible={order} groups={groupList} onChanged={onChanged} onRemoved={onRemoved} /> : null;
+
   if (search && items.length === 0 && !feed.hasMore) {
     return (
-      <p className="empty" role="status">
-        No todos match “{search}”.
-      </p>
+      <>
+        {bar}
+        <p className="empty" role="status">
+          No todos match “{search}”.
+        </p>
+      </>
     );
   }
 
   return (
     <div className="board">
+      {bar}
       {groups.phase === "error" ? (
         <p className="error" role="alert">
           Could not load groups: {groups.message}
@@ -140,7 +174,7 @@ export function TodoBoard({
       {ungrouped.length > 0 ? (
         // Its count is known once every todo is loaded (a group's comes from the server).
         <GroupSection projectId={projectId} group={null} title={groupList.length > 0 ? "Ungrouped" : null} count={search || feed.hasMore ? undefined : ungrouped.length} canWrite={canWrite} onMoved={onChanged}>
-          <TodoList items={ungrouped} canWrite={canWrite} groups={groupList} onChanged={onChanged} onRemoved={onRemoved} />
+          <TodoList items={ungrouped} canWrite={canWrite} groups={groupList} onChanged={onChanged} onRemoved={onRemoved} select={select} />
         </GroupSection>
       ) : null}
 
@@ -151,7 +185,7 @@ export function TodoBoard({
         return (
           <GroupSection key={g.id} projectId={projectId} group={g} title={g.name} count={search ? undefined : count} canWrite={canWrite} onRenamed={onGroupChanged} onMoved={onChanged}>
             {rows.length > 0 ? (
-              <TodoList items={rows} canWrite={canWrite} groups={groupList} onChanged={onChanged} onRemoved={onRemoved} />
+              <TodoList items={rows} canWrite={canWrite} groups={groupList} onChanged={onChanged} onRemoved={onRemoved} select={select} />
             ) : count <= 0 ? (
               <p className="muted group-empty">No todos in this group.</p>
             ) : (

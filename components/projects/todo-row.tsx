@@ -59,6 +59,8 @@ type Props = {
   onChanged(id: string): void;
   /** The todo is gone (deleted here). */
   onRemoved?(id: string): void;
+  /** While the list selects todos: a check box replaces the row's own controls (with Shift, a range). */
+  select?: { checked: boolean; onToggle(range: boolean): void };
 };
 
 /**
@@ -66,7 +68,7 @@ type Props = {
  * its agent does, last activity; a menu with Start, Run again, Rename, Move to, Cancel (with Undo) and Delete.
  * Accept / Dismiss when PROPOSED. Rows can be dragged onto a group.
  */
-export function TodoRow({ todo, canWrite, groups = [], onChanged, onRemoved }: Props) {
+export function TodoRow({ todo, canWrite, groups = [], onChanged, onRemoved, select }: Props) {
   const router = useRouter();
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -176,16 +178,25 @@ export function TodoRow({ todo, canWrite, groups = [], onChanged, onRemoved }: P
   const state = agentState(todo);
   return (
     <li
-      className="todo-row"
+      className={select?.checked ? "todo-row selected" : "todo-row"}
       data-testid="todo-row"
       data-todo-id={todo.id}
-      draggable={canWrite && !renaming}
+      draggable={canWrite && !renaming && !select}
       onDragStart={(e) => {
         e.dataTransfer.setData(TODO_DRAG_TYPE, todo.id);
         e.dataTransfer.effectAllowed = "move";
       }}
     >
-      {canWrite && !proposed ? (
+      {select ? (
+        <input
+          type="checkbox"
+          className="todo-select"
+          checked={select.checked}
+          aria-label={`Select: ${text}`}
+          onChange={() => undefined}
+          onClick={(e) => select.onToggle(e.shiftKey)}
+        />
+      ) : canWrite && !proposed ? (
         <button
           type="button"
           role="checkbox"
@@ -226,7 +237,7 @@ export function TodoRow({ todo, canWrite, groups = [], onChanged, onRemoved }: P
           </time>
         </div>
       </div>
-      {proposed && canWrite ? (
+      {proposed && canWrite && !select ? (
         <div className="todo-actions">
           <button type="button" onClick={() => act("accept")} disabled={busy !== null} aria-label={`Accept: ${text}`}>
             {busy === "accept" ? "Accepting…" : "Accept"}
@@ -236,7 +247,7 @@ export function TodoRow({ todo, canWrite, groups = [], onChanged, onRemoved }: P
           </button>
         </div>
       ) : null}
-      {canWrite && !proposed ? (
+      {canWrite && !proposed && !select ? (
         <details
           ref={menuRef}
           className="row-menu"

@@ -366,11 +366,14 @@ test("a sharee's open project page follows a role the owner changes elsewhere", 
   await openProject(page, project.id, "Shifting roles");
   await expect(page.getByText("You can read this project")).toBeVisible();
   await expect(page.getByLabel("New todo")).toHaveCount(0);
+  // Nothing to select for changes a viewer cannot make.
+  await expect(page.getByRole("button", { name: "Select", exact: true })).toHaveCount(0);
   await page.evaluate(() => ((window as unknown as { marker: string }).marker = "same page"));
 
   // The owner, through the API, makes the sharee an editor: the page offers writing at once.
   await shareProject(owner, project.id, sharee.email, "editor");
   await expect(page.getByLabel("New todo")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Select", exact: true })).toBeVisible();
   await expect(page.getByText("You can read this project")).toHaveCount(0);
   // And back to viewer.
   await shareProject(owner, project.id, sharee.email, "viewer");

@@ -249,3 +249,73 @@ test("keyboard: j/k move, Enter opens, c writes a new todo, ? lists the shortcut
   await expect(page).toHaveURL(new RegExp(`/todos/${newer.id}$`));
   await expect(page).toHaveTitle("Newer todo · Keys · Todo Service");
 });
+
+test("select several todos: Shift ranges, x, Select all; mark done, move and delete them at once", async ({ page }, info) => {
+  const u = await signedInUser(page, info);
+  const p = await createProject(u, "Batch");
+  await upsertGroup(u, p.id, "garden", "Garden");
+  const todos = [];
+  for (const n of [1, 2, 3, 4, 5]) todos.push(await createTodo(u, p.id, `Task ${n}`));
+  await setStatus(u, todos[3]!.id, "complete");
+  await openProject(page, p.id);
+  const bar = page.getByRole("region", { name: "Selected todos" });
+  const pick = (n: number, modifiers?: ["Shift"]) => row(page, `Task ${n}`).getByRole("checkbox", { name: `Select: Task ${n}` }).click({ modifiers });
+
+  // Latest activity first: Task 4 (done last), 5, 3, 2, 1. A click and a Shift+click choose the three.
+  await page.getByRole("button", { name: "Select", exact: true }).click();
+  await expect(page.getByRole("button", { name: "Select", exact: true })).toHaveAttribute("aria-pressed", "true");
+  await expect(bar.getByRole("status").first()).toHaveText("No todo selected");
+  // While selecting, a row has its check box only: no Mark done, no menu.
+  await expect(row(page, "Task 5").getByLabel("Actions for Task 5")).toHaveCount(0);
+  await pick(4);
+  await pick(3, ["Shift"]);
+  await expect(bar.getByRole("status").first()).toHaveText("3 todos selected");
+  for (const n of [5, 4, 3]) await expect(row(page, `Task ${n}`).getByRole("checkbox")).toBeChecked();
+  await expect(row(page, "Task 2").getByRole("checkbox")).not.toBeChecked();
+  await snap(page, info, "todo-actions-select");
+
+  // Task 4 is done already: Mark done counts the two it changes, and Task 4 stays selected.
+  await bar.getByRole("button", { name: "Mark done (2)" }).click();
+  await expect(bar.getByRole("status").filter({ hasText: "marked done" })).toHaveText("2 todos marked done.");
+  for (const n of [5, 3]) await expect(row(page, `Task ${n}`).getByTestId("todo-status")).toHaveText("Done");
+  await expect(row(page, "Task 1").getByTestId("todo-status")).toHaveText("To do");
+  await expect(bar.getByRole("status").first()).toHaveText("1 todo selected");
+
+  // Select all, then move every one of them into Garden.
+  await bar.getByRole("button", { name: "Select all 5" }).click();
+  await expect(bar.getByRole("status").first()).toHaveText("5 todos selected");
+  await bar.getByLabel("Move the selected todos to").selectOption("garden");
+  await expect(bar.getByRole("status").filter({ hasText: "moved" })).toHaveText("5 todos moved to Garden.");
+  await expect(page.getByTestId("todo-group").filter({ hasText: "Garden" }).getByTestId("todo-row")).toHaveCount(5);
+  await expect.poll(async () => (await listTodos(u, p.id)).items.map((t) => t.groupSlug)).toEqual(["garden", "garden", "garden", "garden", "garden"]);
+
+  // Escape leaves selection; x on the todo in focus starts it again with that todo.
+  await page.keyboard.press("Escape");
+  await expect(bar).toHaveCount(0);
+  await expect(row(page, "Task 1").getByRole("checkbox", { name: "Mark done: Task 1" })).toBeVisible();
+  await row(page, "Task 2").getByRole("link").focus();
+  await page.keyboard.press("x");
+  await expect(bar.getByRole("status").first()).toHaveText("1 todo selected");
+  await expect(row(page, "Task 2").getByRole("checkbox")).toBeChecked();
+  await row(page, "Task 1").getByRole("link").focus();
+  await page.keyboard.press("x");
+  await expect(bar.getByRole("status").first()).toHaveText("2 todos selected");
+
+  // Delete asks first, in a dialog; Cancel keeps them.
+  await bar.getByRole("button", { name: "Delete…" }).click();
+  const dialog = page.getByRole("dialog", { name: "Delete 2 todos?" });
+  await expect(dialog).toContainText("They and all their messages will be deleted for good.");
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(rows(page)).toHaveCount(5);
+  await bar.getByRole("button", { name: "Delete…" }).click();
+  await dialog.getByRole("button", { name: "Delete 2 todos" }).click();
+  await expect(bar.getByRole("status").filter({ hasText: "deleted" })).toHaveText("2 todos deleted.");
+  await expect(rows(page)).toHaveCount(3);
+  await expect(row(page, "Task 1")).toHaveCount(0);
+  for (const t of todos.slice(0, 2)) expect((await u.session.get(`/api/v1/todos/${t.id}`, { headers: h(u) })).status()).toBe(404);
+  await expect(bar.getByRole("status").first()).toHaveText("No todo selected");
+  await snap(page, info, "todo-actions-select-deleted");
+
+  await bar.getByRole("button", { name: "Done", exact: true }).click();
+  await expect(bar).toHaveCount(0);
+});
