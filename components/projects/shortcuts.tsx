@@ -73,7 +73,7 @@ export function ListShortcuts({ onSelect }: { onSelect?(todoId: string): void } 
     <dialog ref={dialog} className="shortcuts" aria-labelledby="shortcuts-title" onClose={() => setOpen(false)}>
       <h2 id="shortcuts-title">Keyboard shortcuts</h2>
       <dl>
-        {SHORTCUTS.map(([key, what]) => (
+        {SHORTCUTS.filter(([key]) => key !== "x" || onSelect).map(([key, what]) => (
           <div key={key}>
             <dt>
               <kbd>{key}</kbd>
