@@ -12,6 +12,7 @@ import { formatDateTime } from "@/lib/ui/format";
 import { toLocalInput, validateMessageEdit } from "./form-validation";
 import { IssueList } from "@/components/ui/issue-list";
 import { ReportDialog } from "./report-dialog";
+import { useCopyText } from "@/lib/ui/use-copy-text";
 import styles from "./todo.module.css";
 
 export const ROLE_LABEL: Record<TMessage["role"], string> = { user: "You", assistant: "Agent", system: "System", tool: "Tool" };
@@ -55,6 +56,10 @@ export function MessageItem({ message, agentName, projectId, onCheck, onChanged,
   const canReport = message.role === "assistant" && (message.state === "DONE" || message.state === "ERROR") && !!onChanged;
   const [reporting, setReporting] = useState(false);
   const [reported, setReported] = useState(false);
+  // A whole message as its Markdown; without clipboard access its rendered text is selected instead.
+  // Not on the public page (no onChanged), which has no controls.
+  const canCopy = message.content.trim() !== "" && message.state !== "PROCESSING" && !editing && !!onChanged;
+  const { ref: textRef, state: copied, copy } = useCopyText<HTMLDivElement>(2000);
 
   async function sendNow() {
     setBusy(true);
@@ -86,10 +91,19 @@ export function MessageItem({ message, agentName, projectId, onCheck, onChanged,
           <time dateTime={new Date(message.createdAt).toISOString()} suppressHydrationWarning>{formatDateTime(message.createdAt)}</time>
           {message.state === "PENDING" ? <span>{cancelled ? "not answered: the todo was cancelled" : "waiting for the agent"}</span> : null}
           {message.state === "ERROR" ? <span className="error">failed</span> : null}
-          {canReport ? (
-            <button type="button" className={`link-button ${styles.reportButton}`} onClick={() => setReporting(true)} disabled={reported} aria-label={reported ? "Reported" : `Report this reply from ${formatDateTime(message.createdAt)}`}>
-              {reported ? "Reported" : "Report"}
-            </button>
+          {canCopy || canReport ? (
+            <span className={styles.metaActions}>
+              {canCopy ? (
+                <button type="button" className="link-button" onClick={() => void copy(message.content)} aria-label={copied === "idle" ? `Copy this ${message.role === "assistant" ? "reply" : "message"} from ${formatDateTime(message.createdAt)}` : undefined}>
+                  {copied === "copied" ? "Copied" : copied === "selected" ? "Selected: press Ctrl+C" : "Copy"}
+                </button>
+              ) : null}
+              {canReport ? (
+                <button type="button" className="link-button" onClick={() => setReporting(true)} disabled={reported} aria-label={reported ? "Reported" : `Report this reply from ${formatDateTime(message.createdAt)}`}>
+                  {reported ? "Reported" : "Report"}
+                </button>
+              ) : null}
+            </span>
           ) : null}
         </div>
         {reporting ? (
@@ -118,7 +132,9 @@ export function MessageItem({ message, agentName, projectId, onCheck, onChanged,
             }}
           />
         ) : (
-          <Markdown text={shownText(message)} />
+          <div ref={textRef}>
+            <Markdown text={shownText(message)} />
+          </div>
         )}
         {message.content === "" && message.state === "ERROR" ? (
           <p className="muted" style={{ margin: 0 }}>

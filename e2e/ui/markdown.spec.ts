@@ -83,5 +83,10 @@ test("GFM renders: tables, task lists, strikethrough, autolinks, code with highl
   await content.getByRole("button", { name: "Copy code" }).click();
   await expect(content.getByRole("button", { name: "Copy code" })).toHaveText("Copied");
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe("const answer: number = 42;\n");
+  // The whole message copies as the Markdown it was written in.
+  const message = page.getByTestId("message").filter({ hasText: "Buy soil" });
+  await message.getByRole("button", { name: /^Copy this message from / }).click();
+  await expect(message.getByRole("button", { name: "Copied" })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(md);
   await snap(page, info, "markdown-gfm");
 });

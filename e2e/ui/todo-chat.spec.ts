@@ -721,6 +721,7 @@ test("a viewer reads the todo without controls they may not use: no status actio
   // Reading stays: the workflow details and reporting a reply are for readers too.
   await expect(page.getByTestId("todo-details")).toBeVisible();
   await expect(chat.replies.first().getByRole("button", { name: /^Report this reply/ })).toBeVisible();
+  await expect(chat.replies.first().getByRole("button", { name: /^Copy this reply/ })).toBeVisible();
   await expectAccessible(page, "todo read-only");
   await snap(page, info, "todo-viewer");
 
