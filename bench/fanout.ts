@@ -226,7 +226,13 @@ async function startProduct(name: string, apps: BenchApp[]): Promise<Target> {
   const [first] = apps as [BenchApp];
   const h = { "x-api-key": first.apiKey, "content-type": "application/json" };
   const project = (await (await fetch(`${first.base}/api/v1/projects`, { method: "POST", headers: h, body: JSON.stringify({ name: `Fan-out ${name}` }) })).json()) as { id: string };
-  const todo = (await (await fetch(`${first.base}/api/v1/projects/${project.id}/todos`, { method: "POST", headers: h, body: JSON.stringify({ content: "fanout start" }) })).json()) as { id: string };
+  // A todo the agent has answered once: its edits are one event each. (A todo not started yet also
+  // rewrites its waiting first message, a second event, message.updated, with every edit of its text.)
+  const todo = (await (await fetch(`${first.base}/api/v1/projects/${project.id}/todos`, { method: "POST", headers: h, body: JSON.stringify({ content: "fanout start", startProcessing: true }) })).json()) as { id: string };
+  for (let status = ""; status !== "READY"; await new Promise((r) => setTimeout(r, 100))) {
+    status = ((await (await fetch(`${first.base}/api/v1/todos/${todo.id}?messageLimit=1`, { headers: h })).json()) as { status: string }).status;
+    if (status === "ERROR") throw new Error("the bench todo's first turn failed");
+  }
   const keyOf = new Map(apps.map((a) => [a.base, a.apiKey]));
   const viaHandshake = args.subscribe === "handshake";
   return connectTarget(

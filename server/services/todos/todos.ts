@@ -129,17 +129,26 @@ export async function updateTodo(caller: Caller, todoId: string, input: z.output
     lastActivityAt: new Date(),
   };
   // The text before, for the first message that still waits with it (below).
-  const before = input.content !== undefined ? await db().todo.findUnique({ where: { id: todoId }, select: { content: true } }) : null;
+  const before = input.content !== undefined ? await db().todo.findUnique({ where: { id: todoId }, select: { content: true, status: true } }) : null;
   const updated = await updateIfAllowed(caller, todoId, need, data);
-  if (before && input.content !== undefined && before.content !== input.content) await followInFirstMessage(caller, updated, before.content, input.content);
   const group = input.groupSlug !== undefined ? (input.groupSlug === null ? null : { slug: input.groupSlug }) : await groupOf(updated.groupId);
   // Made private: its public viewers hear this last event and leave (server/realtime/public-todos.ts).
   publishTodo("todo.updated", updated, toTodoListItem({ ...updated, group }), { endsPublic: input.isPublic === false });
+  // Published first: the todo's own event does not wait for its first message's statements.
+  if (before && input.content !== undefined && before.content !== input.content && !AFTER_A_TURN.has(before.status)) await followInFirstMessage(caller, updated, before.content, input.content);
   // A reply streaming now starts or stops streaming to the public viewers too, wherever it runs.
   if (input.isPublic !== undefined && updated.status === "RUNNING") await signalTurn(todoId, input.isPublic ? "public" : "private");
   if (input.content !== undefined) await queueEmbedding("todo", todoId, updated.content);
   return null;
 }
+
+/**
+ * Statuses a turn leaves behind: it took the first message, which no longer waits, so an edit
+ * reads and writes nothing more. (A todo paused before its first turn began and then resumed is
+ * READY with its first message still waiting: that message keeps its text, as one the agent never
+ * started on.)
+ */
+const AFTER_A_TURN: ReadonlySet<string> = new Set(["READY", "ERROR"]);
 
 /**
  * A todo's text is also its first message. While that message waits (the agent has not taken it:
