@@ -1,6 +1,6 @@
 "use client";
 
-import { useId, useState, type FormEvent, type ReactNode } from "react";
+import { useId, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { toast } from "sonner";
 import { ErrorAlert } from "@/components/ui/error-alert";
 import { errorMessage } from "@/lib/ui/form-issues";
@@ -19,6 +19,7 @@ export function GroupSection({
   canWrite,
   onRenamed,
   onMoved,
+  onReorder,
   children,
 }: {
   projectId: string;
@@ -30,6 +31,8 @@ export function GroupSection({
   onRenamed?(group: TTodoGroup): void;
   /** A todo was dropped here and moved (its id). */
   onMoved?(todoId: string): void;
+  /** Moves this group one place up (-1) or down (1) among the groups; absent where it cannot go. */
+  onReorder?: { up?(): Promise<void>; down?(): Promise<void> };
   children: ReactNode;
 }) {
   const [dropping, setDropping] = useState(false);
@@ -47,6 +50,26 @@ export function GroupSection({
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(title ?? "");
   const { busy, alert, setAlert, submit } = useForm({ labels: { name: "Name" } });
+  // A move in progress ignores more presses (the buttons stay enabled: a disabled one would drop the focus).
+  const moving = useRef(false);
+  const upButton = useRef<HTMLButtonElement>(null);
+  const downButton = useRef<HTMLButtonElement>(null);
+  async function reorder(move: () => Promise<void>, button: HTMLButtonElement | null) {
+    if (moving.current) return;
+    moving.current = true;
+    try {
+      await move();
+      // The section moves in the page once the new order renders, which can take the focus: then
+      // the keyboard goes back to the button pressed, or to the other one at the first or last place.
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      const other = button === upButton.current ? downButton.current : upButton.current;
+      (button?.disabled ? other : button)?.focus();
+    } catch (err) {
+      toast.error(`Could not move the group: ${errorMessage(err)}`);
+    } finally {
+      moving.current = false;
+    }
+  }
 
   async function rename(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -91,6 +114,16 @@ export function GroupSection({
           >
             Rename
           </button>
+        ) : null}
+        {group && canWrite && onReorder ? (
+          <span className="group-order">
+            <button ref={upButton} type="button" className="secondary" onClick={() => onReorder.up && void reorder(onReorder.up, upButton.current)} disabled={!onReorder.up} aria-label={`Move group ${title} up`} title="Move up">
+              ↑
+            </button>
+            <button ref={downButton} type="button" className="secondary" onClick={() => onReorder.down && void reorder(onReorder.down, downButton.current)} disabled={!onReorder.down} aria-label={`Move group ${title} down`} title="Move down">
+              ↓
+            </button>
+          </span>
         ) : null}
       </>
     );

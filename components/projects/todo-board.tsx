@@ -9,6 +9,8 @@ import { GroupSection } from "./group-section";
 import { TodoRow } from "./todo-row";
 import type { TodoFeed } from "./use-todo-feed";
 import { BulkBar, type TodoSelection } from "./bulk-bar";
+import { call } from "@/lib/api/client";
+import { groupMoves } from "@/lib/ui/group-order";
 
 export type GroupsState = { phase: "loading" } | { phase: "error"; message: string } | { phase: "ready"; list: TTodoGroup[] };
 
@@ -134,6 +136,14 @@ export function TodoBoard({
     return g.todoCount - proposed.items.filter((t) => t.status === "PROPOSED" && t.groupSlug === g.slug).length;
   };
 
+  // A group moved a place up or down: the groups whose position changes are written, in turn.
+  const reorder = (index: number, step: -1 | 1) => async () => {
+    for (const { group, position } of groupMoves(groupList, index, step)) {
+      onGroupChanged(await call("project_upsertGroup", { params: { projectId, slug: group.slug }, body: { name: group.name, position } }));
+    }
+  };
+  const canReorder = canWrite && !search && groupList.length > 1;
+
   // The rows in the order they show, for Select all and Shift ranges.
   const order = [...ungrouped, ...groupList.flatMap((g) => inGroup(g.slug))];
   const select: ListSelect | undefined = selection?.selecting
@@ -178,12 +188,22 @@ export function TodoBoard({
         </GroupSection>
       ) : null}
 
-      {groupList.map((g) => {
+      {groupList.map((g, index) => {
         const rows = inGroup(g.slug);
         if (search && rows.length === 0) return null;
         const count = countOf(g, rows);
         return (
-          <GroupSection key={g.id} projectId={projectId} group={g} title={g.name} count={search ? undefined : count} canWrite={canWrite} onRenamed={onGroupChanged} onMoved={onChanged}>
+          <GroupSection
+            key={g.id}
+            projectId={projectId}
+            group={g}
+            title={g.name}
+            count={search ? undefined : count}
+            canWrite={canWrite}
+            onRenamed={onGroupChanged}
+            onMoved={onChanged}
+            onReorder={canReorder ? { up: index > 0 ? reorder(index, -1) : undefined, down: index < groupList.length - 1 ? reorder(index, 1) : undefined } : undefined}
+          >
             {rows.length > 0 ? (
               <TodoList items={rows} canWrite={canWrite} groups={groupList} onChanged={onChanged} onRemoved={onRemoved} select={select} />
             ) : count <= 0 ? (

@@ -191,6 +191,49 @@ test("groups: todos by group, an empty group, rename a group, add a group", asyn
   expect((await listTodos(user, project.id, { search: "dark theme" })).items[0]?.groupSlug).toBe("bright-ideas");
 });
 
+test("groups move up and down, from the keyboard too; the order is kept by the server and seen live elsewhere", async ({ page, browser }, info) => {
+  const user = await signedInUser(page, info);
+  const project = await createProject(user, "Ordered");
+  // Created in one order, the first two tied at one position: the page breaks the tie by age.
+  await upsertGroup(user, project.id, "now", "Now");
+  await okJson(await user.session.put(`/api/v1/projects/${project.id}/groups/next`, { headers: h(user), data: { name: "Next", position: 0 } }));
+  await upsertGroup(user, project.id, "later", "Later");
+  await openProject(page, project.id, "Ordered");
+  const headings = page.getByRole("heading", { level: 3 });
+  await expect(headings).toHaveText(["Now · 0", "Next · 0", "Later · 0"]);
+  // The first cannot go up, the last cannot go down.
+  await expect(page.getByRole("button", { name: "Move group Now up" })).toBeDisabled();
+  await expect(page.getByRole("button", { name: "Move group Later down" })).toBeDisabled();
+
+  // A second tab of the same user follows the order live.
+  const other = await browser.newPage({ storageState: await page.context().storageState() });
+  await openProject(other, project.id, "Ordered");
+
+  const up = page.getByRole("button", { name: "Move group Later up" });
+  await up.click();
+  await expect(headings).toHaveText(["Now · 0", "Later · 0", "Next · 0"]);
+  // The keyboard stays on the button pressed, which moved with its group: Enter moves it again.
+  await expect(up).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(headings).toHaveText(["Later · 0", "Now · 0", "Next · 0"]);
+  // First now: Up is disabled, and the keyboard is on Down.
+  await expect(up).toBeDisabled();
+  await expect(page.getByRole("button", { name: "Move group Later down" })).toBeFocused();
+  await snap(page, info, "groups-reordered");
+  await expect(other.getByRole("heading", { level: 3 })).toHaveText(["Later · 0", "Now · 0", "Next · 0"]);
+
+  const groups = await okJson<{ slug: string; position: number }[]>(await user.session.get(`/api/v1/projects/${project.id}/groups`, { headers: h(user) }));
+  expect(groups.map((g) => [g.slug, g.position])).toEqual([
+    ["later", 0],
+    ["now", 1],
+    ["next", 2],
+  ]);
+  // A reload reads the same order.
+  await page.reload();
+  await expect(headings).toHaveText(["Later · 0", "Now · 0", "Next · 0"]);
+  await other.close();
+});
+
 test("search filters by content and by status, with its own empty state", async ({ page }, info) => {
   const user = await signedInUser(page, info);
   const project = await createProject(user, "Searchable");
