@@ -12,6 +12,7 @@ import { isPendingShell, watchTodo } from "./watch.ts";
 import { parseWhen } from "./when.ts";
 import type { TStatusAction } from "../lib/schemas/todos.ts";
 import { againSpec } from "../lib/todo-lifecycle.ts";
+import { slugify } from "../lib/ui/format.ts";
 
 /** `todo status`'s actions: those of todo_updateStatus (a type import: the CLI loads no schemas). */
 const STATUS_ACTIONS: readonly TStatusAction[] = ["pause", "resume", "complete", "cancel", "accept", "dismiss"];
@@ -165,11 +166,12 @@ program
   .option("--project <id>", "project id")
   .option("--watch", "stream the agent's reply until its turn ends")
   .option("--at <time>", "start the agent later instead: 30m, in 2h, 2026-12-01T09:00 …")
-  .action(async (content: string, opts: { project?: string; watch?: boolean; at?: string }) => {
+  .option("--group <slug>", "put it into this group of the project (see `todo groups`)")
+  .action(async (content: string, opts: { project?: string; watch?: boolean; at?: string; group?: string }) => {
     const scheduledAt = scheduleOf(opts);
     const { client, key } = await session();
     const projectId = await projectOf(client, opts.project);
-    const todo = await client.call("project_createTodo", { params: { projectId }, body: { content, ...(scheduledAt ? { scheduledAt } : { startProcessing: true }) } });
+    const todo = await client.call("project_createTodo", { params: { projectId }, body: { content, ...(opts.group ? { groupSlug: opts.group } : {}), ...(scheduledAt ? { scheduledAt } : { startProcessing: true }) } });
     if (!globals().json) say(scheduledAt ? `Created ${todo.id}, scheduled for ${new Date(scheduledAt).toLocaleString()}` : `Created ${todo.id}`);
     const final = await finish(client, key, todo.id, opts.watch);
     if (globals().json) out(final ?? todo, () => "");
@@ -187,6 +189,91 @@ program
     if (!globals().json) say(`Started ${copy.id}, again from ${todo.id}`);
     const final = await finish(client, key, copy.id, opts.watch);
     if (globals().json) out(final ?? copy, () => "");
+  });
+
+program
+  .command("edit")
+  .description("replace a todo's text (a todo not started yet: its waiting first message too)")
+  .argument("<id>", "todo id")
+  .argument("<content>", "its new text")
+  .action(async (todoId: string, content: string) => {
+    const { client } = await session();
+    await client.call("todo_update", { params: { todoId }, body: { content } });
+    out({ id: todoId, content }, () => `Updated ${todoId}`);
+  });
+
+program
+  .command("move")
+  .description("put a todo into a group of its project, or out of its group with -")
+  .argument("<id>", "todo id")
+  .argument("<group>", "the group's slug (see `todo groups`), or - for none")
+  .action(async (todoId: string, group: string) => {
+    const { client } = await session();
+    const groupSlug = group === "-" ? null : group;
+    await client.call("todo_update", { params: { todoId }, body: { groupSlug } });
+    out({ id: todoId, groupSlug }, () => (groupSlug ? `Moved ${todoId} to ${groupSlug}` : `Moved ${todoId} out of its group`));
+  });
+
+program
+  .command("rm")
+  .description("delete todos with all their messages, for good")
+  .argument("<ids...>", "todo ids")
+  .action(async (todoIds: string[]) => {
+    const { client } = await session();
+    // One at a time, in the order given: the first that fails stops here, saying which were deleted.
+    const deleted: string[] = [];
+    for (const todoId of todoIds) {
+      try {
+        await client.call("todo_delete", { params: { todoId }, body: { todoId } });
+      } catch (err) {
+        if (deleted.length && !globals().json) say(`Deleted ${deleted.join(", ")} before ${todoId} failed.`);
+        throw err;
+      }
+      deleted.push(todoId);
+    }
+    out({ deleted }, () => `Deleted ${deleted.join(", ")}`);
+  });
+
+const groups = program.command("groups").description("a project's todo groups: list them, add one, rename one");
+groups
+  .command("list", { isDefault: true })
+  .description("the groups in their order, with their slugs and todo counts (the default)")
+  .option("--project <id>", "project id (default: your default project)")
+  .action(async (opts: { project?: string }) => {
+    const { client } = await session();
+    const projectId = await projectOf(client, opts.project);
+    const list = await client.call("project_groups", { params: { projectId } });
+    out(list, () => list.map((g) => `${g.slug}  ${g.name}  (${g.todoCount} todo${g.todoCount === 1 ? "" : "s"})`).join("\n") || "No groups: add one with `todo groups add <name>`.");
+  });
+groups
+  .command("add")
+  .description("add a group at the end (its slug is made from the name unless given)")
+  .argument("<name>", "its name")
+  .option("--slug <slug>", "its slug (a-z, 0-9 and -)")
+  .option("--project <id>", "project id (default: your default project)")
+  .action(async (name: string, opts: { slug?: string; project?: string }) => {
+    const { client } = await session();
+    const projectId = await projectOf(client, opts.project);
+    const slug = opts.slug ?? slugify(name);
+    if (!slug) throw new CliError("The name needs a letter or a digit (a-z, 0-9) for its slug, or pass --slug.", EXIT.REFUSED);
+    // The API's upsert renames a group that has the slug: adding refuses it instead.
+    const existing = (await client.call("project_groups", { params: { projectId } })).find((g) => g.slug === slug);
+    if (existing) throw new CliError(`A group with the slug ${slug} exists (“${existing.name}”): rename it with \`todo groups rename ${slug} <name>\`.`, EXIT.REFUSED);
+    const group = await client.call("project_upsertGroup", { params: { projectId, slug }, body: { name } });
+    out(group, () => `Added group ${group.slug}  ${group.name}`);
+  });
+groups
+  .command("rename")
+  .description("rename a group (it keeps its slug and place)")
+  .argument("<slug>", "the group's slug")
+  .argument("<name>", "its new name")
+  .option("--project <id>", "project id (default: your default project)")
+  .action(async (slug: string, name: string, opts: { project?: string }) => {
+    const { client } = await session();
+    const projectId = await projectOf(client, opts.project);
+    if (!(await client.call("project_groups", { params: { projectId } })).some((g) => g.slug === slug)) throw new CliError(`No group ${slug} in this project: see \`todo groups\`.`, EXIT.NOT_FOUND);
+    const group = await client.call("project_upsertGroup", { params: { projectId, slug }, body: { name } });
+    out(group, () => `Renamed ${group.slug} to ${group.name}`);
   });
 
 program

@@ -333,6 +333,62 @@ test("notes: add personal and project notes, list them a page at a time, edit, r
   expect((await todo(["notes"], as(stranger))).stdout.trim()).toBe("No notes.");
 });
 
+test("groups: list, add (slug from the name), rename; create --group, move in and out; edit a todo's text; rm several; nobody else's", async ({ baseURL }, info) => {
+  const u = await createUser(info, "cli-groups");
+  const stranger = await createUser(info, "cli-groups-stranger");
+  const env = { TODO_CONFIG_DIR: await mkdtemp(path.join(tmpdir(), "todo-cli-")), TODO_SERVER: baseURL! };
+  const as = (who: typeof u) => ({ ...env, TODO_API_KEY: who.apiKey });
+  const p = await createProject(u, "Garden");
+  const run = async (args: string[], who = u) => {
+    const r = await todo(args, as(who));
+    expect(r.code, r.stderr).toBe(0);
+    return r.stdout.trim();
+  };
+
+  expect(await run(["groups", "--project", p.id])).toBe("No groups: add one with `todo groups add <name>`.");
+  expect(await run(["groups", "add", "Bed 2 — Roses", "--project", p.id])).toBe("Added group bed-2-roses  Bed 2 — Roses");
+  expect(await run(["groups", "add", "Later", "--slug", "someday", "--project", p.id])).toBe("Added group someday  Later");
+  // Adding never renames: a slug that exists is refused, and the group stays as it was.
+  const again = await todo(["groups", "add", "Bed 2 roses", "--project", p.id], as(u));
+  expect(again.code).toBe(6);
+  expect(again.stderr).toContain("todo groups rename bed-2-roses <name>");
+  expect(await run(["groups", "rename", "someday", "Some day", "--project", p.id])).toBe("Renamed someday to Some day");
+  expect((await todo(["groups", "rename", "nope", "X", "--project", p.id], as(u))).code).toBe(4);
+
+  const created = await todo(["create", "Prune the roses", "--group", "bed-2-roses", "--project", p.id, "--json"], as(u));
+  expect(created.code, created.stderr).toBe(0);
+  const t = JSON.parse(created.stdout) as { id: string; groupSlug: string | null };
+  expect(t.groupSlug).toBe("bed-2-roses");
+  expect(await run(["groups", "--project", p.id])).toBe("bed-2-roses  Bed 2 — Roses  (1 todo)\nsomeday  Some day  (0 todos)");
+  expect(await run(["move", t.id, "someday"])).toBe(`Moved ${t.id} to someday`);
+  expect((await getTodo(u, t.id)).groupSlug).toBe("someday");
+  expect(await run(["move", t.id, "-"])).toBe(`Moved ${t.id} out of its group`);
+  expect((await getTodo(u, t.id)).groupSlug).toBeNull();
+  const noGroup = await todo(["move", t.id, "no-such-group"], as(u));
+  expect(noGroup.code).toBe(4);
+  expect(noGroup.stderr).toContain("no-such-group");
+
+  expect(await run(["edit", t.id, "Prune the roses in March"])).toBe(`Updated ${t.id}`);
+  expect((await getTodo(u, t.id)).content).toBe("Prune the roses in March");
+  expect((await todo(["edit", t.id, "  "], as(u))).code).toBe(6);
+
+  // Nobody else's: a stranger can neither change nor delete it, nor see the groups.
+  expect((await todo(["edit", t.id, "mine"], as(stranger))).code).toBe(4);
+  expect((await todo(["rm", t.id], as(stranger))).code).toBe(4);
+  expect((await todo(["groups", "--project", p.id], as(stranger))).code).toBe(4);
+
+  const second = await createTodo(u, p.id, "Water the lawn");
+  expect(JSON.parse(await run(["rm", t.id, second.id, "--json"]))).toEqual({ deleted: [t.id, second.id] });
+  expect((await listTodos(u, p.id)).items).toEqual([]);
+  // The first that fails stops the rest and says what was deleted before it.
+  const third = await createTodo(u, p.id, "Rake the leaves");
+  const fourth = await createTodo(u, p.id, "Mow");
+  const partial = await todo(["rm", third.id, t.id, fourth.id], as(u));
+  expect(partial.code).toBe(4);
+  expect(partial.stderr).toContain(`Deleted ${third.id} before ${t.id} failed.`);
+  expect((await listTodos(u, p.id)).items.map((x) => x.id)).toEqual([fourth.id]);
+});
+
 test("todo mcp: the SDK's own client lists the tools (reads only by default) and creates a todo through one with --allow-writes", async ({ baseURL }, info) => {
   test.setTimeout(90_000);
   const u = await createUser(info, "mcp");
