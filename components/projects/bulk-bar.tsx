@@ -7,6 +7,7 @@ import { ZTodoStatusUpdateInput, type TTodoListItem } from "@/lib/schemas/todos"
 import { allowedActions } from "@/lib/todo-lifecycle";
 import { BULK_VERB, bulkSummary, countTodos, runBulk, type BulkAction, type BulkProgress } from "@/lib/ui/bulk";
 import { errorMessage } from "@/lib/ui/form-issues";
+import { startWaiting } from "@/lib/ui/agent-start";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Outcome, type OutcomeState } from "@/components/ui/error-alert";
 
@@ -82,6 +83,8 @@ export function BulkBar({
   onRemoved(id: string): void;
 }) {
   const chosen = visible.filter((t) => selection.selected.has(t.id));
+  // Created without the agent: their waiting first message starts a turn.
+  const startable = chosen.filter((t) => t.status === "TODO");
   const completable = chosen.filter((t) => t.status !== "PROPOSED" && allowedActions(t.status).includes("complete"));
   const [progress, setProgress] = useState<(BulkProgress & { action: BulkAction }) | null>(null);
   const [outcome, setOutcome] = useState<OutcomeState>(null);
@@ -119,6 +122,7 @@ export function BulkBar({
     setOutcome(bulkSummary(action, out, where));
   }
 
+  const start = () => run("start", startable, (t) => startWaiting(t.id));
   const complete = () =>
     run("complete", completable, (t) => call("todo_updateStatus", { params: { todoId: t.id }, body: ZTodoStatusUpdateInput.parse({ action: "complete" }) }));
   const move = (slug: string) => {
@@ -139,6 +143,11 @@ export function BulkBar({
           {allSelected ? "Clear" : `Select all ${visible.length}`}
         </button>
         <span className="bulk-actions">
+          {startable.length > 0 ? (
+            <button type="button" className="secondary" onClick={() => void start()} disabled={running} title="Start the agent on the selected todos that were created without it">
+              ▶ Start{startable.length < chosen.length ? ` (${startable.length})` : ""}
+            </button>
+          ) : null}
           <button type="button" onClick={() => void complete()} disabled={running || completable.length === 0} title={completable.length < chosen.length ? "Done and cancelled todos stay as they are" : undefined}>
             Mark done{completable.length && completable.length < chosen.length ? ` (${completable.length})` : ""}
           </button>

@@ -250,7 +250,7 @@ test("keyboard: j/k move, Enter opens, c writes a new todo, ? lists the shortcut
   await expect(page).toHaveTitle("Newer todo · Keys · Todo Service");
 });
 
-test("select several todos: Shift ranges, x, Select all; mark done, move and delete them at once", async ({ page }, info) => {
+test("select several todos: Shift ranges, x, Select all; mark done, move, start and delete them at once", async ({ page }, info) => {
   const u = await signedInUser(page, info);
   const p = await createProject(u, "Batch");
   await upsertGroup(u, p.id, "garden", "Garden");
@@ -300,6 +300,15 @@ test("select several todos: Shift ranges, x, Select all; mark done, move and del
   await row(page, "Task 1").getByRole("link").focus();
   await page.keyboard.press("x");
   await expect(bar.getByRole("status").first()).toHaveText("2 todos selected");
+
+  // Both were created without the agent: Start starts it on each (their first messages).
+  await bar.getByRole("button", { name: "▶ Start" }).click();
+  await expect(bar.getByRole("status").filter({ hasText: "started" })).toHaveText("2 todos started.");
+  for (const t of todos.slice(0, 2)) await expect.poll(async () => (await getTodo(u, t.id)).status, { timeout: TURN_TIMEOUT }).toMatch(/RUNNING|READY/);
+  await expect(bar.getByRole("status").first()).toHaveText("No todo selected");
+  await expect(bar.getByRole("button", { name: /Start/ })).toHaveCount(0);
+  await pick(2);
+  await pick(1);
 
   // Delete asks first, in a dialog; Cancel keeps them.
   await bar.getByRole("button", { name: "Delete…" }).click();

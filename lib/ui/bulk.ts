@@ -107,8 +107,9 @@ export async function runBulk<T>(items: readonly T[], fn: (item: T) => Promise<u
 }
 
 /** The changes the project list makes to its selected todos. */
-export type BulkAction = "complete" | "move" | "delete";
+export type BulkAction = "start" | "complete" | "move" | "delete";
 export const BULK_VERB: Record<BulkAction, { doing: string; done: string }> = {
+  start: { doing: "Starting the agent on", done: "started" },
   complete: { doing: "Marking done", done: "marked done" },
   move: { doing: "Moving", done: "moved" },
   delete: { doing: "Deleting", done: "deleted" },
