@@ -65,8 +65,8 @@ export function useTodoSelection(): TodoSelection {
 
 /**
  * The bar over a project's list while todos are being selected: how many are, Select all / Clear,
- * and Mark done, Move to and Delete for all of them at once, with progress, Stop, and a summary
- * that names what failed (those stay selected).
+ * and Start, Mark done, Move to and Delete for all of them at once, with progress, Stop, and a
+ * summary that names what failed (those stay selected). Leaving the page stops what is not sent.
  */
 export function BulkBar({
   selection,
@@ -93,6 +93,8 @@ export function BulkBar({
   const stop = useRef<AbortController | null>(null);
   const running = progress !== null;
   const { setSelecting, set } = selection;
+
+  useEffect(() => () => stop.current?.abort(), []);
 
   // Escape leaves selection (not while a change runs, nor from the confirmation, which has its own).
   useEffect(() => {
@@ -128,6 +130,7 @@ export function BulkBar({
   const move = (slug: string) => {
     const group = groups.find((g) => g.slug === slug);
     const items = chosen.filter((t) => (t.groupSlug ?? "") !== slug);
+    if (items.length === 0) return setOutcome({ ok: true, text: group ? `Already in ${group.name}.` : "Already in no group." });
     return run("move", items, (t) => call("todo_update", { params: { todoId: t.id }, body: { groupSlug: slug || null } }), group ? `to ${group.name}` : "out of their groups");
   };
   const remove = () => run("delete", chosen, (t) => call("todo_delete", { params: { todoId: t.id }, body: { todoId: t.id } }));

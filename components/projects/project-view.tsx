@@ -249,7 +249,7 @@ export function ProjectView({ projectId }: { projectId: string }) {
           <h2 id="todos-heading">Todos</h2>
           <span className="todos-tools">
             {canWrite ? (
-              <button type="button" className="secondary" aria-pressed={selection.selecting} onClick={() => selection.setSelecting(!selection.selecting)} title="Choose several todos to mark done, move or delete at once (x)">
+              <button type="button" className="secondary" aria-pressed={selection.selecting} onClick={() => selection.setSelecting(!selection.selecting)} title="Choose several todos to start, mark done, move or delete at once (x)">
                 Select
               </button>
             ) : null}

@@ -148,7 +148,7 @@ export async function updateTodo(caller: Caller, todoId: string, input: z.output
  * READY with its first message still waiting: that message keeps its text, as one the agent never
  * started on.)
  */
-const AFTER_A_TURN: ReadonlySet<string> = new Set(["READY", "ERROR"]);
+const AFTER_A_TURN: ReadonlySet<TTodoStatus> = new Set<TTodoStatus>(["READY", "ERROR"]);
 
 /**
  * A todo's text is also its first message. While that message waits (the agent has not taken it:
