@@ -10,7 +10,7 @@ export default defineOperation({
   tag: "Todos",
   summary: "Change a todo's content, schedule, assigned agent, group or visibility",
   description:
-    "Write access (owner or editor). `isPublic` is the project owner's alone (403 for editors and viewers): `true` makes the todo's public fields readable by anyone at /public/todos/{todoId}. A new `content` also replaces the text of the todo's first message while that message still waits (PENDING or SCHEDULED) with the old text (`message.updated`); a message that ran or was edited itself stays.",
+    "Write access (owner or editor). `isPublic` is the project owner's alone (403 for editors and viewers): `true` makes the todo's public fields readable by anyone at /public/todos/{todoId}. A new `content` also replaces the text of the todo's first message while that message still waits (PENDING or SCHEDULED) with the old text (`message.updated`, after `todo.updated`); a message that ran or was edited itself stays, and a READY or ERROR todo's first message (it has run) is not looked at.",
   auth: USER_CREDENTIAL,
   params: ZTodoParams,
   body: ZTodoUpdateInput,
