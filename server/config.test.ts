@@ -45,6 +45,7 @@ describe("defaults", () => {
       stripe: { secretKey: undefined, webhookSecret: undefined, publishableKey: undefined, standinUrl: undefined, testClocks: false },
       billingEnabled: true,
       courseMailPerSecond: 10,
+      replyMailDelayMs: 60_000,
       embeddings: { provider: "lexical" },
       agentModels: { "gpt-4o-mini": { inPerMTok: 15, outPerMTok: 60 } },
       agentMaxTokens: 4096,
@@ -85,6 +86,7 @@ describe("defaults", () => {
       AGENT_MAX_TOKENS: "8000",
       AGENT_STEP_MS: "25",
       COURSE_MAIL_PER_SECOND: "2.5",
+      REPLY_MAIL_DELAY_MS: "0",
       AGENT_IDLE_TIMEOUT_MS: "5000",
       AGENT_MAX_RETRIES: "1",
       AGENT_MAX_CONCURRENT: "64",
@@ -130,6 +132,7 @@ describe("defaults", () => {
       stripe: { secretKey: "sk_test_abc123", webhookSecret: "whsec_abc123", publishableKey: "pk_test_abc123", standinUrl: undefined, testClocks: false },
       billingEnabled: false,
       courseMailPerSecond: 2.5,
+      replyMailDelayMs: 0,
       embeddings: { provider: "openai", baseUrl: "http://localhost:11434/v1", apiKey: "sk-embed", model: "nomic-embed-text" },
     });
   });

@@ -72,9 +72,12 @@ export function PreferencesForm({ initial }: { initial: TAppSettings }) {
         </div>
         <div className={styles.field}>
           <label className={styles.checkbox} htmlFor="pref-email">
-            <input id="pref-email" type="checkbox" checked={form.emailNotifications} onChange={(e) => change({ emailNotifications: e.target.checked })} />
+            <input id="pref-email" type="checkbox" checked={form.emailNotifications} onChange={(e) => change({ emailNotifications: e.target.checked })} aria-describedby="pref-email-hint" />
             Email notifications
           </label>
+          <p className={styles.hint} id="pref-email-hint">
+            A mail when an agent replies to one of your todos, or stops with an error, while you have no page of the app open (a minute later; several replies close together make one mail).
+          </p>
         </div>
         <AgentSettingsFields
           idPrefix="pref-agent"

@@ -60,11 +60,14 @@ export async function signIn(baseURL: string, dataDir: string, email: string): P
   return session;
 }
 
-/** A fresh user with a browser session and a real API key, so tests never share data. */
-export async function createUser(info: TestInfo, tag = "user"): Promise<TestUser> {
-  const baseURL = info.project.use.baseURL!;
+/**
+ * A fresh user with a browser session and a real API key, so tests never share data; on the
+ * project's server, or on `on` (a test's own server and its data directory).
+ */
+export async function createUser(info: TestInfo, tag = "user", on?: { baseURL: string; dataDir: string }): Promise<TestUser> {
+  const baseURL = on?.baseURL ?? info.project.use.baseURL!;
   const email = randomEmail(tag);
-  const session = await signIn(baseURL, dataDirOf(info), email);
+  const session = await signIn(baseURL, on?.dataDir ?? dataDirOf(info), email);
   const created = await session.post("/cookie/v1/apikeys", { data: { name: "e2e" } });
   expect(created.status(), await created.text()).toBe(200);
   const key = (await created.json()) as { key: string };

@@ -1,6 +1,7 @@
 // What a turn writes: its reply message, the turn record, and at the end the todo's next status
 // (through the lifecycle, the one writer of Todo.status).
 import type { TAgentSettings } from "../../lib/schemas/agent.ts";
+import { noticeTurnEnded } from "./reply-mail.ts";
 import { afterTurn } from "../../lib/todo-lifecycle.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { newRowId } from "../db/ids.ts";
@@ -191,6 +192,9 @@ export async function finishTurn(todo: TodoRef, turn: Turn | null, provider: Age
     // A next turn is run by this runner's loop, not started again.
     const workflow = { ...rest, ...usedSummary, state: waitsForLinks ? "waiting" : "idle" };
     await setStatus(tx, current, fx, next, { ...NO_LEASE, workflow: workflow as Prisma.InputJsonValue }, { continued: true });
+    // The owner, if away, hears of the reply by mail (the setting "Email notifications"); a
+    // sub-todo's reply goes to its parent, whose own end is the one to hear of.
+    if (next === "READY" && !linksOf(w).parentTodoId) fx.later(() => noticeTurnEnded({ id: todo.id, userId: current.userId }));
     if ("contextSummaryUsed" in usedSummary) fx.emit("todo.workflow", toWorkflow(todo.id, workflow));
     return waitsForLinks ? "waiting" : next;
   });
@@ -274,6 +278,7 @@ export async function failTurn(todoId: string, err: unknown): Promise<void> {
     const { currentTurn: _t, ...rest } = asObject(todo.workflow) as Workflow;
     const metadata = { ...asObject(todo.metadata), error: reason } as Prisma.InputJsonValue;
     await setStatus(tx, todo, fx, "ERROR", { ...NO_LEASE, metadata, workflow: { ...rest, state: "error" } as Prisma.InputJsonValue });
+    if (!linksOf(todo.workflow).parentTodoId) fx.later(() => noticeTurnEnded({ id: todoId, userId: todo.userId }));
     const messages = await tx.message.findMany({ where: { id: { in: replies.map((r) => r.id) } }, include: messageWithBlocks });
     for (const m of messages) fx.emit("message.updated", toMessage(m));
   });

@@ -2,6 +2,7 @@
 // is not listed cannot be enqueued, and a stored job whose name is missing fails without retries.
 import { fireMessageJob } from "../agent/fire-message-job.ts";
 import { agentTurnJob } from "../agent/turn-job.ts";
+import { replyMailJob } from "../agent/reply-mail.ts";
 import { sendMailJob } from "../email/send-job.ts";
 import { courseMailRunJob } from "../services/courses/mail-run-job.ts";
 import { coursePerkOpenJob } from "../services/courses/perk-job.ts";
@@ -13,4 +14,4 @@ import { embedJob } from "../services/search/embed-job.ts";
 import { stripeCustomerCleanupJob } from "../services/users/stripe-cleanup-job.ts";
 import type { JobDefinition } from "./define.ts";
 
-export const jobs: readonly JobDefinition[] = [agentTurnJob, sendMailJob, fireMessageJob, teamInviteMailJob, stripeEventJob, endTeamMemberPlanJob, stripeCustomerCleanupJob, embedJob, embedBackfillJob, courseMailRunJob, coursePerkOpenJob];
+export const jobs: readonly JobDefinition[] = [agentTurnJob, replyMailJob, sendMailJob, fireMessageJob, teamInviteMailJob, stripeEventJob, endTeamMemberPlanJob, stripeCustomerCleanupJob, embedJob, embedBackfillJob, courseMailRunJob, coursePerkOpenJob];

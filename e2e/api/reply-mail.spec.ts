@@ -1,0 +1,123 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { createUser, readOutbox, type TestUser } from "../support/users";
+import { addMessage, createProject, createTodo, h, okJson, sleep, waitForReply, waitForStatus } from "../support/todos";
+import { connect } from "../support/sockets";
+import { serverNodeArgs } from "../../scripts/server-node.mjs";
+
+// "Email notifications": an agent's reply (or its error) is mailed to the todo's owner when they
+// are away, on a server of this test's own whose REPLY_MAIL_DELAY_MS is 500 ms instead of a minute.
+// Runs once, in the api-embedded project.
+const BASE_PORT = Number(process.env.E2E_PORT_BASE ?? 3100);
+const PORT = BASE_PORT + 28;
+const BASE = `http://localhost:${PORT}`;
+
+test.describe.configure({ timeout: 180_000 });
+
+function startServer(dataDir: string): ChildProcess {
+  return spawn(process.execPath, serverNodeArgs(), {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(PORT),
+      APP_URL: BASE,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      AUTH_SECRET: "reply-mail-test-secret-0123456789abcdef",
+      DATABASE_URL: "",
+      REDIS_URL: "",
+      REPLY_MAIL_DELAY_MS: "500",
+      AGENT_STEP_MS: "50",
+      AGENT_MAX_RETRIES: "0",
+      // The OpenAI-compatible stand-in of this run (playwright.config.ts): "[fail]" fails a turn.
+      OPENAI_BASE_URL: `http://127.0.0.1:${BASE_PORT + 20}/v1`,
+      RATE_LIMITS: "signInIp=1000000/900",
+    },
+    stdio: "ignore",
+  });
+}
+
+async function waitUp() {
+  for (let i = 0; i < 240; i++) {
+    try {
+      if ((await fetch(`${BASE}/api/v1/openapi.json`)).ok) return;
+    } catch {
+      // not yet
+    }
+    await sleep(250);
+  }
+  throw new Error("server did not start");
+}
+
+/** The newest mail to the user once its subject starts with `prefix`. */
+async function mailStartingWith(dataDir: string, u: TestUser, prefix: string, timeoutMs = 15_000) {
+  let mail = await readOutbox(dataDir, u.email);
+  const deadline = Date.now() + timeoutMs;
+  while (!mail.subject.startsWith(prefix) && Date.now() < deadline) {
+    await sleep(100);
+    mail = await readOutbox(dataDir, u.email);
+  }
+  expect(mail.subject).toMatch(new RegExp(`^${prefix}`));
+  return mail;
+}
+
+test("an agent's reply is mailed to its away owner; not while they are connected, nor with the setting off; an error says why", async ({}, info) => {
+  test.skip(info.project.name !== "api-embedded", "one run is enough: the server here is the test's own");
+  const dataDir = await mkdtemp(path.join(tmpdir(), "todo-e2e-reply-mail-"));
+  const server = startServer(dataDir);
+  try {
+    await waitUp();
+    const on = { baseURL: BASE, dataDir };
+
+    // Away (no connection): a mail half a second after the reply, linking the chat.
+    const away = await createUser(info, "reply-away", on);
+    const p = await createProject(away, "Picnic");
+    const t = await createTodo(away, p.id, { content: "Plan the picnic\nfor Sunday", startProcessing: true });
+    const done = await waitForReply(away, t.id);
+    const mail = await mailStartingWith(dataDir, away, "Replied:");
+    expect(mail.subject).toBe("Replied: Plan the picnic for Sunday");
+    expect(mail.text).toContain(`Open the todo: ${BASE}/projects/${p.id}/todos/${t.id}`);
+    expect(mail.text).toContain(done.messages.at(-1)!.content.trim().split("\n")[0]!);
+    expect(mail.text).toContain(`${BASE}/settings`);
+
+    // Connected (a script watching with its key): no mail. Once it has gone, the next reply is mailed.
+    const watcher = await createUser(info, "reply-watch", on);
+    const wp = await createProject(watcher, "Watched");
+    const socket = await connect(BASE, { token: watcher.apiKey });
+    const wt = await createTodo(watcher, wp.id, { content: "Sort the photos", startProcessing: true });
+    await waitForReply(watcher, wt.id);
+    await sleep(2_000);
+    expect((await readOutbox(dataDir, watcher.email)).subject).toBe("Sign in to Todo Service");
+    socket.close();
+    await sleep(300);
+    await addMessage(watcher, wt.id, { content: "And the videos?" });
+    await waitForStatus(watcher, wt.id, "READY");
+    expect((await mailStartingWith(dataDir, watcher, "Replied:")).subject).toBe("Replied: Sort the photos");
+
+    // The setting off: no mail.
+    const quiet = await createUser(info, "reply-off", on);
+    await okJson(await quiet.session.put("/api/v1/settings/user", { headers: h(quiet), data: { emailNotifications: false } }));
+    const qp = await createProject(quiet, "Quiet");
+    const qt = await createTodo(quiet, qp.id, { content: "Water the plants", startProcessing: true });
+    await waitForReply(quiet, qt.id);
+    await sleep(2_000);
+    expect((await readOutbox(dataDir, quiet.email)).subject).toBe("Sign in to Todo Service");
+
+    // A turn that fails: the mail says it stopped, and why.
+    const failing = await createTodo(away, p.id, { content: "Please [fail] now", startProcessing: true, agentSettings: { provider: "openai" } });
+    await waitForStatus(away, failing.id, "ERROR");
+    const failed = await mailStartingWith(dataDir, away, "Failed:");
+    expect(failed.subject).toBe("Failed: Please [fail] now");
+    expect(failed.text).toContain("stopped");
+    expect(failed.text).toContain(`${BASE}/projects/${p.id}/todos/${failing.id}`);
+  } finally {
+    if (server.exitCode === null) {
+      const exited = new Promise((r) => server.once("exit", r));
+      server.kill("SIGTERM");
+      await exited;
+    }
+  }
+});

@@ -1,0 +1,61 @@
+import { z } from "zod";
+import { ZId } from "../../lib/schemas/common.ts";
+import { replyMail } from "../email/templates.ts";
+import { defineJob } from "../jobs/define.ts";
+import { enqueue } from "../jobs/enqueue.ts";
+import { log } from "../log.ts";
+import { db, runtime } from "../runtime.ts";
+import { appSettingsFromStored } from "../services/settings/user-settings.ts";
+
+// "Email notifications" (the user's settings): an agent that finishes while its todo's owner is
+// away tells them by mail. A turn that ends READY or ERROR queues a mail job REPLY_MAIL_DELAY_MS
+// later, keyed by the todo, so turns that end close together make one mail; when it runs, it mails
+// only if the todo still rests there (nobody went on with it), the owner has the setting on and
+// no connection open anywhere (no tab of the app, no CLI watching: Socket.IO asks every process).
+
+const userRoom = (userId: string) => `user:${userId}`;
+
+/** After a turn ended READY or ERROR (after the commit): queues the mail unless the owner is connected here. */
+export async function noticeTurnEnded(todo: { id: string; userId: string }): Promise<void> {
+  const { io, jobs, config } = runtime();
+  // Watching from this process: no statement at all (the common case, and every turn of a bench).
+  if ((io?.sockets.adapter.rooms.get(userRoom(todo.userId))?.size ?? 0) > 0 || !jobs) return;
+  await enqueue(replyMailJob, { todoId: todo.id }, { delay: config.replyMailDelayMs, key: todo.id }).catch((err: unknown) =>
+    log.warn("could not queue a reply mail", { todoId: todo.id, error: err instanceof Error ? err.message : String(err) }),
+  );
+}
+
+/** The mail's text: the reply's (a reply cut by an error keeps what it wrote), else the reason of the error. */
+export function replyExcerpt(status: "READY" | "ERROR", reply: string | undefined, error: unknown): string {
+  const text = reply?.trim() ?? "";
+  if (status === "READY") return text || "(The reply has no text: open the todo for its steps.)";
+  const reason = typeof error === "string" && error ? error : "no reason was recorded";
+  return text ? `${text}\n\n(Then it stopped: ${reason})` : `It stopped: ${reason}`;
+}
+
+export const replyMailJob = defineJob(
+  "mail.reply",
+  z.object({ todoId: ZId }),
+  async ({ todoId }, ctx) => {
+    const todo = await db().todo.findUnique({
+      where: { id: todoId },
+      select: { content: true, status: true, projectId: true, userId: true, metadata: true, user: { select: { email: true, settings: { select: { settings: true } } } } },
+    });
+    if (!todo || (todo.status !== "READY" && todo.status !== "ERROR")) return;
+    if (!appSettingsFromStored(todo.user.settings?.settings).emailNotifications) return;
+    const io = runtime().io;
+    if (io && (await io.in(userRoom(todo.userId)).fetchSockets()).length > 0) return;
+    const reply = await db().message.findFirst({ where: { todoId, role: "assistant" }, orderBy: { seq: "desc" }, select: { content: true } });
+    const error = (todo.metadata as { error?: unknown } | null)?.error;
+    const app = runtime().config.appUrl;
+    const mail = replyMail(todo.user.email, {
+      todo: todo.content,
+      outcome: todo.status === "READY" ? "replied" : "failed",
+      excerpt: replyExcerpt(todo.status, reply?.content, error),
+      url: `${app}/projects/${todo.projectId}/todos/${todoId}`,
+      settingsUrl: `${app}/settings`,
+    });
+    await ctx.once("send", (idempotencyKey) => runtime().mailer.send(mail, { idempotencyKey }));
+  },
+  { attempts: 5, backoffMs: 5_000 },
+);
