@@ -1,17 +1,17 @@
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { execFile, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { expect, test } from "@playwright/test";
 import { randomEmail, readOutbox } from "../support/users";
-import { serverNodeArgs } from "../../scripts/server-node.mjs";
+import { ownPort, startOwnServer, waitUp } from "../support/own-server";
 
 // Background jobs in a real server of this test's own (embedded database, docs/jobs.md): jobs a
 // killed process left waiting or running are run by the next one at its start, and SIGTERM stops
 // the backend cleanly. Runs once, in the api-embedded project (its own data and port).
 const run = promisify(execFile);
-const PORT = Number(process.env.E2E_PORT_BASE ?? 3100) + 23;
+const PORT = ownPort(23);
 const BASE = `http://localhost:${PORT}`;
 
 test.describe.configure({ timeout: 180_000 });
@@ -29,22 +29,7 @@ async function withDatabase(dataDir: string, body: string): Promise<unknown> {
 }
 
 function startServer(dataDir: string): ChildProcess {
-  return spawn(process.execPath, serverNodeArgs(), {
-    env: { ...process.env, NODE_ENV: "production", PORT: String(PORT), DATA_DIR: dataDir, LOG_LEVEL: "warn", AUTH_SECRET: "jobs-test-secret-0123456789abcdef", DATABASE_URL: "", REDIS_URL: "" },
-    stdio: "ignore",
-  });
-}
-
-async function waitUp() {
-  for (let i = 0; i < 240; i++) {
-    try {
-      if ((await fetch(`${BASE}/api/v1/openapi.json`)).ok) return;
-    } catch {
-      // not yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error("server did not start");
+  return startOwnServer(PORT, dataDir, { AUTH_SECRET: "jobs-test-secret-0123456789abcdef" });
 }
 
 test("jobs left waiting or running by a dead process run when the server starts; SIGTERM stops it cleanly", async ({}, info) => {
@@ -62,7 +47,7 @@ test("jobs left waiting or running by a dead process run when the server starts;
          state: "RUNNING", lockedBy: "a-process-that-died", lockedUntil: new Date(Date.now() + 3600000) } });`,
     );
     server = startServer(dataDir);
-    await waitUp();
+    await waitUp(BASE);
     expect((await readOutbox(dataDir, waiting)).subject).toBe("Waiting");
     expect((await readOutbox(dataDir, running)).subject).toBe("Running");
 

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -6,50 +5,26 @@ import { expect, test } from "@playwright/test";
 import { createUser, readOutbox, type TestUser } from "../support/users";
 import { addMessage, createProject, createTodo, h, okJson, sleep, waitForReply, waitForStatus } from "../support/todos";
 import { connect } from "../support/sockets";
-import { serverNodeArgs } from "../../scripts/server-node.mjs";
+import { ownPort, startOwnServer, stopOwnServer, waitUp } from "../support/own-server";
 
 // "Email notifications": an agent's reply (or its error) is mailed to the todo's owner when they
 // are away, on a server of this test's own whose REPLY_MAIL_DELAY_MS is 500 ms instead of a minute.
 // Runs once, in the api-embedded project.
-const BASE_PORT = Number(process.env.E2E_PORT_BASE ?? 3100);
-const PORT = BASE_PORT + 28;
+const PORT = ownPort(28);
 const BASE = `http://localhost:${PORT}`;
 
 test.describe.configure({ timeout: 180_000 });
 
-function startServer(dataDir: string): ChildProcess {
-  return spawn(process.execPath, serverNodeArgs(), {
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(PORT),
-      APP_URL: BASE,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: "warn",
-      AUTH_SECRET: "reply-mail-test-secret-0123456789abcdef",
-      DATABASE_URL: "",
-      REDIS_URL: "",
-      REPLY_MAIL_DELAY_MS: "500",
-      AGENT_STEP_MS: "50",
-      AGENT_MAX_RETRIES: "0",
-      // The OpenAI-compatible stand-in of this run (playwright.config.ts): "[fail]" fails a turn.
-      OPENAI_BASE_URL: `http://127.0.0.1:${BASE_PORT + 20}/v1`,
-      RATE_LIMITS: "signInIp=1000000/900",
-    },
-    stdio: "ignore",
+function startServer(dataDir: string) {
+  return startOwnServer(PORT, dataDir, {
+    APP_URL: BASE,
+    REPLY_MAIL_DELAY_MS: "500",
+    AGENT_STEP_MS: "50",
+    AGENT_MAX_RETRIES: "0",
+    // The OpenAI-compatible stand-in of this run (playwright.config.ts): "[fail]" fails a turn.
+    OPENAI_BASE_URL: `http://127.0.0.1:${ownPort(20)}/v1`,
+    RATE_LIMITS: "signInIp=1000000/900",
   });
-}
-
-async function waitUp() {
-  for (let i = 0; i < 240; i++) {
-    try {
-      if ((await fetch(`${BASE}/api/v1/openapi.json`)).ok) return;
-    } catch {
-      // not yet
-    }
-    await sleep(250);
-  }
-  throw new Error("server did not start");
 }
 
 /** The newest mail to the user once its subject starts with `prefix`. */
@@ -69,7 +44,7 @@ test("an agent's reply is mailed to its away owner; not while they are connected
   const dataDir = await mkdtemp(path.join(tmpdir(), "todo-e2e-reply-mail-"));
   const server = startServer(dataDir);
   try {
-    await waitUp();
+    await waitUp(BASE);
     const on = { baseURL: BASE, dataDir };
 
     // Away (no connection): a mail half a second after the reply, linking the chat.
@@ -114,10 +89,6 @@ test("an agent's reply is mailed to its away owner; not while they are connected
     expect(failed.text).toContain("stopped");
     expect(failed.text).toContain(`${BASE}/projects/${p.id}/todos/${failing.id}`);
   } finally {
-    if (server.exitCode === null) {
-      const exited = new Promise((r) => server.once("exit", r));
-      server.kill("SIGTERM");
-      await exited;
-    }
+    await stopOwnServer(server);
   }
 });

@@ -1,33 +1,17 @@
-import { spawn, execFile, type ChildProcess } from "node:child_process";
+import { execFile, type ChildProcess } from "node:child_process";
 import { promisify } from "node:util";
 import { expect, request as pwRequest, test } from "@playwright/test";
-import { serverNodeArgs } from "../../scripts/server-node.mjs";
+import { ownPort, startOwnServer, waitUp } from "../support/own-server";
 
 // A server of this test's own (embedded database), killed hard and started again on the same data.
 const run = promisify(execFile);
-const PORT = Number(process.env.E2E_PORT_BASE ?? 3100) + 19;
+const PORT = ownPort(19);
 const BASE = `http://localhost:${PORT}`;
 
 test.describe.configure({ mode: "serial", timeout: 180_000 });
 
 function startServer(dataDir: string): ChildProcess {
-  return spawn(process.execPath, serverNodeArgs(), {
-    env: { ...process.env, NODE_ENV: "production", PORT: String(PORT), DATA_DIR: dataDir, AGENT_STEP_MS: "150", LOG_LEVEL: "warn", AUTH_SECRET: "restart-test-secret-0123456789", DATABASE_URL: "", REDIS_URL: "" },
-    stdio: "ignore",
-  });
-}
-
-async function waitUp() {
-  // Up to 2 minutes: tsx compiles the server at start, slow on a loaded 2-core machine.
-  for (let i = 0; i < 480; i++) {
-    try {
-      if ((await fetch(`${BASE}/api/v1/openapi.json`)).ok) return;
-    } catch {
-      // not yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error("server did not start");
+  return startOwnServer(PORT, dataDir, { AGENT_STEP_MS: "150", AUTH_SECRET: "restart-test-secret-0123456789" });
 }
 
 async function killHard(child: ChildProcess) {
@@ -41,7 +25,7 @@ test("a turn cut by a crash resumes after restart; a scheduled message due meanw
   const dataDir = info.outputPath("data");
   let server = startServer(dataDir);
   try {
-    await waitUp();
+    await waitUp(BASE);
     const { stdout } = await run(process.execPath, ["--import", "tsx", "scripts/user-create.ts", "--email", `restart-${Date.now()}@e2e.example.com`], {
       env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", LOG_LEVEL: "warn" },
     });
@@ -65,7 +49,7 @@ test("a turn cut by a crash resumes after restart; a scheduled message due meanw
     await new Promise((r) => setTimeout(r, Math.max(0, due - Date.now()) + 500));
 
     server = startServer(dataDir);
-    await waitUp();
+    await waitUp(BASE);
     const again = await pwRequest.newContext({ baseURL: BASE, extraHTTPHeaders: { "x-api-key": apiKey } });
     await expect
       .poll(async () => ((await (await again.get(`/api/v1/todos/${todo.id}`)).json()) as { status: string }).status, { timeout: 60_000 })
