@@ -86,7 +86,7 @@ describe("defaults", () => {
       AGENT_MAX_TOKENS: "8000",
       AGENT_STEP_MS: "25",
       COURSE_MAIL_PER_SECOND: "2.5",
-      REPLY_MAIL_DELAY_MS: "0",
+      REPLY_MAIL_DELAY_MS: "off",
       AGENT_IDLE_TIMEOUT_MS: "5000",
       AGENT_MAX_RETRIES: "1",
       AGENT_MAX_CONCURRENT: "64",
@@ -132,7 +132,7 @@ describe("defaults", () => {
       stripe: { secretKey: "sk_test_abc123", webhookSecret: "whsec_abc123", publishableKey: "pk_test_abc123", standinUrl: undefined, testClocks: false },
       billingEnabled: false,
       courseMailPerSecond: 2.5,
-      replyMailDelayMs: 0,
+      replyMailDelayMs: null,
       embeddings: { provider: "openai", baseUrl: "http://localhost:11434/v1", apiKey: "sk-embed", model: "nomic-embed-text" },
     });
   });
@@ -258,6 +258,15 @@ describe("PORT", () => {
     for (const raw of ["abc", "3000.5", "-1", "65536", "99999", "80a"]) {
       assert.throws(() => load({ PORT: raw }), configError(["PORT"]), raw);
     }
+  });
+});
+
+describe("REPLY_MAIL_DELAY_MS", () => {
+  test("milliseconds, or off for no reply mails; anything else names it", () => {
+    assert.equal(load({ REPLY_MAIL_DELAY_MS: "0" }).replyMailDelayMs, 0);
+    assert.equal(load({ REPLY_MAIL_DELAY_MS: "500" }).replyMailDelayMs, 500);
+    assert.equal(load({ REPLY_MAIL_DELAY_MS: "off" }).replyMailDelayMs, null);
+    for (const raw of ["-1", "1.5", "never", "86400001"]) assert.throws(() => load({ REPLY_MAIL_DELAY_MS: raw }), configError(["REPLY_MAIL_DELAY_MS"]), raw);
   });
 });
 

@@ -45,7 +45,8 @@ const ZEnv = z.object({
   AGENT_MAX_TOKENS: z.coerce.number().int().min(1).max(200_000).default(4096),
   AGENT_STEP_MS: z.coerce.number().int().min(0).max(60_000).default(200),
   COURSE_MAIL_PER_SECOND: z.coerce.number().min(0.1).max(1000).default(10),
-  REPLY_MAIL_DELAY_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
+  // "off": this server mails no replies (the users' setting is then moot).
+  REPLY_MAIL_DELAY_MS: z.union([z.literal("off"), z.coerce.number().int().min(0).max(86_400_000)], "must be milliseconds (0 to 86400000) or off").default(60_000),
   AGENT_IDLE_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
   AGENT_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
   // Default: 8 on the embedded database, 16 on PostgreSQL (what one process sustains, bench/README.md).
@@ -126,8 +127,8 @@ export type Config = {
   agentStepMs: number;
   /** Course bulk mail: messages per second one run sends at most (COURSE_MAIL_PER_SECOND). */
   courseMailPerSecond: number;
-  /** How long after an agent's reply its owner, away, is mailed about it (REPLY_MAIL_DELAY_MS). */
-  replyMailDelayMs: number;
+  /** How long after an agent's reply its owner, away, is mailed about it; null: never (REPLY_MAIL_DELAY_MS=off). */
+  replyMailDelayMs: number | null;
   /** Agent turns at once in one server process, and per user. */
   agentMaxConcurrent: number;
   agentMaxPerUser: number;
@@ -232,7 +233,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     agentMaxTokens: e.AGENT_MAX_TOKENS,
     agentStepMs: e.AGENT_STEP_MS,
     courseMailPerSecond: e.COURSE_MAIL_PER_SECOND,
-    replyMailDelayMs: e.REPLY_MAIL_DELAY_MS,
+    replyMailDelayMs: e.REPLY_MAIL_DELAY_MS === "off" ? null : e.REPLY_MAIL_DELAY_MS,
     agentMaxConcurrent: e.AGENT_MAX_CONCURRENT ?? (e.DATABASE_URL ? 16 : 8),
     agentMaxPerUser: e.AGENT_MAX_CONCURRENT_PER_USER,
     rateLimitScale: e.RATE_LIMIT_SCALE,

@@ -5,6 +5,7 @@ import { expect, test } from "@playwright/test";
 import { createUser, readOutbox, type TestUser } from "../support/users";
 import { addMessage, createProject, createTodo, h, okJson, sleep, waitForReply, waitForStatus } from "../support/todos";
 import { connect } from "../support/sockets";
+import { startBridge } from "../support/bridge";
 import { ownPort, startOwnServer, stopOwnServer, waitUp } from "../support/own-server";
 
 // "Email notifications": an agent's reply (or its error) is mailed to the todo's owner when they
@@ -47,12 +48,15 @@ test("an agent's reply is mailed to its away owner; not while they are connected
     await waitUp(BASE);
     const on = { baseURL: BASE, dataDir };
 
-    // Away (no connection): a mail half a second after the reply, linking the chat.
+    // Away (no page, no script; only a device's bridge, which runs while nobody looks): a mail
+    // half a second after the reply, linking the chat.
     const away = await createUser(info, "reply-away", on);
+    const bridge = await startBridge(BASE, away.apiKey);
     const p = await createProject(away, "Picnic");
     const t = await createTodo(away, p.id, { content: "Plan the picnic\nfor Sunday", startProcessing: true });
     const done = await waitForReply(away, t.id);
     const mail = await mailStartingWith(dataDir, away, "Replied:");
+    await bridge.stop();
     expect(mail.subject).toBe("Replied: Plan the picnic for Sunday");
     expect(mail.text).toContain(`Open the todo: ${BASE}/projects/${p.id}/todos/${t.id}`);
     expect(mail.text).toContain(done.messages.at(-1)!.content.trim().split("\n")[0]!);

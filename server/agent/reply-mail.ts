@@ -6,21 +6,31 @@ import { enqueue } from "../jobs/enqueue.ts";
 import { log } from "../log.ts";
 import { db, runtime } from "../runtime.ts";
 import { appSettingsFromStored } from "../services/settings/user-settings.ts";
+import type { SocketData } from "../realtime/socket-data.ts";
 
 // "Email notifications" (the user's settings): an agent that finishes while its todo's owner is
 // away tells them by mail. A turn that ends READY or ERROR queues a mail job REPLY_MAIL_DELAY_MS
 // later, keyed by the todo, so turns that end close together make one mail; when it runs, it mails
 // only if the todo still rests there (nobody went on with it), the owner has the setting on and
-// no connection open anywhere (no tab of the app, no CLI watching: Socket.IO asks every process).
+// no connection open anywhere (no tab of the app, no CLI watching; a device's bridge does not
+// count; Socket.IO asks every process).
 
 const userRoom = (userId: string) => `user:${userId}`;
+
+/**
+ * A connection of a person: a page of the app, or a script or the CLI with a key. A device's
+ * bridge (`todo bridge`, a `dst_` token) stays connected while nobody looks, so it does not count.
+ */
+const watches = (socket: { data: unknown } | undefined) => !!socket && !(socket.data as SocketData | undefined)?.deviceId;
 
 /** After a turn ended READY or ERROR (after the commit): queues the mail unless the owner is connected here. */
 export async function noticeTurnEnded(todo: { id: string; userId: string }): Promise<void> {
   const { io, jobs, config } = runtime();
+  if (!jobs || config.replyMailDelayMs === null) return;
   // Watching from this process: no statement at all (the common case, and every turn of a bench).
-  if ((io?.sockets.adapter.rooms.get(userRoom(todo.userId))?.size ?? 0) > 0 || !jobs) return;
-  await enqueue(replyMailJob, { todoId: todo.id }, { delay: config.replyMailDelayMs, key: todo.id }).catch((err: unknown) =>
+  const here = io?.sockets.adapter.rooms.get(userRoom(todo.userId));
+  if (here && [...here].some((id) => watches(io!.sockets.sockets.get(id)))) return;
+  await enqueue(replyMailJob, { todoId: todo.id }, { delay: config.replyMailDelayMs, key: `reply:${todo.id}` }).catch((err: unknown) =>
     log.warn("could not queue a reply mail", { todoId: todo.id, error: err instanceof Error ? err.message : String(err) }),
   );
 }
@@ -44,7 +54,7 @@ export const replyMailJob = defineJob(
     if (!todo || (todo.status !== "READY" && todo.status !== "ERROR")) return;
     if (!appSettingsFromStored(todo.user.settings?.settings).emailNotifications) return;
     const io = runtime().io;
-    if (io && (await io.in(userRoom(todo.userId)).fetchSockets()).length > 0) return;
+    if (io && (await io.in(userRoom(todo.userId)).fetchSockets()).some(watches)) return;
     const reply = await db().message.findFirst({ where: { todoId, role: "assistant" }, orderBy: { seq: "desc" }, select: { content: true } });
     const error = (todo.metadata as { error?: unknown } | null)?.error;
     const app = runtime().config.appUrl;

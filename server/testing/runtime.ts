@@ -108,7 +108,8 @@ export async function startTestRuntime(opts: TestRuntimeOptions = {}): Promise<T
     await rm(dataDir, { recursive: true, force: true });
     throw e;
   }
-  const config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, LOG_LEVEL: "silent", APP_URL: "http://app.test", ...opts.env });
+  // No reply mails unless a test asks: their delayed jobs would keep `jobs.idle()` waiting.
+  const config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, LOG_LEVEL: "silent", APP_URL: "http://app.test", REPLY_MAIL_DELAY_MS: "off", ...opts.env });
   const outboxDir = path.join(dataDir, "outbox");
   const bus = new EventBus();
   const runtime: Runtime = { config, prisma: database.prisma, database: kind, bus, mailer: new OutboxMailer(outboxDir), agent: createRunner({ ...config, agentStepMs: 0 }) };
