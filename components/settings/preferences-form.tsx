@@ -76,7 +76,7 @@ export function PreferencesForm({ initial }: { initial: TAppSettings }) {
             Email notifications
           </label>
           <p className={styles.hint} id="pref-email-hint">
-            A mail when an agent replies to one of your todos, or stops with an error, while you have no page of the app open (a minute later; several replies close together make one mail).
+            A mail when an agent replies to one of your todos, stops with an error, or waits for you to approve a command, while you have no page of the app open (a minute later; several replies close together make one mail).
           </p>
         </div>
         <AgentSettingsFields

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { createUser, readOutbox, type TestUser } from "../support/users";
-import { addMessage, createProject, createTodo, h, okJson, sleep, waitForReply, waitForStatus } from "../support/todos";
+import { addMessage, createProject, createTodo, getTodo, h, okJson, sleep, waitForReply, waitForStatus } from "../support/todos";
 import { connect } from "../support/sockets";
 import { startBridge } from "../support/bridge";
 import { ownPort, startOwnServer, stopOwnServer, waitUp } from "../support/own-server";
@@ -36,11 +36,11 @@ async function mailStartingWith(dataDir: string, u: TestUser, prefix: string, ti
     await sleep(100);
     mail = await readOutbox(dataDir, u.email);
   }
-  expect(mail.subject).toMatch(new RegExp(`^${prefix}`));
+  expect(mail.subject.startsWith(prefix), `the newest mail: ${mail.subject}`).toBe(true);
   return mail;
 }
 
-test("an agent's reply is mailed to its away owner; not while they are connected, nor with the setting off; an error says why", async ({}, info) => {
+test("an agent's reply, or its wait for a shell command's approval, is mailed to its away owner; not while they are connected, nor with the setting off; an error says why", async ({}, info) => {
   test.skip(info.project.name !== "api-embedded", "one run is enough: the server here is the test's own");
   const dataDir = await mkdtemp(path.join(tmpdir(), "todo-e2e-reply-mail-"));
   const server = startServer(dataDir);
@@ -56,11 +56,20 @@ test("an agent's reply is mailed to its away owner; not while they are connected
     const t = await createTodo(away, p.id, { content: "Plan the picnic\nfor Sunday", startProcessing: true });
     const done = await waitForReply(away, t.id);
     const mail = await mailStartingWith(dataDir, away, "Replied:");
-    await bridge.stop();
     expect(mail.subject).toBe("Replied: Plan the picnic for Sunday");
     expect(mail.text).toContain(`Open the todo: ${BASE}/projects/${p.id}/todos/${t.id}`);
     expect(mail.text).toContain(done.messages.at(-1)!.content.trim().split("\n")[0]!);
     expect(mail.text).toContain(`${BASE}/settings`);
+    // A shell command the agent proposes waits for the owner: that is mailed too, with the command.
+    const sh = await createTodo(away, p.id, { content: "Greet from my machine", agentSettings: { provider: "openai" } });
+    await addMessage(away, sh.id, { content: `Say hello [shell ${bridge.workspace}]` });
+    const ask = await mailStartingWith(dataDir, away, "Approve?:");
+    expect(ask.subject).toBe("Approve?: Greet from my machine");
+    expect(ask.text).toContain("The agent waits for you to approve or deny a command");
+    expect(ask.text).toContain(`echo hello\n\n(on e2e-box, in ${bridge.workspace})`);
+    expect(ask.text).toContain(`${BASE}/projects/${p.id}/todos/${sh.id}`);
+    expect((await getTodo(away, sh.id)).status).toBe("RUNNING");
+    await bridge.stop();
 
     // Connected (a script watching with its key): no mail. Once it has gone, the next reply is mailed.
     const watcher = await createUser(info, "reply-watch", on);

@@ -50,7 +50,7 @@ export const ZAppSettings = z
     theme: ZTheme,
     timezone: z.string().describe("IANA time zone; `UTC` until set"),
     locale: z.string().describe("BCP 47 language tag; `en` until set"),
-    emailNotifications: z.boolean().describe("Mail the owner of a todo when its agent replies or stops with an error while they have no connection open (REPLY_MAIL_DELAY_MS later, one mail per todo for replies close together); `true` until set"),
+    emailNotifications: z.boolean().describe("Mail the owner of a todo when its agent replies, stops with an error, or waits for a shell command's approval while they have no connection open (REPLY_MAIL_DELAY_MS later, one mail per todo for replies close together); `true` until set"),
     defaultAgent: ZAgentSettings.nullable().describe("The user's default agent settings"),
     updatedAt: ZTimestamp.nullable().describe("Last change of these settings; null until the first change"),
   })

@@ -27,4 +27,7 @@ test("the mail names the todo on one line, links the chat and the setting, and e
   assert.ok(mail.text.includes(`${"x".repeat(570)}…`) && !mail.text.includes("x".repeat(601)));
   assert.ok(!mail.html!.includes("<script>") && mail.html!.includes("&lt;script&gt;") && mail.html!.includes("Plan &lt;the&gt; launch"));
   assert.equal(replyMail("a@b.c", { todo: "T", outcome: "failed", excerpt: "e", url: "u", settingsUrl: "s" }).subject, "Failed: T");
+  const ask = replyMail("a@b.c", { todo: "T", outcome: "approval", excerpt: "echo hi", url: "u", settingsUrl: "s" });
+  assert.equal(ask.subject, "Approve?: T");
+  assert.match(ask.text, /^The agent waits for you to approve or deny a command on “T”\./);
 });

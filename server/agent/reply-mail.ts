@@ -7,9 +7,12 @@ import { log } from "../log.ts";
 import { db, runtime } from "../runtime.ts";
 import { appSettingsFromStored } from "../services/settings/user-settings.ts";
 import type { SocketData } from "../realtime/socket-data.ts";
+import { linksOf, SHELL_WAIT_PREFIX } from "../services/todos/sub-todos.ts";
+import type { ShellBlockContent } from "../../lib/shell-protocol.ts";
 
 // "Email notifications" (the user's settings): an agent that finishes while its todo's owner is
-// away tells them by mail. A turn that ends READY or ERROR queues a mail job REPLY_MAIL_DELAY_MS
+// away tells them by mail, and so does one that waits for them to approve a shell command. A turn
+// that ends READY or ERROR, or waiting for an approval, queues a mail job REPLY_MAIL_DELAY_MS
 // later, keyed by the todo, so turns that end close together make one mail; when it runs, it mails
 // only if the todo still rests there (nobody went on with it), the owner has the setting on and
 // no connection open anywhere (no tab of the app, no CLI watching; a device's bridge does not
@@ -35,6 +38,14 @@ export async function noticeTurnEnded(todo: { id: string; userId: string }): Pro
   );
 }
 
+/** The first shell command the todo waits on whose approval is still pending, or null. */
+async function pendingShell(todoId: string, workflow: unknown): Promise<ShellBlockContent | null> {
+  const ids = (linksOf(workflow).waitingFor ?? []).filter((id) => id.startsWith(SHELL_WAIT_PREFIX)).map((id) => id.slice(SHELL_WAIT_PREFIX.length));
+  if (ids.length === 0) return null;
+  const blocks = await db().block.findMany({ where: { id: { in: ids }, todoId, type: "shell" }, select: { content: true } });
+  return blocks.map((b) => b.content as unknown as ShellBlockContent).find((c) => c.state === "pending") ?? null;
+}
+
 /** The mail's text: the reply's (a reply cut by an error keeps what it wrote), else the reason of the error. */
 export function replyExcerpt(status: "READY" | "ERROR", reply: string | undefined, error: unknown): string {
   const text = reply?.trim() ?? "";
@@ -49,9 +60,12 @@ export const replyMailJob = defineJob(
   async ({ todoId }, ctx) => {
     const todo = await db().todo.findUnique({
       where: { id: todoId },
-      select: { content: true, status: true, projectId: true, userId: true, metadata: true, user: { select: { email: true, settings: { select: { settings: true } } } } },
+      select: { content: true, status: true, projectId: true, userId: true, metadata: true, workflow: true, user: { select: { email: true, settings: { select: { settings: true } } } } },
     });
-    if (!todo || (todo.status !== "READY" && todo.status !== "ERROR")) return;
+    if (!todo) return;
+    // Still waiting for the owner to approve or deny a command the agent proposed: the first such.
+    const approval = todo.status === "RUNNING" ? await pendingShell(todoId, todo.workflow) : null;
+    if (todo.status !== "READY" && todo.status !== "ERROR" && !approval) return;
     if (!appSettingsFromStored(todo.user.settings?.settings).emailNotifications) return;
     const io = runtime().io;
     if (io && (await io.in(userRoom(todo.userId)).fetchSockets()).some(watches)) return;
@@ -60,8 +74,8 @@ export const replyMailJob = defineJob(
     const app = runtime().config.appUrl;
     const mail = replyMail(todo.user.email, {
       todo: todo.content,
-      outcome: todo.status === "READY" ? "replied" : "failed",
-      excerpt: replyExcerpt(todo.status, reply?.content, error),
+      outcome: approval ? "approval" : todo.status === "READY" ? "replied" : "failed",
+      excerpt: approval ? `${approval.command}\n\n(on ${approval.deviceName}, in ${approval.path})` : replyExcerpt(todo.status as "READY" | "ERROR", reply?.content, error),
       url: `${app}/projects/${todo.projectId}/todos/${todoId}`,
       settingsUrl: `${app}/settings`,
     });

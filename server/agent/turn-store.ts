@@ -10,7 +10,7 @@ import { chargeTurn } from "../services/billing/usage.ts";
 import { publishTodo } from "../services/todos/events.ts";
 import { changeTodo, setStatus, type LockedTodo, type TodoRef } from "../services/todos/lifecycle.ts";
 import { asObject, messageWithBlocks, toBlock, toMessage, toWorkflow, type MessageRow } from "../services/todos/serialize.ts";
-import { linksOf } from "../services/todos/sub-todos.ts";
+import { linksOf, SHELL_WAIT_PREFIX } from "../services/todos/sub-todos.ts";
 import { blockInsert, mergeBlockContent } from "../services/todos/blocks.ts";
 import { unsummarised } from "./context-summary.ts";
 import { countTokens } from "./local-reply.ts";
@@ -192,9 +192,11 @@ export async function finishTurn(todo: TodoRef, turn: Turn | null, provider: Age
     // A next turn is run by this runner's loop, not started again.
     const workflow = { ...rest, ...usedSummary, state: waitsForLinks ? "waiting" : "idle" };
     await setStatus(tx, current, fx, next, { ...NO_LEASE, workflow: workflow as Prisma.InputJsonValue }, { continued: true });
-    // The owner, if away, hears of the reply by mail (the setting "Email notifications"); a
-    // sub-todo's reply goes to its parent, whose own end is the one to hear of.
-    if (next === "READY" && !linksOf(w).parentTodoId) fx.later(() => noticeTurnEnded({ id: todo.id, userId: current.userId }));
+    // The owner, if away, hears of the reply, or of a shell command that waits for their approval,
+    // by mail (the setting "Email notifications"); a sub-todo's reply goes to its parent, whose own
+    // end is the one to hear of.
+    const asksApproval = next === "RUNNING" && waitsForLinks && !!linksOf(w).waitingFor?.some((id) => id.startsWith(SHELL_WAIT_PREFIX));
+    if ((next === "READY" || asksApproval) && !linksOf(w).parentTodoId) fx.later(() => noticeTurnEnded({ id: todo.id, userId: current.userId }));
     if ("contextSummaryUsed" in usedSummary) fx.emit("todo.workflow", toWorkflow(todo.id, workflow));
     return waitsForLinks ? "waiting" : next;
   });

@@ -24,14 +24,14 @@ export function teamInviteMail(to: string, opts: { url: string; teamName: string
  * An agent's turn ended while the todo's owner was away (server/agent/reply-mail.ts): what it
  * wrote, or why it stopped, with a link to the chat and to the setting that turns these mails off.
  */
-export function replyMail(to: string, opts: { todo: string; outcome: "replied" | "failed"; excerpt: string; url: string; settingsUrl: string }): Mail {
+export function replyMail(to: string, opts: { todo: string; outcome: "replied" | "failed" | "approval"; excerpt: string; url: string; settingsUrl: string }): Mail {
   const title = oneLine(opts.todo, 80);
-  const what = opts.outcome === "replied" ? "The agent replied" : "The agent stopped with an error";
+  const what = { replied: "The agent replied", failed: "The agent stopped with an error", approval: "The agent waits for you to approve or deny a command" }[opts.outcome];
   const excerpt = opts.excerpt.length > 600 ? `${opts.excerpt.slice(0, 600).trimEnd()}…` : opts.excerpt;
   const off = "You get this mail because email notifications are on in your settings";
   return {
     to,
-    subject: `${opts.outcome === "replied" ? "Replied" : "Failed"}: ${title}`,
+    subject: `${{ replied: "Replied", failed: "Failed", approval: "Approve?" }[opts.outcome]}: ${title}`,
     text: `${what} on “${title}”.\n\n${excerpt}\n\nOpen the todo: ${opts.url}\n\n${off}: ${opts.settingsUrl}`,
     html: `<p>${what} on <strong>${escapeHtml(title)}</strong>.</p><blockquote style="white-space:pre-wrap">${escapeHtml(excerpt)}</blockquote><p><a href="${escapeHtml(opts.url)}">Open the todo</a></p><p style="color:#666">${off}: <a href="${escapeHtml(opts.settingsUrl)}">turn them off</a>.</p>`,
   };
