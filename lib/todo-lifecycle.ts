@@ -97,6 +97,11 @@ export function allowedActions(status: TTodoStatus): TStatusAction[] {
   return ACTIONS.filter((action) => nextStatus(status, action, { turnInterrupted: false, hasScheduled: false }) !== null);
 }
 
+/** Whether a todo's list offers Mark done: the table allows complete, and it is not a proposal (accepted or dismissed instead). */
+export function canMarkDone(status: TTodoStatus): boolean {
+  return status !== "PROPOSED" && allowedActions(status).includes("complete");
+}
+
 /**
  * Running a todo again (project_startFromTemplate's spec): a new todo takes its text, group and
  * agent (settings, assigned agent, contexts), never its status, conversation or metadata.

@@ -4,12 +4,13 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { call } from "@/lib/api/client";
 import type { TTodoGroup } from "@/lib/schemas/groups";
 import { ZTodoStatusUpdateInput, type TTodoListItem } from "@/lib/schemas/todos";
-import { allowedActions } from "@/lib/todo-lifecycle";
+import { canMarkDone } from "@/lib/todo-lifecycle";
 import { BULK_VERB, bulkSummary, countTodos, runBulk, type BulkAction, type BulkProgress } from "@/lib/ui/bulk";
 import { errorMessage } from "@/lib/ui/form-issues";
 import { startWaiting } from "@/lib/ui/agent-start";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Outcome, type OutcomeState } from "@/components/ui/error-alert";
+import { GroupOptions } from "./group-options";
 
 /** Todos chosen in the project's list for one change to all of them (the rows' check boxes). */
 export type TodoSelection = {
@@ -85,7 +86,7 @@ export function BulkBar({
   const chosen = visible.filter((t) => selection.selected.has(t.id));
   // Created without the agent: their waiting first message starts a turn.
   const startable = chosen.filter((t) => t.status === "TODO");
-  const completable = chosen.filter((t) => t.status !== "PROPOSED" && allowedActions(t.status).includes("complete"));
+  const completable = chosen.filter((t) => canMarkDone(t.status));
   const [progress, setProgress] = useState<(BulkProgress & { action: BulkAction }) | null>(null);
   const [outcome, setOutcome] = useState<OutcomeState>(null);
   const [confirming, setConfirming] = useState(false);
@@ -167,12 +168,7 @@ export function BulkBar({
                 }}
               >
                 <option value="">Move to…</option>
-                <option value="-">No group</option>
-                {groups.map((g) => (
-                  <option key={g.id} value={g.slug}>
-                    {g.name}
-                  </option>
-                ))}
+                <GroupOptions groups={groups} noneValue="-" />
               </select>
             </label>
           ) : null}

@@ -10,7 +10,7 @@ import { RenameInput } from "@/components/ui/rename-input";
 import { call } from "@/lib/api/client";
 import type { TTodoGroup } from "@/lib/schemas/groups";
 import { ZTodoStatusUpdateInput, type TStatusAction, type TTodoListItem } from "@/lib/schemas/todos";
-import { allowedActions } from "@/lib/todo-lifecycle";
+import { allowedActions, canMarkDone } from "@/lib/todo-lifecycle";
 import { formatDateTime, formatDue, formatRelative, todoHref, truncate } from "@/lib/ui/format";
 import { errorMessage } from "@/lib/ui/form-issues";
 import { startAgain, startWaiting } from "@/lib/ui/agent-start";
@@ -103,7 +103,7 @@ export function TodoRow({ todo, canWrite, groups = [], onChanged, onRemoved, sel
   const text = truncate(todo.content);
   const allowed = allowedActions(todo.status);
   const done = todo.status === "DONE";
-  const canComplete = canWrite && allowed.includes("complete") && !proposed;
+  const canComplete = canWrite && canMarkDone(todo.status);
 
   async function run(label: string, fn: () => Promise<unknown>, success?: string) {
     setBusy(label);

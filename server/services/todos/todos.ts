@@ -157,7 +157,8 @@ const AFTER_A_TURN: ReadonlySet<TTodoStatus> = new Set<TTodoStatus>(["READY", "E
  * takes it meanwhile, or an edit of the message itself, wins, and the message is left as it is.
  */
 async function followInFirstMessage(caller: Caller, todo: { id: string; projectId: string; userId: string; isPublic: boolean }, was: string, now: string): Promise<void> {
-  const first = await db().message.findFirst({ where: { todoId: todo.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: { id: true } });
+  // Chat order is `seq` (ties in createdAt never reorder a conversation).
+  const first = await db().message.findFirst({ where: { todoId: todo.id }, orderBy: { seq: "asc" }, select: { id: true } });
   if (!first) return;
   const { count } = await db().message.updateMany({
     where: { id: first.id, role: "user", state: { in: ["PENDING", "SCHEDULED"] }, content: was },
