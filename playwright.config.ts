@@ -106,7 +106,7 @@ export default defineConfig({
     { name: "api-embedded", testDir: "e2e/api", use: { baseURL: E2E.embedded.url }, metadata: { dataDir: E2E.embedded.dataDir } },
     ...(skipPostgres
       ? []
-      : [{ name: "api-postgres", testDir: "e2e/api", use: { baseURL: E2E.postgres.url }, metadata: { dataDir: E2E.postgres.dataDir, peerUrl: E2E.postgres.peerUrl, databaseUrl: pgUrl.toString() } }]),
+      : [{ name: "api-postgres", testDir: "e2e/api", use: { baseURL: E2E.postgres.url }, metadata: { dataDir: E2E.postgres.dataDir, peerUrl: E2E.postgres.peerUrl, databaseUrl: pgUrl.toString(), redisUrl } }]),
     { name: "ui", testDir: "e2e/ui", use: { baseURL: E2E.embedded.url, browserName: "chromium" as const }, metadata: { dataDir: E2E.embedded.dataDir } },
   ],
   webServer: [

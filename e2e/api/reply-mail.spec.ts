@@ -1,7 +1,7 @@
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, readdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test, type TestInfo } from "@playwright/test";
 import { createUser, readOutbox, type TestUser } from "../support/users";
 import { addMessage, createProject, createTodo, getTodo, h, okJson, sleep, waitForReply, waitForStatus } from "../support/todos";
 import { connect } from "../support/sockets";
@@ -9,16 +9,25 @@ import { startBridge } from "../support/bridge";
 import { ownPort, startOwnServer, stopOwnServer, waitUp } from "../support/own-server";
 
 // "Email notifications": an agent's reply (or its error) is mailed to the todo's owner when they
-// are away, on a server of this test's own whose REPLY_MAIL_DELAY_MS is 500 ms instead of a minute.
-// Runs once, in the api-embedded project.
-const PORT = ownPort(28);
-const BASE = `http://localhost:${PORT}`;
-
+// are away, on a server of this test's own whose REPLY_MAIL_DELAY_MS is 500 ms instead of a minute:
+// on the embedded database (jobs in process), and in the api-postgres project on PostgreSQL with
+// Redis (jobs on BullMQ, whose keyed job ids recur: a todo's second reply must be mailed too).
 test.describe.configure({ timeout: 180_000 });
 
-function startServer(dataDir: string) {
-  return startOwnServer(PORT, dataDir, {
-    APP_URL: BASE,
+type Target = { base: string; env: Record<string, string> };
+
+function targetOf(info: TestInfo): Target {
+  const pg = info.project.metadata?.databaseUrl as string | undefined;
+  const redis = info.project.metadata?.redisUrl as string | undefined;
+  const port = ownPort(pg ? 29 : 28);
+  const base = `http://localhost:${port}`;
+  return { base, env: { PORT: String(port), ...(pg && redis ? { DATABASE_URL: pg, REDIS_URL: redis, REDIS_PREFIX: `reply-mail-${Date.now()}` } : {}) } };
+}
+
+function startServer(dataDir: string, { base, env }: Target) {
+  return startOwnServer(Number(env.PORT), dataDir, {
+    ...env,
+    APP_URL: base,
     REPLY_MAIL_DELAY_MS: "500",
     AGENT_STEP_MS: "50",
     AGENT_MAX_RETRIES: "0",
@@ -26,6 +35,14 @@ function startServer(dataDir: string) {
     OPENAI_BASE_URL: `http://127.0.0.1:${ownPort(20)}/v1`,
     RATE_LIMITS: "signInIp=1000000/900",
   });
+}
+
+/** Every mail to `to` in the outbox, oldest first. */
+async function mailsTo(dataDir: string, to: string): Promise<{ subject: string; text: string }[]> {
+  const dir = path.join(dataDir, "outbox");
+  const files = (await readdir(dir)).filter((f) => f.endsWith(".json")).sort();
+  const mails = await Promise.all(files.map(async (f) => JSON.parse(await readFile(path.join(dir, f), "utf8")) as { to: string; subject: string; text: string }));
+  return mails.filter((m) => m.to === to);
 }
 
 /** The newest mail to the user once its subject starts with `prefix`. */
@@ -41,9 +58,10 @@ async function mailStartingWith(dataDir: string, u: TestUser, prefix: string, ti
 }
 
 test("an agent's reply, or its wait for a shell command's approval, is mailed to its away owner; not while they are connected, nor with the setting off; an error says why", async ({}, info) => {
-  test.skip(info.project.name !== "api-embedded", "one run is enough: the server here is the test's own");
+  const target = targetOf(info);
+  const BASE = target.base;
   const dataDir = await mkdtemp(path.join(tmpdir(), "todo-e2e-reply-mail-"));
-  const server = startServer(dataDir);
+  const server = startServer(dataDir, target);
   try {
     await waitUp(BASE);
     const on = { baseURL: BASE, dataDir };
@@ -60,6 +78,10 @@ test("an agent's reply, or its wait for a shell command's approval, is mailed to
     expect(mail.text).toContain(`Open the todo: ${BASE}/projects/${p.id}/todos/${t.id}`);
     expect(mail.text).toContain(done.messages.at(-1)!.content.trim().split("\n")[0]!);
     expect(mail.text).toContain(`${BASE}/settings`);
+    // The todo's next reply is mailed too (its own job and its own mail, under the same key).
+    await addMessage(away, t.id, { content: "And if it rains?" });
+    await waitForStatus(away, t.id, "READY");
+    await expect.poll(async () => (await mailsTo(dataDir, away.email)).filter((m) => m.subject === "Replied: Plan the picnic for Sunday").length, { timeout: 15_000 }).toBe(2);
     // A shell command the agent proposes waits for the owner: that is mailed too, with the command.
     const sh = await createTodo(away, p.id, { content: "Greet from my machine", agentSettings: { provider: "openai" } });
     await addMessage(away, sh.id, { content: `Say hello [shell ${bridge.workspace}]` });

@@ -6,7 +6,7 @@ import { serverNodeArgs } from "../../scripts/server-node.mjs";
 
 /**
  * The port `offset` above E2E_PORT_BASE (default 3100). In use: 0–4 and 20 (playwright.config.ts),
- * 19 restart.spec, 23 jobs.spec, 24–27 faults.spec, 28 reply-mail.spec.
+ * 19 restart.spec, 23 jobs.spec, 24–27 faults.spec, 28–29 reply-mail.spec.
  */
 export function ownPort(offset: number): number {
   return Number(process.env.E2E_PORT_BASE ?? 3100) + offset;

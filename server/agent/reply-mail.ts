@@ -81,5 +81,6 @@ export const replyMailJob = defineJob(
     });
     await ctx.once("send", (idempotencyKey) => runtime().mailer.send(mail, { idempotencyKey }));
   },
-  { attempts: 5, backoffMs: 5_000 },
+  // A mail that failed for good (the provider down for minutes) does not keep the todo's next turns from being mailed.
+  { attempts: 5, backoffMs: 5_000, failedFreesKey: true },
 );

@@ -38,6 +38,15 @@ type Client = ReturnType<typeof newClient>;
  * failed() lists it and retry() puts it back. A run whose worker died is taken over by another once
  * its lock lapses (BullMQ's stalled check), once; stalled a second time, the job fails.
  */
+/**
+ * The id ctx.once records a job's effects under. A keyed job's BullMQ id comes from its key, so
+ * the next job enqueued with that key (once this one has finished, or failed and been removed) has
+ * the same id: its creation time tells them apart, and it does not change across retries.
+ */
+export function onceId(job: Pick<Job, "id" | "timestamp" | "opts">): string {
+  return job.opts.jobId ? `${job.id}@${job.timestamp}` : job.id!;
+}
+
 export class BullmqJobs implements JobBackend {
   readonly kind = "bullmq" as const;
   private readonly queues = new Map<string, Queue>();
@@ -91,6 +100,10 @@ export class BullmqJobs implements JobBackend {
     // The key finds the job running: a rerun job runs once more after (process() looks at the mark).
     // (Looked at before the add: a job added now may be taken at once, and is not one found running.
     // The add follows anyway: if the run ended in between, it queues the job afresh.)
+    if (job.failedFreesKey && jobId !== undefined) {
+      const failed = await queue.getJob(jobId);
+      if (failed && (await failed.getState()) === "failed") await failed.remove();
+    }
     if (job.rerun && jobId !== undefined && (await queue.getJobState(jobId)) === "active") await this.client.set(this.againKey(jobId), "1", { EX: 24 * 3600 });
     const added = await queue.add(job.name, data, {
       attempts: job.attempts,
@@ -148,7 +161,7 @@ export class BullmqJobs implements JobBackend {
         await def.handler(parsed.data, {
           jobId: job.id!,
           attempt: job.attemptsMade + 1,
-          once: (effect, fn) => runOnce(this.prisma, effectKey(job.name, job.id!, effect), fn),
+          once: (effect, fn) => runOnce(this.prisma, effectKey(job.name, onceId(job), effect), fn),
           defer,
         });
         // Enqueued again while it ran: once more (a mark set after this look is left for the next run).

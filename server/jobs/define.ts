@@ -58,6 +58,8 @@ export type JobDefinition<S extends z.ZodType = z.ZodType> = {
   rerun: boolean;
   /** Called once when the job has failed for good (JobOptions.onFailed). */
   onFailed?: (data: z.output<S>, failure: JobFailure) => Promise<void>;
+  /** Failed for good, it no longer holds its key (JobOptions.failedFreesKey). */
+  failedFreesKey: boolean;
 };
 
 export type JobOptions<S extends z.ZodType = z.ZodType> = {
@@ -81,6 +83,12 @@ export type JobOptions<S extends z.ZodType = z.ZodType> = {
    * retry fixes), in the process that saw it fail; an error it throws is logged.
    */
   onFailed?: (data: z.output<S>, failure: JobFailure) => Promise<void>;
+  /**
+   * A job of this name that failed for good no longer holds its key: the next enqueue with the key
+   * removes it (from the failed list too) and adds a new job. For notices whose next occasion must
+   * not wait until someone retries an old one; the failure was logged when it happened.
+   */
+  failedFreesKey?: boolean;
 };
 
 const NAME = /^[a-z][a-z0-9]*(\.[a-z][a-z0-9-]*)*$/;
@@ -98,7 +106,7 @@ export function defineJob<S extends z.ZodType>(
   if (!(backoffMs >= 0)) throw new Error(`job ${name}: backoffMs must be at least 0`);
   const lane = opts.lane ?? "default";
   if (!/^[a-z][a-z0-9-]*$/.test(lane)) throw new Error(`job ${name}: lane must be a lower-case word`);
-  return { name, schema, handler, attempts, backoffMs, lane, rerun: opts.rerun ?? false, onFailed: opts.onFailed };
+  return { name, schema, handler, attempts, backoffMs, lane, rerun: opts.rerun ?? false, onFailed: opts.onFailed, failedFreesKey: opts.failedFreesKey ?? false };
 }
 
 /** The wait before run `attempt + 1` after run `attempt` failed (exponential, like BullMQ's). */
@@ -111,7 +119,8 @@ export type EnqueueOptions = {
   delay?: number;
   /**
    * Dedupe key: while a job of this name with this key is waiting, running or failed, enqueueing
-   * it again adds nothing and returns the existing job's id. Once it has finished, the key is free.
+   * it again adds nothing and returns the existing job's id. Once it has finished, the key is free
+   * (and once it has failed, for a job defined with failedFreesKey).
    */
   key?: string;
 };

@@ -85,6 +85,7 @@ export class InProcessJobs implements JobBackend {
       const values = Prisma.sql`(${newId}, ${job.name}, ${JSON.stringify(data)}::jsonb, ${key}, ${state}::"JobState", ${claim ? 1 : 0}, ${job.attempts}, ${runAt}, ${lockedBy}, ${lockedUntil}, ${now})`;
       const insert = Prisma.sql`INSERT INTO "Job" ("id", "name", "data", "key", "state", "attempts", "maxAttempts", "runAt", "lockedBy", "lockedUntil", "updatedAt") VALUES ${values}`;
       // One live job per (name, key): the existing one wins; a rerun job found running runs once more after.
+      if (job.failedFreesKey && key !== null) await this.prisma.$executeRaw`DELETE FROM "Job" WHERE "name" = ${job.name} AND "key" = ${key} AND "state" = 'FAILED'`;
       const rows = await this.prisma.$queryRaw<{ id: string }[]>(
         job.rerun && key !== null
           ? Prisma.sql`${insert} ON CONFLICT ("name", "key") DO UPDATE SET "again" = true WHERE "Job"."state" = 'RUNNING' RETURNING "id"`

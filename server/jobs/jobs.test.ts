@@ -30,6 +30,56 @@ async function until(check: () => boolean | Promise<boolean>) {
 
 const payload = z.object({ n: z.number().int() });
 
+/**
+ * Keyed jobs on either backend: a job that failed for good holds its key, unless it was defined
+ * with failedFreesKey; and the next job with a key carries out its effects anew (ctx.once), while
+ * the same job retried does not.
+ */
+function keyedJobs(prefix: string) {
+  const effects: string[] = [];
+  let failing = true;
+  const body = async (_data: unknown, ctx: JobContext) => {
+    await ctx.once("effect", async (key) => void effects.push(key));
+    if (failing) throw new Error("after the effect");
+  };
+  const holds = defineJob(`test.${prefix}-holds`, payload, body, { attempts: 1 });
+  const frees = defineJob(`test.${prefix}-frees`, payload, body, { attempts: 1, failedFreesKey: true });
+  return {
+    jobs: [holds, frees],
+    async check(backend: JobBackend) {
+      const failed = async () => (await backend.failed()).filter((f) => f.name === holds.name || f.name === frees.name);
+      await backend.start();
+      const a = await enqueue(holds, { n: 1 }, { key: "k" }, backend);
+      await backend.idle();
+      assert.equal(await enqueue(holds, { n: 2 }, { key: "k" }, backend), a, "failed, it holds its key");
+      await backend.idle();
+      assert.equal(effects.length, 1);
+
+      await enqueue(frees, { n: 1 }, { key: "k" }, backend);
+      await backend.idle();
+      assert.equal(effects.length, 2);
+      assert.deepEqual((await failed()).map((f) => f.name).sort(), [holds.name, frees.name].sort());
+      await enqueue(frees, { n: 2 }, { key: "k" }, backend);
+      await backend.idle();
+      assert.equal(effects.length, 3, "the next job with the key ran, and its effect was its own");
+      assert.deepEqual((await failed()).map((f) => f.name).sort(), [holds.name, frees.name].sort(), "the failed one was replaced, not added to");
+      assert.equal(new Set(effects).size, 3);
+
+      // Retried, the same job does not repeat its effect; finished, its key is free and the next one's effect happens.
+      failing = false;
+      const failedFree = async () => (await failed()).filter((f) => f.name === frees.name);
+      assert.equal(await backend.retry((await failedFree())[0]!.id), true);
+      await until(async () => (await failedFree()).length === 0);
+      await backend.idle();
+      assert.equal(effects.length, 3);
+      await enqueue(frees, { n: 3 }, { key: "k" }, backend);
+      await backend.idle();
+      assert.equal(effects.length, 4);
+      assert.equal(new Set(effects).size, 4);
+    },
+  };
+}
+
 describe("in-process backend (state in the database)", { timeout: 60_000 }, () => {
   test("a job waiting when the backend closes runs after it reopens on the same database", async () => {
     const { prisma } = rt;
@@ -188,6 +238,19 @@ describe("in-process backend (state in the database)", { timeout: 60_000 }, () =
       await prisma.job.delete({ where: { id: later } });
     } finally {
       await jobs.close();
+    }
+  });
+});
+
+describe("keyed jobs (in process)", { timeout: 60_000 }, () => {
+  test("a failed job holds its key unless defined with failedFreesKey; each job with a key has its own effects", async () => {
+    const keyed = keyedJobs("keyed");
+    const jobs = new InProcessJobs(rt.prisma, keyed.jobs, { pollMs: 10 });
+    try {
+      await keyed.check(jobs);
+    } finally {
+      await jobs.close();
+      await rt.prisma.job.deleteMany({ where: { name: { in: keyed.jobs.map((j) => j.name) } } });
     }
   });
 });
@@ -401,7 +464,8 @@ describe("BullMQ backend (REDIS_URL)", { timeout: 60_000 }, () => {
       assert.equal(a, b);
       await backend.start();
       await backend.idle();
-      assert.deepEqual(effects, [effectKey(job.name, a, "effect")]);
+      assert.equal(effects.length, 1);
+      assert.ok(effects[0]!.startsWith(`${job.name}:${a}@`), effects[0]);
       assert.equal((await backend.failed()).length, 0);
     } finally {
       await backend.close();
@@ -429,6 +493,18 @@ describe("BullMQ backend (REDIS_URL)", { timeout: 60_000 }, () => {
       await backend.idle();
       assert.deepEqual(attempts, [1, 1, 1, 1]);
       assert.equal((await backend.failed()).length, 0);
+    } finally {
+      await backend.close();
+      await deleteRedisKeys(prefix);
+    }
+  });
+
+  test("a failed job holds its key unless defined with failedFreesKey; each job with a key has its own effects", async (t) => {
+    if (redis.skipReason()) return t.skip(redis.skipReason());
+    const keyed = keyedJobs("redis-keyed");
+    const { backend, prefix } = await open(keyed.jobs);
+    try {
+      await keyed.check(backend);
     } finally {
       await backend.close();
       await deleteRedisKeys(prefix);
