@@ -55,6 +55,13 @@ describe("todo show's text", () => {
     assert.equal(todoText({ ...todo([]), agentSettings: null }).split("\n")[1], "status: READY");
   });
 
+  test("data the agent showed through a card prints as its title, card and data, cut short", () => {
+    const shown = todoText(todo([message("assistant", "Here", [block("show", { card: "Bar chart", title: "Sales", html: "<p></p>", data: { rows: [1, 2] } }), block("show", { card: "Table", data: { s: "x".repeat(300) } })])]));
+    assert.match(shown, /^ {2}▦ Sales \(card Bar chart\): \{"rows":\[1,2\]\}$/m);
+    assert.match(shown, /^ {2}▦ Table \(card Table\): \{"s":"x+…$/m);
+    assert.ok(!shown.includes("<p>"), "not the card's HTML");
+  });
+
   test("no checklist: no hint; blocks with unexpected content still print", () => {
     const plain = todoText(todo([message("assistant", "Hi", [block("note", { text: 3 }), block("tool_call", {})])]));
     assert.doesNotMatch(plain, /todo check/);

@@ -32,6 +32,12 @@ export function blockLine(block: Block, number?: number): string {
     const exit = typeof c.exitCode === "number" ? `, exit ${c.exitCode}` : "";
     return `  $ ${str(c.command) ?? "?"}${where ? `  [${where}]` : ""}  (${str(c.state) ?? "?"}${exit}; block ${block.id})`;
   }
+  if (block.type === "show") {
+    // A card is HTML for the browser; here its data, cut short, says what it showed.
+    const data = JSON.stringify(c.data ?? null);
+    const name = str(c.card) ?? "?";
+    return `  ▦ ${str(c.title) ?? name} (card ${name}): ${data.length > 200 ? `${data.slice(0, 199)}…` : data}`;
+  }
   return `  · ${block.type}${str(c.text) ? `: ${str(c.text)}` : ""}`;
 }
 

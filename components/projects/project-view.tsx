@@ -10,6 +10,7 @@ import type { TTodoGroup } from "@/lib/schemas/groups";
 import type { TTodoListItem, TTodoStatus } from "@/lib/schemas/todos";
 import { errorMessage } from "@/lib/ui/form-issues";
 import { useCoalesced } from "@/lib/ui/use-coalesced";
+import { byPosition } from "@/lib/ui/group-order";
 import { useShell } from "@/components/shell/shell-context";
 import { NewGroupForm } from "./new-group-form";
 import { ProjectGone, ProjectNotFound } from "./project-gone";
@@ -28,10 +29,6 @@ type ProjectState =
   | { phase: "not-found" }
   | { phase: "deleted"; name: string }
   | { phase: "error"; message: string };
-
-function byPosition(a: TTodoGroup, b: TTodoGroup): number {
-  return a.position - b.position || a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1);
-}
 
 /** A group added or changed, in a list of groups. */
 function withGroup(list: TTodoGroup[] | undefined, group: TTodoGroup): TTodoGroup[] {

@@ -5,6 +5,7 @@ import { useState } from "react";
 import { useOperation } from "@/lib/api/swr";
 import { LoadError, Loading } from "@/components/ui/load-state";
 import { ProjectAgentMappingForm } from "./project-agent-mapping-form";
+import { ProjectCards } from "./project-cards";
 import { ProjectSettingsForm } from "./project-settings-form";
 import styles from "./settings.module.css";
 
@@ -48,6 +49,7 @@ export function ProjectSettings({ projectId }: { projectId: string }) {
         canEditAgentDefaults={project.role === "owner"}
         onSaved={(s) => setUpdatedAt(s.updatedAt)} />
       <ProjectAgentMappingForm projectId={project.id} initial={settings.agentSettings} />
+      <ProjectCards projectId={project.id} />
     </>
   );
 }

@@ -5,6 +5,7 @@ import type { TBlock } from "@/lib/schemas/todos";
 import { errorMessage } from "@/lib/ui/form-issues";
 import styles from "./todo.module.css";
 import { ShellBlock } from "./shell-block";
+import { ShowBlock } from "./show-block";
 import { SubTodos, ToolStep } from "./tool-step";
 import { LinkTodos } from "./link-todos";
 
@@ -33,6 +34,8 @@ export function BlockList({ blocks, projectId, onCheck }: Props) {
             <ToolStep block={block} projectId={projectId} />
           ) : block.type === "shell" ? (
             <ShellBlock block={block} editable={!!onCheck} />
+          ) : block.type === "show" ? (
+            <ShowBlock block={block} />
           ) : (
             <BlockView block={block} onCheck={onCheck} />
           )}

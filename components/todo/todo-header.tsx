@@ -17,6 +17,7 @@ import { StatusBadge } from "./status-badge";
 import { WorkflowDetails } from "./workflow-details";
 import { TitleEditor } from "./title-editor";
 import { FindInChat } from "./find-in-chat";
+import { TodoGroupPicker } from "./group-picker";
 import styles from "./todo.module.css";
 
 const LIVE_LABEL: Record<RealtimeStatus, string> = { connecting: "Connecting…", live: "Live", offline: "Offline: reconnecting…" };
@@ -96,6 +97,8 @@ export function TodoHeader({ todo, projectId, live, onChanged, canWrite }: { tod
         ↻ Run again
       </button>,
     );
+  // Beside the status on a wide window; in the actions menu on a phone, where the title needs the room.
+  const group = <TodoGroupPicker todoId={todo.id} projectId={projectId} groupSlug={todo.groupSlug} canWrite={canWrite} onMoved={onChanged} />;
   return (
     <header className={`card ${styles.header}`}>
       <div className={styles.titleRow}>
@@ -128,6 +131,7 @@ export function TodoHeader({ todo, projectId, live, onChanged, canWrite }: { tod
           <span className={`muted ${styles.live}`} data-testid="realtime-status" data-live={live}>
             {LIVE_LABEL[live]}
           </span>
+          {narrow ? null : group}
         </p>
         {narrow && canWrite ? (
           <details className={styles.actionsMenu}>
@@ -136,6 +140,7 @@ export function TodoHeader({ todo, projectId, live, onChanged, canWrite }: { tod
               <div className={styles.controls} role="group" aria-label="Todo status actions">
                 {buttons}
               </div>
+              {group}
               <SharePanel todo={todo} />
             </div>
           </details>

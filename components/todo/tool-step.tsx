@@ -54,6 +54,14 @@ export function describeStep(content: StepContent): string {
       if (state === "failed" || state === "cancelled") return `Proposed a shell command (${state === "failed" ? "it could not run" : "cancelled"})`;
       return "Proposed a shell command, waiting for approval";
     }
+    case "show": {
+      const name = typeof input.card === "string" ? `“${input.card}”` : null;
+      if (failed) return `Could not show ${name ? `the card ${name}` : "a card"}`;
+      if (content.state === "running") return "Showing data…";
+      if (name && output.defined === "created") return `Made the card ${name} and showed data with it`;
+      if (name && output.defined === "replaced") return `Changed the card ${name} and showed data with it`;
+      return `Showed data with ${name ? `the card ${name}` : "a card"}`;
+    }
     default:
       return `${failed ? "Failed: " : ""}${content.tool ?? "tool"}${content.state === "running" ? "…" : ""}`;
   }

@@ -4,7 +4,7 @@ import { TURN_TIMEOUT, createProject, createTodo, expectNull, getTodo, h, listTo
 import { TodoChatPage } from "../support/todo-page";
 
 // The agent's tool steps in the chat, against the real server and the OpenAI-compatible stand-in
-// (scripts/openai-standin-server.ts: "[checklist]" and "[spawn]" make it call those tools).
+// (scripts/openai-standin-server.ts: "[checklist]", "[spawn]" and "[show]" make it call those tools).
 test.describe.configure({ timeout: 120_000 });
 
 test("a tool call shows as a readable step with its detail, and the checklist it added", async ({ page }, info) => {
@@ -28,6 +28,68 @@ test("a tool call shows as a readable step with its detail, and the checklist it
   await expect(page.getByRole("checkbox", { name: "Buy snacks" })).toBeVisible();
   await expect(chat.replies.last().getByTestId("message-content")).toHaveText("The checklist is ready.");
   await snap(page, info, "agent-tool-step");
+});
+
+test("data shown through a card: a bar chart in a sandboxed frame as tall as its content, its data to read, the card listed in the project's settings and reused by name; the public page shows it too", async ({ page, browser }, info) => {
+  const u = await signedInUser(page, info);
+  const p = await createProject(u, "Numbers");
+  const t = await createTodo(u, p.id, { content: "Chart the sales", agentSettings: { provider: "openai" } });
+  const chat = new TodoChatPage(page);
+  await chat.open(p.id, t.id);
+  await chat.composer.getByLabel("Message").fill("As a chart please [show]");
+  await chat.composer.getByLabel("Message").press("Control+Enter");
+  await expect(chat.status).toHaveText("Ready", { timeout: TURN_TIMEOUT });
+  await expect(page.getByTestId("tool-step-summary")).toHaveText("Made the card “Bar chart” and showed data with it");
+  const shown = page.getByTestId("show-block");
+  await expect(shown).toHaveCount(1);
+  await expect(shown.locator("figcaption")).toContainText("Sales");
+  await expect(shown.locator("figcaption")).toContainText("Card: Bar chart");
+  // The card ran: {{title}} filled in, and its script drew one bar per row.
+  const frame = shown.frameLocator("iframe");
+  await expect(frame.getByRole("heading", { name: "Sales by month" })).toBeVisible();
+  await expect(frame.locator(".row")).toHaveCount(3);
+  await expect(frame.locator(".row[data-label='Feb'] .bar")).toHaveCSS("width", "192px");
+  // Sandboxed: scripts, but no same origin (the page cannot reach into it, nor it into the page).
+  const iframe = shown.locator("iframe");
+  await expect(iframe).toHaveAttribute("sandbox", "allow-scripts");
+  expect(await iframe.evaluate((el: HTMLIFrameElement) => el.contentDocument)).toBeNull();
+  // As tall as its content (the frame says so), not the default 160 px with a scroll bar.
+  await expect.poll(async () => (await iframe.boundingBox())!.height).toBeLessThan(150);
+  expect((await iframe.boundingBox())!.height).toBeGreaterThan(60);
+  await shown.getByText("Data", { exact: true }).click();
+  await expect(shown.locator("pre")).toContainText('"label": "Feb"');
+  await snap(page, info, "agent-show-card");
+
+  // Reused by name with other data; the project's settings list the card once, with its HTML.
+  await chat.composer.getByLabel("Message").fill("Now the visits [show-again]");
+  await chat.composer.getByLabel("Message").press("Control+Enter");
+  await expect(page.getByTestId("show-block")).toHaveCount(2, { timeout: TURN_TIMEOUT });
+  await expect(page.getByTestId("tool-step-summary").last()).toHaveText("Showed data with the card “Bar chart”");
+  await expect(page.getByTestId("show-block").last().frameLocator("iframe").locator(".row")).toHaveCount(2);
+  await page.goto(`/projects/${p.id}/settings`);
+  const cards = page.getByTestId("card-item");
+  await expect(cards).toHaveCount(1);
+  await expect(cards).toContainText("Bar chart · One bar per row");
+  await cards.getByText(/^HTML \(/).click();
+  await expect(cards.locator("pre")).toContainText("cardData.rows");
+  await snap(page, info, "project-cards");
+
+  // The public page shows the same chart to anyone.
+  expect((await u.session.put(`/api/v1/todos/${t.id}`, { headers: h(u), data: { isPublic: true } })).status()).toBe(200);
+  const visitor = await browser.newPage();
+  try {
+    await visitor.goto(new URL(`/share/${t.id}`, page.url()).toString());
+    await expect(visitor.getByTestId("show-block").first().frameLocator("iframe").locator(".row")).toHaveCount(3);
+  } finally {
+    await visitor.close();
+  }
+});
+
+test("a project without cards says so in its settings", async ({ page }, info) => {
+  const u = await signedInUser(page, info);
+  const p = await createProject(u, "Plain");
+  await page.goto(`/projects/${p.id}/settings`);
+  await expect(page.getByTestId("cards-empty")).toBeVisible();
 });
 
 test("spawned sub-todos show as live child cards that reach Ready; the parent then continues with their results", async ({ page }, info) => {

@@ -68,6 +68,36 @@ test("complete in one click, rename, and move between groups by menu and by drag
   await expect(page.locator('[data-group-slug="garden"]').getByTestId("todo-row")).toContainText("Fix the garden fence");
 });
 
+test("the chat shows the todo's group and moves it: a group added since is offered, No group takes it out", async ({ page }, info) => {
+  const u = await signedInUser(page, info);
+  const p = await createProject(u, "Chores");
+  await upsertGroup(u, p.id, "home", "Home");
+  await upsertGroup(u, p.id, "garden", "Garden");
+  const t = await createTodo(u, p.id, { content: "Water the plants", groupSlug: "home" });
+  const chat = new TodoChatPage(page);
+  await chat.open(p.id, t.id);
+  const picker = page.getByRole("combobox", { name: "Group" });
+  await expect(picker).toHaveValue("home");
+  await expect(picker.locator("option")).toHaveText(["No group", "Home", "Garden"]);
+
+  await picker.selectOption("garden");
+  await expect(page.getByText("Moved to Garden")).toBeVisible();
+  await expect.poll(async () => (await getTodo(u, t.id)).groupSlug).toBe("garden");
+  await expect(picker).toHaveValue("garden");
+  await snap(page, info, "todo-chat-group");
+
+  // A group added elsewhere is there once the picker is focused again; a move elsewhere shows live.
+  await upsertGroup(u, p.id, "shed", "Shed");
+  await picker.focus();
+  await expect(picker.locator("option")).toHaveText(["No group", "Home", "Garden", "Shed"]);
+  await okJson(await u.session.put(`/api/v1/todos/${t.id}`, { headers: h(u), data: { groupSlug: "shed" } }));
+  await expect(picker).toHaveValue("shed");
+
+  await picker.selectOption("");
+  await expect(page.getByText("Moved out of its group")).toBeVisible();
+  await expect.poll(async () => (await getTodo(u, t.id)).groupSlug).toBeNull();
+});
+
 test("start a todo created without the agent; delete asks first", async ({ page }, info) => {
   const u = await signedInUser(page, info);
   const p = await createProject(u, "Starts");

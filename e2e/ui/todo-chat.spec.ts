@@ -697,7 +697,8 @@ test("a viewer reads the todo without controls they may not use: no status actio
   const owner = await createUser(info, "owner");
   const p = await createProject(owner, "Household");
   await shareProject(owner, p.id, viewer.email, "viewer");
-  const t = await createTodo(owner, p.id, { content: "Chores:\n- Dishes\n- Laundry", startProcessing: true });
+  await okJson(await owner.session.put(`/api/v1/projects/${p.id}/groups/house`, { headers: h(owner), data: { name: "House" } }));
+  const t = await createTodo(owner, p.id, { content: "Chores:\n- Dishes\n- Laundry", startProcessing: true, groupSlug: "house" });
   await waitForReply(owner, t.id);
   await addMessage(owner, t.id, { content: "Remind me tomorrow", scheduledAt: Date.now() + 86_400_000 });
 
@@ -709,6 +710,9 @@ test("a viewer reads the todo without controls they may not use: no status actio
   await expect(chat.controls).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Make public" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Edit the todo's text" })).toHaveCount(0);
+  // The group is named, not offered to change.
+  await expect(page.getByTestId("todo-group")).toHaveText("Group: House");
+  await expect(page.getByRole("combobox", { name: "Group" })).toHaveCount(0);
   await expect(page.getByRole("checkbox")).toHaveCount(0);
   await expect(page.getByRole("button", { name: /^Link todos/ })).toHaveCount(0);
   await expect(chat.message("Remind me tomorrow")).toBeVisible();

@@ -30,7 +30,7 @@ export const ZBlock = z
     blockId: ZId,
     todoId: ZId,
     messageId: ZId,
-    type: z.string().describe("checklist_item (actionable), tool_call (a step the agent took: content {tool, toolCallId, input, state: running|done|error, output}), shell (a command the agent proposed, actionable through todo_decideShell: content {command, path, deviceId, deviceName, state: pending|running|done|failed|denied|cancelled, output?, exitCode?, error?}), …"),
+    type: z.string().describe("checklist_item (actionable), tool_call (a step the agent took: content {tool, toolCallId, input, state: running|done|error, output}), shell (a command the agent proposed, actionable through todo_decideShell: content {command, path, deviceId, deviceName, state: pending|running|done|failed|denied|cancelled, output?, exitCode?, error?}), show (data the agent showed through one of the project's renderer cards: content {cardId, card, title, html, data}), …"),
     content: z.unknown(),
     actionable: z.boolean(),
     checked: z.boolean(),

@@ -1,3 +1,8 @@
+/** Groups as the project page shows them: by position, then by age (ties stay stable). */
+export function byPosition<G extends { id: string; position: number; createdAt: number }>(a: G, b: G): number {
+  return a.position - b.position || a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1);
+}
+
 /**
  * Moving one group a place up or down among a project's groups (shown by position): the groups
  * take the positions 0, 1, 2… of the new order, and only those whose position changes are written

@@ -184,7 +184,58 @@ test("sub-todos nest at most two deep: a todo at that depth is not offered spawn
   runner.start(todo.id);
   await runner.idle();
   const names = (seen[0]!.tools ?? []).map((tool) => tool.name).sort();
-  assert.deepEqual(names, ["checklist", "recall", "remember", "schedule_followup"]);
+  assert.deepEqual(names, ["checklist", "recall", "remember", "schedule_followup", "show"]);
+});
+
+const BARS = "<h1>{{title}}</h1><div id=bars></div><script>document.getElementById('bars').textContent = cardData.rows.length + ' rows'</script>";
+
+test("show: the first call defines the project's card and shows data with it; a later call reuses it by name; the block keeps the renderer it was shown with", async () => {
+  const runner = use(
+    scriptedProvider(
+      [
+        { toolCalls: [{ toolName: "show", input: { card: "Bar chart", html: BARS, description: "Bars per row", title: "Sales", data: { title: "Q1", rows: [{ label: "Jan", value: 3 }] } } }] },
+        { toolCalls: [{ toolName: "show", input: { card: "Bar chart", data: { title: "Q2", rows: [] } } }] },
+        { toolCalls: [{ toolName: "show", input: { card: "Bar chart", html: "<p>{{title}}</p>", data: { title: "Q3" } } }] },
+        { text: ["Shown."] },
+      ],
+      { tools: true },
+    ),
+  );
+  const todo = await ownTodo("Chart the sales");
+  runner.start(todo.id);
+  await runner.idle();
+  const reply = await t.prisma.message.findFirstOrThrow({ where: { todoId: todo.id, role: "assistant" } });
+  assert.equal(reply.content, "Shown.");
+  const blocks = await blocksOf(reply.id);
+  const shows = blocks.filter((b) => b.type === "show").map((b) => b.content as { cardId: string; card: string; title: string | null; html: string; data: unknown });
+  assert.equal(shows.length, 3);
+  const cards = await t.prisma.rendererCard.findMany({ where: { projectId: todo.projectId } });
+  assert.equal(cards.length, 1, "one card of that name in the project");
+  assert.deepEqual([cards[0]!.name, cards[0]!.description, cards[0]!.html], ["Bar chart", "Bars per row", "<p>{{title}}</p>"]);
+  assert.deepEqual(shows.map((s) => [s.cardId, s.card, s.title]), [[cards[0]!.id, "Bar chart", "Sales"], [cards[0]!.id, "Bar chart", null], [cards[0]!.id, "Bar chart", null]]);
+  assert.deepEqual(shows.map((s) => s.html), [BARS, BARS, "<p>{{title}}</p>"]);
+  assert.deepEqual(shows[1]!.data, { title: "Q2", rows: [] });
+  const outputs = blocks.filter((b) => b.type === "tool_call").map((b) => (b.content as { output: { defined: string | null } }).output.defined);
+  assert.deepEqual(outputs, ["created", null, "replaced"]);
+  assert.ok(events.some((e) => e.type === "project.updated" && e.projectId === todo.projectId && (e.data as { action: string }).action === "card"));
+});
+
+test("show refuses an unknown card without html, and data too large: the step shows why and no block or card is made", async () => {
+  const big = { rows: "x".repeat(40_000) };
+  const runner = use(
+    scriptedProvider([{ toolCalls: [{ toolName: "show", input: { card: "Nothing yet", data: { a: 1 } } }, { toolName: "show", input: { card: "Big", html: "<p></p>", data: big } }] }, { text: ["Could not."] }], { tools: true }),
+  );
+  const todo = await ownTodo("Show nothing");
+  runner.start(todo.id);
+  await runner.idle();
+  const reply = await t.prisma.message.findFirstOrThrow({ where: { todoId: todo.id, role: "assistant" } });
+  const blocks = await blocksOf(reply.id);
+  assert.deepEqual(blocks.map((b) => b.type), ["tool_call", "tool_call"]);
+  const steps = blocks.map((b) => b.content as { state: string; output: unknown });
+  assert.deepEqual(steps.map((s) => s.state), ["error", "error"]);
+  assert.match(JSON.stringify(steps[0]!.output), /no card named \\"Nothing yet\\": give its html/);
+  assert.match(JSON.stringify(steps[1]!.output), /at most 32000/);
+  assert.equal(await t.prisma.rendererCard.count({ where: { projectId: todo.projectId } }), 0);
 });
 
 test("remember keeps a project note as the owner; recall finds it (once embedded) and never another user's note", async () => {

@@ -9,12 +9,13 @@ import { checklistTool } from "./checklist.ts";
 import { recallTool, rememberTool } from "./memory.ts";
 import { scheduleFollowupTool } from "./schedule-followup.ts";
 import { shellTool } from "./shell.ts";
+import { showTool } from "./show.ts";
 import { spawnSubtodosTool } from "./spawn-subtodos.ts";
 
 export type { AgentToolDef, ToolContext } from "./types.ts";
 
 /** Every tool the agent may be offered; adding one is one file and one line here. */
-export const AGENT_TOOLS: readonly AgentToolDef[] = [checklistTool, scheduleFollowupTool, spawnSubtodosTool, rememberTool, recallTool, shellTool];
+export const AGENT_TOOLS: readonly AgentToolDef[] = [checklistTool, scheduleFollowupTool, spawnSubtodosTool, rememberTool, recallTool, shellTool, showTool];
 
 /** The tools of one turn, as the todo's owner. */
 export async function buildTools(opts: Omit<ToolContext, "caller">, defs: readonly AgentToolDef[] = AGENT_TOOLS): Promise<ToolSet> {

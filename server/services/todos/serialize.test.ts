@@ -46,3 +46,21 @@ test("Message.authorId: a user message names who wrote it, the agent's none; the
   const live = publicMessageOf(toMessage(said));
   assert.ok(live && !("authorId" in live) && !JSON.stringify(live).includes("u-editor"), "the public room's events");
 });
+
+test("public blocks: a shown card is public with its renderer and data (not the project's card id); of tool steps and shell commands only how they went", () => {
+  const block = (type: string, content: unknown) => ({ id: `b-${type}`, todoId: "t1", messageId: "m1", type, content, actionable: false, checked: false, subTodoIds: [], position: 0, createdAt: new Date(1), updatedAt: new Date(2) });
+  const reply = {
+    ...row(null),
+    blocks: [
+      block("show", { cardId: "card-secret-id", card: "Bar chart", title: "Sales", html: "<p>{{x}}</p>", data: { x: 1 } }),
+      block("tool_call", { tool: "show", toolCallId: "c1", state: "done", input: { card: "Bar chart", html: "<p></p>" }, output: { cardId: "card-secret-id" } }),
+      block("shell", { command: "rm -rf /", path: "/home/me", deviceName: "laptop", state: "done", exitCode: 0 }),
+    ],
+  };
+  const todo = { id: "t1", content: "c", status: "READY" as const, createdAt: new Date(1), updatedAt: new Date(2) };
+  const [show, step, shell] = toPublicTodo(todo, [reply], false, null).messages[0]!.blocks.map((b) => b.content);
+  assert.deepEqual(show, { card: "Bar chart", title: "Sales", html: "<p>{{x}}</p>", data: { x: 1 } });
+  assert.deepEqual(step, { tool: "show", state: "done" });
+  assert.deepEqual(shell, { state: "done", exitCode: 0 });
+  assert.ok(!JSON.stringify(toPublicTodo(todo, [reply], false, null)).includes("card-secret-id"));
+});

@@ -153,6 +153,8 @@ function publicContent(type: string, content: unknown): unknown {
   const c = (content && typeof content === "object" ? content : {}) as Record<string, unknown>;
   if (type === "tool_call") return { tool: c.tool ?? null, state: c.state ?? null };
   if (type === "shell") return { state: c.state ?? null, exitCode: c.exitCode ?? null };
+  // What the agent showed is part of the conversation; the card's id is the project's.
+  if (type === "show") return { card: c.card ?? null, title: c.title ?? null, html: c.html ?? null, data: c.data ?? null };
   return content;
 }
 
